@@ -1,0 +1,24 @@
+package io.tasklane.core;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * Cancel task {@code id}. Written to the outbox in the application's transaction (so "order paid"
+ * and "cancel its auto-cancel task" commit together) or sent to {@code tasklane.control} by an
+ * operator. A cancel that arrives before its task is remembered and wins when the task comes.
+ *
+ * @param v wire version
+ * @param id the task to cancel
+ * @param reason free text shown in the console, may be null
+ * @param requestedAt epoch millis of the request
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record CancelCommand(
+    @JsonProperty(required = true) int v, String id, String reason, long requestedAt)
+    implements TaskTopicRecord, ControlRecord {
+
+  public static CancelCommand of(String id, String reason, long requestedAt) {
+    return new CancelCommand(Wire.VERSION, id, reason, requestedAt);
+  }
+}

@@ -1,0 +1,29 @@
+package io.tasklane.core;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * A record on {@code tasklane.control}, keyed by the routing key of the task named by {@link
+ * #id()}: operator commands from the console, API or CLI, and the scheduler's own dependency
+ * protocol ({@code await} / {@code dependency-done}).
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = CancelCommand.class, name = "cancel"),
+  @JsonSubTypes.Type(value = ControlCommand.RetryDead.class, name = "retry-dead"),
+  @JsonSubTypes.Type(value = ControlCommand.Trigger.class, name = "trigger"),
+  @JsonSubTypes.Type(value = ControlCommand.Discard.class, name = "discard"),
+  @JsonSubTypes.Type(value = ControlCommand.Await.class, name = "await"),
+  @JsonSubTypes.Type(value = ControlCommand.DependencyDone.class, name = "dependency-done")
+})
+public sealed interface ControlRecord extends Versioned
+    permits CancelCommand,
+        ControlCommand.RetryDead,
+        ControlCommand.Trigger,
+        ControlCommand.Discard,
+        ControlCommand.Await,
+        ControlCommand.DependencyDone {
+  /** The id of the task that must receive this record (the record's key routes to it). */
+  String id();
+}

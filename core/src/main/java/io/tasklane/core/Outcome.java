@@ -1,0 +1,13 @@
+package io.tasklane.core;
+
+/** What one attempt of a handler came to. */
+public enum Outcome {
+  /** The handler returned. */
+  SUCCEEDED,
+  /** The handler threw something else, or timed out: retried with backoff. */
+  FAILED,
+  /** The handler asked to run again later; does not use up an attempt (a snooze). */
+  RETRY_LATER,
+  /** The handler said retrying is pointless: the task goes DEAD at once. */
+  PERMANENT_FAILURE
+}

@@ -1,0 +1,98 @@
+package io.tasklane.core;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Task ids: 128-bit, canonical UUID text.
+ *
+ * <ul>
+ *   <li>Keyless tasks get a time-ordered UUIDv7 ({@link #keyless(Clock)}).
+ *   <li>Keyed tasks get a name-based UUIDv5 of {@code (handler, key)} ({@link #forKey}), so the
+ *       same key always yields the same id: resubmission is a duplicate, cancel-by-key is
+ *       cancel-by-id.
+ *   <li>Fires of a recurring schedule get a UUIDv5 of {@code (schedule, fireTime, shard)}.
+ * </ul>
+ *
+ * Thread-safe; no state.
+ */
+public final class TaskIds {
+  /** The UUIDv5 namespace of Tasklane keyed ids. Never change it: ids would change. */
+  public static final UUID NAMESPACE = UUID.fromString("5b1a4f52-9c0e-4d3a-8f6e-7a2c1d0e9b34");
+
+  private TaskIds() {}
+
+  /** A new time-ordered UUIDv7 whose millisecond prefix is {@code clock.millis()}. */
+  public static String keyless(Clock clock) {
+    long millis = clock.millis();
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    long msb = (millis << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);
+    long lsb = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+    return new UUID(msb, lsb).toString();
+  }
+
+  /** The stable id of the task with idempotency key {@code key} for {@code handler}. */
+  public static String forKey(String handler, String key) {
+    HandlerNames.check(handler);
+    if (key == null || key.isEmpty()) {
+      throw new InvalidTaskException("key", "is empty; leave it out for a keyless task");
+    }
+    return nameBased("key\u0000" + handler + "\u0000" + key);
+  }
+
+  /** The stable id of one fire of a recurring schedule (shard -1 for an unsharded fire). */
+  public static String forScheduleFire(String schedule, long fireTimeMs, int shard) {
+    return nameBased("schedule\u0000" + schedule + "\u0000" + fireTimeMs + "\u0000" + shard);
+  }
+
+  /** True when {@code id} is a UUID in canonical lower-case text. */
+  public static boolean isValid(String id) {
+    if (id == null || id.length() != 36) {
+      return false;
+    }
+    try {
+      return UUID.fromString(id).toString().equals(id);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** Returns {@code id} or throws an {@link InvalidTaskException} for {@code field}. */
+  public static String check(String field, String id) {
+    if (!isValid(id)) {
+      throw new InvalidTaskException(
+          field,
+          "'"
+              + (id == null ? "null" : HandlerNames.abbreviate(id))
+              + "' is not a task id (a canonical lower-case UUID, 36 characters)");
+    }
+    return id;
+  }
+
+  /** The epoch millis embedded in a UUIDv7, or -1 for other versions. */
+  public static long timestampOf(String id) {
+    UUID uuid = UUID.fromString(id);
+    return uuid.version() == 7 ? uuid.getMostSignificantBits() >>> 16 : -1;
+  }
+
+  private static String nameBased(String name) {
+    try {
+      MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+      ByteBuffer ns = ByteBuffer.allocate(16);
+      ns.putLong(NAMESPACE.getMostSignificantBits()).putLong(NAMESPACE.getLeastSignificantBits());
+      sha1.update(ns.array());
+      byte[] hash = sha1.digest(name.getBytes(StandardCharsets.UTF_8));
+      hash[6] = (byte) ((hash[6] & 0x0f) | 0x50);
+      hash[8] = (byte) ((hash[8] & 0x3f) | 0x80);
+      ByteBuffer bb = ByteBuffer.wrap(hash, 0, 16);
+      return new UUID(bb.getLong(), bb.getLong()).toString();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 is required by every JVM", e);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package io.tasklane.core;
+
+import java.util.regex.Pattern;
+
+/**
+ * Every topic name of the pipeline, in one place. A grep for {@code Topics.} shows the whole
+ * data flow.
+ *
+ * <p>Names share a namespace prefix, {@code tasklane} by default, so several environments (or
+ * test suites) can share one Kafka cluster. {@code tasks}, {@code results} and {@code control}
+ * must have the same partition count (they are co-partitioned by routing key).
+ *
+ * @param namespace the prefix of every topic name, e.g. {@code tasklane}
+ */
+public record Topics(String namespace) {
+
+  private static final Pattern NAMESPACE = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9._-]{0,99}");
+
+  /** The default namespace. */
+  public static final String DEFAULT_NAMESPACE = "tasklane";
+
+  /** Topics in the default namespace. */
+  public static final Topics DEFAULT = new Topics(DEFAULT_NAMESPACE);
+
+  public Topics {
+    if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
+      throw new InvalidTaskException(
+          "namespace",
+          "'" + namespace + "' must match " + NAMESPACE.pattern() + " (1 to 100 characters)");
+    }
+  }
+
+  /** Task envelopes and cancel commands from the relay ({@code <ns>.tasks}). */
+  public String tasks() {
+    return namespace + ".tasks";
+  }
+
+  /** Worker results ({@code <ns>.results}). */
+  public String results() {
+    return namespace + ".results";
+  }
+
+  /** Operator and dependency commands ({@code <ns>.control}). */
+  public String control() {
+    return namespace + ".control";
+  }
+
+  /** Recurring schedule definitions, compacted ({@code <ns>.schedules}). */
+  public String schedules() {
+    return namespace + ".schedules";
+  }
+
+  /** Log lines written by handlers through {@code TaskContext} ({@code <ns>.logs}). */
+  public String logs() {
+    return namespace + ".logs";
+  }
+
+  /** Dispatches for one handler ({@code <ns>.handler.<handler>}). */
+  public String handler(String handler) {
+    HandlerNames.check(handler);
+    return namespace + ".handler." + handler;
+  }
+
+  /** Dead letters of one handler ({@code <ns>.handler.<handler>.dlt}). */
+  public String handlerDlt(String handler) {
+    return handler(handler) + ".dlt";
+  }
+
+  /** The handler name of a dispatch topic, or {@code null} when the name is not one. */
+  public String handlerOf(String topic) {
+    String prefix = namespace + ".handler.";
+    if (!topic.startsWith(prefix) || topic.endsWith(".dlt")) {
+      return null;
+    }
+    String handler = topic.substring(prefix.length());
+    return HandlerNames.isValid(handler) ? handler : null;
+  }
+
+  /** Debezium offsets of the relay ({@code <ns>.relay.offsets}). */
+  public String relayOffsets() {
+    return namespace + ".relay.offsets";
+  }
+
+  /** Debezium schema history of the relay ({@code <ns>.relay.history}). */
+  public String relayHistory() {
+    return namespace + ".relay.history";
+  }
+
+  /** Outbox rows the relay could not turn into records ({@code <ns>.relay.dlt}). */
+  public String relayDlt() {
+    return namespace + ".relay.dlt";
+  }
+}

@@ -1,0 +1,122 @@
+package io.tasklane.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Each record type against a hand-written JSON fixture: decode, compare, re-encode, compare. */
+class GoldenFixturesTest {
+  static final String ID = "0190f3a2-7b1c-7e4a-9d2b-3c4d5e6f7a8b";
+  static final String DEP = "0190f3a2-7b1c-7e4a-9d2b-000000000001";
+
+  static byte[] fixture(String name) throws IOException {
+    try (InputStream in = GoldenFixturesTest.class.getResourceAsStream("/fixtures/" + name)) {
+      return in.readAllBytes();
+    }
+  }
+
+  static void assertSameJson(Object record, byte[] fixture) throws IOException {
+    JsonNode expected = WireCodec.mapper().readTree(fixture);
+    JsonNode actual = WireCodec.mapper().readTree(WireCodec.encode(record));
+    assertThat(actual).isEqualTo(expected);
+  }
+
+  @Test
+  void taskEnvelopeMatchesFixture() throws IOException {
+    byte[] json = fixture("task.json");
+    TaskTopicRecord decoded = WireCodec.decodeTaskRecord(json);
+    TaskEnvelope expected =
+        new TaskEnvelope(
+            1,
+            ID,
+            "order.cancel-unpaid",
+            "order-42",
+            null,
+            WireCodec.readTree("{\"orderId\":42,\"reason\":\"unpaid\"}"),
+            1767225600000L,
+            5,
+            30000,
+            new RetryPolicy.Fixed(List.of(60000L, 300000L, 1200000L)),
+            List.of(DEP),
+            Map.of("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
+            1767223800000L,
+            new Source("tasklane_outbox", 7),
+            null);
+    assertThat(decoded).isEqualTo(expected);
+    assertThat(((TaskEnvelope) decoded).routingKey()).isEqualTo(ID);
+    assertSameJson(expected, json);
+  }
+
+  @Test
+  void cancelCommandMatchesFixture() throws IOException {
+    byte[] json = fixture("cancel.json");
+    CancelCommand expected = CancelCommand.of(ID, "order paid", 1767224000000L);
+    assertThat(WireCodec.decodeTaskRecord(json)).isEqualTo(expected);
+    assertThat(WireCodec.decodeControl(json)).isEqualTo(expected);
+    assertSameJson(expected, json);
+  }
+
+  @Test
+  void dispatchMatchesFixture() throws IOException {
+    byte[] json = fixture("dispatch.json");
+    Dispatch decoded = WireCodec.decodeDispatch(json);
+    assertThat(decoded.attempt()).isEqualTo(2);
+    assertThat(decoded.deadline()).isEqualTo(1767225665000L);
+    assertThat(decoded.task().shard()).isEqualTo(new Shard(2, 8));
+    assertThat(decoded.task().backoff()).isEqualTo(RetryPolicy.sidekiq());
+    assertThat(decoded.task().payload().isNull()).isTrue();
+    assertThat(decoded.id()).isEqualTo(ID);
+    assertSameJson(decoded, json);
+  }
+
+  @Test
+  void resultMatchesFixture() throws IOException {
+    byte[] json = fixture("result.json");
+    TaskResult expected =
+        TaskResult.failed(
+            ID,
+            2,
+            Outcome.RETRY_LATER,
+            new ErrorInfo(
+                "io.tasklane.worker.RetryableTaskException",
+                "partner busy",
+                "at Partner.call(Partner.java:10)"),
+            5000L,
+            1767225600010L,
+            1767225600200L,
+            "worker-1");
+    assertThat(WireCodec.decodeResult(json)).isEqualTo(expected);
+    assertSameJson(expected, json);
+  }
+
+  @Test
+  void controlCommandsMatchFixtures() throws IOException {
+    Map<String, ControlRecord> expected =
+        Map.of(
+            "control-retry-dead.json", ControlCommand.RetryDead.of(ID, 1767225600000L),
+            "control-trigger.json", ControlCommand.Trigger.of(ID, 1767225600000L),
+            "control-discard.json", ControlCommand.Discard.of(ID, 1767225600000L),
+            "control-await.json", ControlCommand.Await.of(DEP, ID, ID),
+            "control-dependency-done.json",
+                ControlCommand.DependencyDone.of(ID, DEP, TaskState.DEAD, "dependency went DEAD"));
+    for (var e : expected.entrySet()) {
+      byte[] json = fixture(e.getKey());
+      assertThat(WireCodec.decodeControl(json)).as(e.getKey()).isEqualTo(e.getValue());
+      assertSameJson(e.getValue(), json);
+    }
+  }
+
+  @Test
+  void logLineMatchesFixture() throws IOException {
+    byte[] json = fixture("log-line.json");
+    TaskLogLine expected =
+        new TaskLogLine(1, ID, 1, 1767225600100L, "INFO", "sent mail to a@example.com", "worker-1");
+    assertThat(WireCodec.decode(json, TaskLogLine.class)).isEqualTo(expected);
+    assertSameJson(expected, json);
+  }
+}
