@@ -5,8 +5,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * One attempt of a task, sent by the scheduler to {@code tasklane.handler.<handler>} keyed by the
- * task id. The worker answers with a {@link TaskResult} carrying the same {@code attempt} and
- * keyed by {@code routingKey}.
+ * task id. The worker answers with a {@link TaskResult} carrying the same {@code attempt} and keyed
+ * by {@code routingKey}.
  *
  * @param v wire version
  * @param task the task

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
 /**
- * The payload of a task recorded by an after-commit method ({@code @OutboxAsync} in outbox-lib)
- * and executed by worker-runtime, which looks up the bean and invokes the method with the
- * JSON-decoded arguments.
+ * The payload of a task recorded by an after-commit method ({@code @OutboxAsync} in outbox-lib) and
+ * executed by worker-runtime, which looks up the bean and invokes the method with the JSON-decoded
+ * arguments.
  *
  * @param beanType fully qualified class (or interface) the bean is looked up by
  * @param method method name

@@ -5,7 +5,8 @@ public record Shard(int index, int total) {
   public Shard {
     if (total < 1 || total > 10_000 || index < 0 || index >= total) {
       throw new InvalidTaskException(
-          "shard", "index " + index + " of total " + total + " is outside 0 ≤ index < total ≤ 10000");
+          "shard",
+          "index " + index + " of total " + total + " is outside 0 ≤ index < total ≤ 10000");
     }
   }
 }

@@ -66,19 +66,58 @@ public record TaskEnvelope(
 
   public TaskEnvelope withDueAt(long newDueAt) {
     return new TaskEnvelope(
-        v, id, handler, key, orderingKey, payload, newDueAt, maxAttempts, timeoutMs, backoff,
-        dependsOn, headers, createdAt, source, shard);
+        v,
+        id,
+        handler,
+        key,
+        orderingKey,
+        payload,
+        newDueAt,
+        maxAttempts,
+        timeoutMs,
+        backoff,
+        dependsOn,
+        headers,
+        createdAt,
+        source,
+        shard);
   }
 
   public TaskEnvelope withSource(Source newSource) {
     return new TaskEnvelope(
-        v, id, handler, key, orderingKey, payload, dueAt, maxAttempts, timeoutMs, backoff,
-        dependsOn, headers, createdAt, newSource, shard);
+        v,
+        id,
+        handler,
+        key,
+        orderingKey,
+        payload,
+        dueAt,
+        maxAttempts,
+        timeoutMs,
+        backoff,
+        dependsOn,
+        headers,
+        createdAt,
+        newSource,
+        shard);
   }
 
   public TaskEnvelope withShard(Shard newShard) {
     return new TaskEnvelope(
-        v, id, handler, key, orderingKey, payload, dueAt, maxAttempts, timeoutMs, backoff,
-        dependsOn, headers, createdAt, source, newShard);
+        v,
+        id,
+        handler,
+        key,
+        orderingKey,
+        payload,
+        dueAt,
+        maxAttempts,
+        timeoutMs,
+        backoff,
+        dependsOn,
+        headers,
+        createdAt,
+        source,
+        newShard);
   }
 }

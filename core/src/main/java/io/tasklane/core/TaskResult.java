@@ -4,9 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * The outcome of one attempt, sent by a worker to {@code tasklane.results} keyed by the routing
- * key of the dispatch. A result whose {@code attempt} is not the task's current attempt is
- * ignored by the scheduler (fencing).
+ * The outcome of one attempt, sent by a worker to {@code tasklane.results} keyed by the routing key
+ * of the dispatch. A result whose {@code attempt} is not the task's current attempt is ignored by
+ * the scheduler (fencing).
  *
  * @param v wire version
  * @param id task id

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
- * A record on {@code tasklane.tasks}: a new task or a transactional cancel, told apart by the
- * JSON field {@code type} ({@code task} or {@code cancel}). Keyed by the task's routing key.
+ * A record on {@code tasklane.tasks}: a new task or a transactional cancel, told apart by the JSON
+ * field {@code type} ({@code task} or {@code cancel}). Keyed by the task's routing key.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({

@@ -24,11 +24,13 @@ public final class TaskValidator {
     Wire.checkVersion(task.v());
     TaskIds.check("id", task.id());
     HandlerNames.check(task.handler());
-    if (task.key() != null && (task.key().isEmpty() || task.key().length() > TaskLimits.MAX_KEY_CHARS)) {
+    if (task.key() != null
+        && (task.key().isEmpty() || task.key().length() > TaskLimits.MAX_KEY_CHARS)) {
       fail("key", "must be 1 to " + TaskLimits.MAX_KEY_CHARS + " characters");
     }
     if (task.orderingKey() != null
-        && (task.orderingKey().isEmpty() || task.orderingKey().length() > TaskLimits.MAX_KEY_CHARS)) {
+        && (task.orderingKey().isEmpty()
+            || task.orderingKey().length() > TaskLimits.MAX_KEY_CHARS)) {
       fail("orderingKey", "must be 1 to " + TaskLimits.MAX_KEY_CHARS + " characters");
     }
     if (payloadBytes > limits.maxPayloadBytes()) {
@@ -48,10 +50,12 @@ public final class TaskValidator {
     if (task.dueAt() > nowMs + TaskLimits.MAX_DUE_AHEAD_MS) {
       fail("dueAt", "is more than 10 years ahead (limit " + TaskLimits.MAX_DUE_AHEAD_MS + " ms)");
     }
-    if (task.maxAttempts() < TaskLimits.MIN_ATTEMPTS || task.maxAttempts() > TaskLimits.MAX_ATTEMPTS) {
+    if (task.maxAttempts() < TaskLimits.MIN_ATTEMPTS
+        || task.maxAttempts() > TaskLimits.MAX_ATTEMPTS) {
       fail("maxAttempts", task.maxAttempts() + " is outside 1 to " + TaskLimits.MAX_ATTEMPTS);
     }
-    if (task.timeoutMs() < TaskLimits.MIN_TIMEOUT_MS || task.timeoutMs() > TaskLimits.MAX_TIMEOUT_MS) {
+    if (task.timeoutMs() < TaskLimits.MIN_TIMEOUT_MS
+        || task.timeoutMs() > TaskLimits.MAX_TIMEOUT_MS) {
       fail("timeoutMs", task.timeoutMs() + " ms is outside 1 s to 24 h (1000 to 86400000 ms)");
     }
     validateDependencies(task);
@@ -63,7 +67,10 @@ public final class TaskValidator {
     if (task.dependsOn().size() > TaskLimits.MAX_DEPENDENCIES) {
       fail(
           "dependsOn",
-          "names " + task.dependsOn().size() + " tasks; the limit is " + TaskLimits.MAX_DEPENDENCIES);
+          "names "
+              + task.dependsOn().size()
+              + " tasks; the limit is "
+              + TaskLimits.MAX_DEPENDENCIES);
     }
     var seen = new HashSet<String>();
     for (String dep : task.dependsOn()) {
@@ -83,11 +90,17 @@ public final class TaskValidator {
     }
     headers.forEach(
         (k, val) -> {
-          if (k == null || k.isEmpty() || val == null || val.length() > TaskLimits.MAX_HEADER_VALUE_CHARS) {
+          if (k == null
+              || k.isEmpty()
+              || val == null
+              || val.length() > TaskLimits.MAX_HEADER_VALUE_CHARS) {
             fail(
                 "headers",
-                "entry '" + k + "' must have a name and a value of at most "
-                    + TaskLimits.MAX_HEADER_VALUE_CHARS + " characters");
+                "entry '"
+                    + k
+                    + "' must have a name and a value of at most "
+                    + TaskLimits.MAX_HEADER_VALUE_CHARS
+                    + " characters");
           }
         });
   }

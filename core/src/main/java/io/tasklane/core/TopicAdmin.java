@@ -12,9 +12,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
- * Creates Tasklane's topics when they are missing. Every app calls it at start-up for the topics
- * it reads or writes; creation is idempotent, so apps may race. Call from a start-up thread
- * (blocks up to 30 s).
+ * Creates Tasklane's topics when they are missing. Every app calls it at start-up for the topics it
+ * reads or writes; creation is idempotent, so apps may race. Call from a start-up thread (blocks up
+ * to 30 s).
  */
 public final class TopicAdmin {
   /** Partitions of {@code tasks}, {@code results} and {@code control} unless configured. */
@@ -51,7 +51,8 @@ public final class TopicAdmin {
               "cannot create topic " + entry.getKey() + ": " + e.getCause().getMessage(), e);
         }
       } catch (TimeoutException e) {
-        throw new TasklaneException("creating topic " + entry.getKey() + " timed out after 30 s", e);
+        throw new TasklaneException(
+            "creating topic " + entry.getKey() + " timed out after 30 s", e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new TasklaneException("interrupted while creating topic " + entry.getKey(), e);

@@ -3,12 +3,12 @@ package io.tasklane.core;
 import java.util.regex.Pattern;
 
 /**
- * Every topic name of the pipeline, in one place. A grep for {@code Topics.} shows the whole
- * data flow.
+ * Every topic name of the pipeline, in one place. A grep for {@code Topics.} shows the whole data
+ * flow.
  *
- * <p>Names share a namespace prefix, {@code tasklane} by default, so several environments (or
- * test suites) can share one Kafka cluster. {@code tasks}, {@code results} and {@code control}
- * must have the same partition count (they are co-partitioned by routing key).
+ * <p>Names share a namespace prefix, {@code tasklane} by default, so several environments (or test
+ * suites) can share one Kafka cluster. {@code tasks}, {@code results} and {@code control} must have
+ * the same partition count (they are co-partitioned by routing key).
  *
  * @param namespace the prefix of every topic name, e.g. {@code tasklane}
  */

@@ -103,7 +103,8 @@ public final class WireCodec {
     if (e instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
       StringBuilder path = new StringBuilder(" (field ");
       for (JsonMappingException.Reference ref : jme.getPath()) {
-        path.append(ref.getFieldName() != null ? "." + ref.getFieldName() : "[" + ref.getIndex() + "]");
+        path.append(
+            ref.getFieldName() != null ? "." + ref.getFieldName() : "[" + ref.getIndex() + "]");
       }
       return path.append(')').toString().replace("(field .", "(field ");
     }

@@ -23,15 +23,36 @@ class TaskValidatorTest {
 
   static TaskEnvelope good() {
     return new TaskEnvelope(
-        1, ID, "email.send", null, null, WireCodec.readTree("{\"to\":\"a@b\"}"), NOW, 5, 30_000,
-        null, List.of(), null, NOW, null, null);
+        1,
+        ID,
+        "email.send",
+        null,
+        null,
+        WireCodec.readTree("{\"to\":\"a@b\"}"),
+        NOW,
+        5,
+        30_000,
+        null,
+        List.of(),
+        null,
+        NOW,
+        null,
+        null);
   }
 
   static TaskEnvelope with(UnaryOperator<Object[]> change) {
     TaskEnvelope t = good();
     Object[] f = {
-      t.v(), t.id(), t.handler(), t.key(), t.orderingKey(), t.dueAt(), t.maxAttempts(),
-      t.timeoutMs(), t.dependsOn(), t.headers()
+      t.v(),
+      t.id(),
+      t.handler(),
+      t.key(),
+      t.orderingKey(),
+      t.dueAt(),
+      t.maxAttempts(),
+      t.timeoutMs(),
+      t.dependsOn(),
+      t.headers()
     };
     f = change.apply(f);
     @SuppressWarnings("unchecked")
@@ -39,8 +60,21 @@ class TaskValidatorTest {
     @SuppressWarnings("unchecked")
     var headers = (java.util.Map<String, String>) f[9];
     return new TaskEnvelope(
-        (int) f[0], (String) f[1], (String) f[2], (String) f[3], (String) f[4], t.payload(),
-        (long) f[5], (int) f[6], (long) f[7], null, deps, headers, NOW, null, null);
+        (int) f[0],
+        (String) f[1],
+        (String) f[2],
+        (String) f[3],
+        (String) f[4],
+        t.payload(),
+        (long) f[5],
+        (int) f[6],
+        (long) f[7],
+        null,
+        deps,
+        headers,
+        NOW,
+        null,
+        null);
   }
 
   static UnaryOperator<Object[]> set(int index, Object value) {
@@ -52,7 +86,9 @@ class TaskValidatorTest {
 
   static Stream<Arguments> badInputs() {
     List<String> tooMany =
-        IntStream.range(0, 101).mapToObj(i -> String.format("0190f3a2-7b1c-7e4a-9d2b-%012d", i)).toList();
+        IntStream.range(0, 101)
+            .mapToObj(i -> String.format("0190f3a2-7b1c-7e4a-9d2b-%012d", i))
+            .toList();
     var manyHeaders = new HashMap<String, String>();
     IntStream.range(0, 33).forEach(i -> manyHeaders.put("h" + i, "x"));
     return Stream.of(
@@ -119,7 +155,11 @@ class TaskValidatorTest {
     assertThat(validator.validate(with(set(6, 1000)), 1, NOW).maxAttempts()).isEqualTo(1000);
     assertThat(validator.validate(with(set(7, 1000L)), 1, NOW).timeoutMs()).isEqualTo(1000);
     assertThat(validator.validate(with(set(5, 0L)), 1, NOW).dueAt()).isZero();
-    assertThat(validator.validate(with(set(8, Collections.nCopies(1, "0190f3a2-7b1c-7e4a-9d2b-000000000001"))), 1, NOW))
+    assertThat(
+            validator.validate(
+                with(set(8, Collections.nCopies(1, "0190f3a2-7b1c-7e4a-9d2b-000000000001"))),
+                1,
+                NOW))
         .isNotNull();
   }
 }

@@ -1,0 +1,51 @@
+package io.tasklane.outbox;
+
+import jakarta.persistence.EntityManager;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Writes through a JPA entity manager joined to a transaction: one row is persisted as an {@link
+ * OutboxEntry}; many go as one JDBC batch on Hibernate's connection (Hibernate cannot batch
+ * IDENTITY inserts), or entity by entity on other providers.
+ */
+final class JpaRowSink implements RowSink {
+  private static final boolean HIBERNATE = hibernatePresent();
+
+  private final Supplier<? extends EntityManager> entityManagers;
+
+  JpaRowSink(Supplier<? extends EntityManager> entityManagers) {
+    this.entityManagers = entityManagers;
+  }
+
+  @Override
+  public void insert(List<OutboxRow> rows) {
+    EntityManager em = entityManagers.get();
+    if (em == null || !em.isOpen() || !em.isJoinedToTransaction()) {
+      throw new NoActiveTransactionException(
+          "the EntityManager is not joined to an active transaction, so the task would not commit"
+              + " with your data; enqueue inside @Transactional (or between"
+              + " em.getTransaction().begin() and commit())");
+    }
+    if (rows.size() > 1 && HIBERNATE && HibernateBatch.insert(em, rows)) {
+      return;
+    }
+    for (OutboxRow row : rows) {
+      em.persist(OutboxEntry.of(row));
+    }
+  }
+
+  private static boolean hibernatePresent() {
+    try {
+      Class.forName("org.hibernate.Session", false, JpaRowSink.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "jpa";
+  }
+}

@@ -1,0 +1,106 @@
+package io.tasklane.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tasklane.testkit.LocalStack;
+import io.tasklane.testkit.TasklaneStack;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import liquibase.Contexts;
+import liquibase.Liquibase;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import org.junit.jupiter.api.Test;
+
+/** The three shipped forms of the schema create the same table. */
+@TasklaneStack
+class SchemaResourcesTest {
+  static final String COLUMNS =
+      "SELECT column_name, column_type, is_nullable, column_key, extra"
+          + " FROM information_schema.columns WHERE table_schema = DATABASE()"
+          + " AND table_name = 'tasklane_outbox' ORDER BY ordinal_position";
+
+  final LocalStack stack;
+
+  SchemaResourcesTest(LocalStack stack) {
+    this.stack = stack;
+  }
+
+  @Test
+  void flywayMigrationIsThePlainDdl() {
+    assertThat(OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION))
+        .isEqualTo(OutboxSchema.resource(OutboxSchema.DDL_RESOURCE));
+    assertThat(OutboxSchema.ddl())
+        .startsWith("CREATE TABLE IF NOT EXISTS tasklane_outbox")
+        .doesNotContain("--")
+        .doesNotEndWith(";");
+  }
+
+  @Test
+  void createIsIdempotentAndPrimaryKeyIsTheOnlyIndex() throws Exception {
+    TestDb db = TestDb.create(stack, "outbox_schema");
+    try (Connection c = db.connect()) {
+      OutboxSchema.create(c);
+    }
+    List<Map<String, Object>> indexes =
+        db.query(
+            "SELECT DISTINCT index_name FROM information_schema.statistics"
+                + " WHERE table_schema = DATABASE() AND table_name = 'tasklane_outbox'");
+    assertThat(indexes).containsExactly(Map.of("index_name", "PRIMARY"));
+    assertThat(db.query(COLUMNS))
+        .extracting(r -> r.get("column_name"))
+        .containsExactly(
+            "id",
+            "task_id",
+            "routing_key",
+            "kind",
+            "handler",
+            "task_key",
+            "payload",
+            "due_at",
+            "max_attempts",
+            "timeout_ms",
+            "backoff",
+            "depends_on",
+            "headers",
+            "created_at");
+  }
+
+  @Test
+  void liquibaseChangelogParsesAndCreatesTheSameTable() throws Exception {
+    var xml = DocumentBuilderFactory.newInstance();
+    xml.setNamespaceAware(true);
+    try (var in =
+        getClass().getClassLoader().getResourceAsStream(OutboxSchema.LIQUIBASE_CHANGELOG)) {
+      assertThat(xml.newDocumentBuilder().parse(in).getDocumentElement().getLocalName())
+          .isEqualTo("databaseChangeLog");
+    }
+    TestDb plain = TestDb.create(stack, "outbox_plain");
+    String lbUrl = stack.createDatabase("outbox_lb_" + Long.toHexString(System.nanoTime()));
+    TestDb viaLiquibase = new TestDb(stack, lbUrl);
+    System.setProperty("liquibase.analytics.enabled", "false");
+    try (Connection c = viaLiquibase.connect()) {
+      Database database =
+          DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c));
+      try (var liquibase =
+          new Liquibase(
+              OutboxSchema.LIQUIBASE_CHANGELOG, new ClassLoaderResourceAccessor(), database)) {
+        liquibase.update(new Contexts());
+        liquibase.update(new Contexts()); // already applied: no-op
+      }
+    }
+    assertThat(viaLiquibase.query(COLUMNS)).isEqualTo(plain.query(COLUMNS));
+    assertThat(
+            viaLiquibase.query(
+                "SELECT engine, table_collation FROM information_schema.tables"
+                    + " WHERE table_schema = DATABASE() AND table_name = 'tasklane_outbox'"))
+        .isEqualTo(
+            plain.query(
+                "SELECT engine, table_collation FROM information_schema.tables"
+                    + " WHERE table_schema = DATABASE() AND table_name = 'tasklane_outbox'"));
+  }
+}
