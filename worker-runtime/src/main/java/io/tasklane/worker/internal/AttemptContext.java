@@ -1,0 +1,101 @@
+package io.tasklane.worker.internal;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.Shard;
+import io.tasklane.worker.JdbcIdempotencyStore;
+import io.tasklane.worker.JdbcWork;
+import io.tasklane.worker.TaskContext;
+import io.tasklane.worker.TaskLog;
+import io.tasklane.worker.WorkerException;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/** The {@link TaskContext} of one attempt. */
+final class AttemptContext implements TaskContext {
+  private final Dispatch dispatch;
+  private final String handler;
+  private final Instant deadline;
+  private final TaskLog log;
+  private final WorkerServices services;
+  private final BooleanSupplier cancelled;
+  private volatile boolean committed;
+
+  AttemptContext(
+      Dispatch dispatch,
+      String handler,
+      Instant deadline,
+      TaskLog log,
+      WorkerServices services,
+      BooleanSupplier cancelled) {
+    this.dispatch = dispatch;
+    this.handler = handler;
+    this.deadline = deadline;
+    this.log = log;
+    this.services = services;
+    this.cancelled = cancelled;
+  }
+
+  @Override
+  public String taskId() {
+    return dispatch.id();
+  }
+
+  @Override
+  public String handler() {
+    return handler;
+  }
+
+  @Override
+  public int attempt() {
+    return dispatch.attempt();
+  }
+
+  @Override
+  public int maxAttempts() {
+    return dispatch.task().maxAttempts();
+  }
+
+  @Override
+  public Optional<Shard> shard() {
+    return Optional.ofNullable(dispatch.task().shard());
+  }
+
+  @Override
+  public Instant deadline() {
+    return deadline;
+  }
+
+  @Override
+  public Map<String, String> headers() {
+    return dispatch.task().headers();
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return cancelled.getAsBoolean();
+  }
+
+  @Override
+  public TaskLog log() {
+    return log;
+  }
+
+  @Override
+  public <R> R inTransaction(JdbcWork<R> work) throws Exception {
+    if (!(services.store() instanceof JdbcIdempotencyStore jdbc)) {
+      throw new WorkerException(
+          "TaskContext.inTransaction needs the JDBC idempotency store: define a javax.sql.DataSource"
+              + " bean (and leave tasklane.worker.idempotency.enabled true)");
+    }
+    R result = jdbc.inTransaction(dispatch.id(), handler, work);
+    committed = true;
+    return result;
+  }
+
+  /** True once a transaction of this attempt committed the processed mark. */
+  boolean markCommitted() {
+    return committed;
+  }
+}

@@ -1,0 +1,316 @@
+package io.tasklane.worker.internal;
+
+import io.tasklane.worker.HandlerConfig;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer thread of one handler: polls its topic, hands records to the handler's own pool,
+ * pauses every partition while {@code max-in-flight} records are unacknowledged (a small buffer of
+ * at most one poll holds the overflow), and commits per partition up to the lowest unacknowledged
+ * offset. Stopping drains in-flight work until the grace deadline, commits, closes.
+ */
+final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
+  private static final Logger LOG = LoggerFactory.getLogger(HandlerConsumer.class);
+  private static final Duration POLL = Duration.ofMillis(100);
+  private static final long LAG_EVERY_MS = 5_000;
+
+  private record Done(TopicPartition partition, long offset) {}
+
+  private final HandlerDefinition handler;
+  private final HandlerConfig config;
+  private final WorkerServices services;
+  private final Consumer<byte[], byte[]> consumer;
+  private final String topic;
+  private final ThreadPoolExecutor pool;
+  private final WorkerMetrics.HandlerMetrics metrics;
+  private final LinkedBlockingQueue<Done> done = new LinkedBlockingQueue<>();
+  private final OffsetLedger ledger = new OffsetLedger();
+  private final ArrayDeque<ConsumerRecord<byte[], byte[]>> buffer = new ArrayDeque<>();
+  private final AtomicBoolean waiting = new AtomicBoolean();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile boolean running = true;
+  private volatile boolean abandoned;
+  private volatile long stopDeadline = Long.MAX_VALUE;
+  private volatile long lag;
+  private long lagAt;
+
+  HandlerConsumer(
+      HandlerDefinition handler,
+      HandlerConfig config,
+      WorkerServices services,
+      Consumer<byte[], byte[]> consumer,
+      WorkerMetrics metrics) {
+    this.handler = handler;
+    this.config = config;
+    this.services = services;
+    this.consumer = consumer;
+    this.topic = services.config().topics().handler(handler.name());
+    AtomicInteger n = new AtomicInteger();
+    this.pool =
+        new ThreadPoolExecutor(
+            config.concurrency(),
+            config.concurrency(),
+            0,
+            TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(config.maxInFlight()),
+            r -> {
+              Thread t = new Thread(r, "tasklane-" + handler.name() + "-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    this.metrics = metrics.forHandler(handler.name(), this);
+  }
+
+  @Override
+  public void run() {
+    consumer.subscribe(List.of(topic), new Rebalance());
+    while (running) {
+      try {
+        step();
+      } catch (WakeupException e) {
+        // a completion or stop() woke the poll
+      } catch (Throwable t) {
+        LOG.error("consumer loop of {} failed; continuing: {}", handler.name(), t.toString(), t);
+        pauseAfterError();
+      }
+    }
+    shutdown();
+  }
+
+  private void step() {
+    drainDone();
+    commit(false);
+    submitBuffered();
+    boolean full = !buffer.isEmpty() || inFlight.get() >= config.maxInFlight();
+    if (full) {
+      consumer.pause(consumer.assignment());
+    } else if (!consumer.paused().isEmpty()) {
+      consumer.resume(consumer.paused());
+    }
+    waiting.set(full);
+    Duration timeout = full && !done.isEmpty() ? Duration.ZERO : POLL;
+    try {
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
+        buffer.add(r);
+      }
+    } finally {
+      waiting.set(false);
+    }
+    submitBuffered();
+    updateLag();
+  }
+
+  private void submitBuffered() {
+    while (!buffer.isEmpty() && inFlight.get() < config.maxInFlight()) {
+      ConsumerRecord<byte[], byte[]> r = buffer.poll();
+      TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+      ledger.started(tp, r.offset());
+      inFlight.incrementAndGet();
+      TaskExecution exec =
+          new TaskExecution(
+              r,
+              handler,
+              config,
+              services,
+              metrics,
+              () -> completed(tp, r.offset()),
+              () -> abandoned);
+      try {
+        pool.execute(exec);
+      } catch (RejectedExecutionException e) {
+        exec.rejected();
+      }
+    }
+  }
+
+  /** Any thread (usually the producer's): the record's result or dead letter was acknowledged. */
+  private void completed(TopicPartition tp, long offset) {
+    done.add(new Done(tp, offset));
+    if (waiting.getAndSet(false)) {
+      consumer.wakeup();
+    }
+  }
+
+  private void drainDone() {
+    for (Done d; (d = done.poll()) != null; ) {
+      complete(d);
+    }
+  }
+
+  private void complete(Done d) {
+    inFlight.decrementAndGet();
+    ledger.completed(d.partition(), d.offset());
+  }
+
+  private void commit(boolean sync) {
+    commit(sync, tp -> true);
+  }
+
+  private void commit(boolean sync, Predicate<TopicPartition> which) {
+    Map<TopicPartition, OffsetAndMetadata> offsets = ledger.committable(which);
+    if (offsets.isEmpty()) {
+      return;
+    }
+    if (sync) {
+      try {
+        consumer.commitSync(offsets, Duration.ofSeconds(10));
+      } catch (WakeupException e) {
+        consumer.commitSync(offsets, Duration.ofSeconds(10)); // a stale wake-up, not a stop
+      }
+    } else {
+      consumer.commitAsync(
+          offsets,
+          (o, e) -> {
+            if (e != null) {
+              ledger.commitFailed(o.keySet());
+              LOG.warn(
+                  "offset commit of {} failed (retried later): {}", handler.name(), e.toString());
+            }
+          });
+    }
+    ledger.committed(offsets);
+  }
+
+  /** Waits (draining completions) until the partitions matched are idle or the deadline. */
+  private void awaitIdle(Predicate<TopicPartition> which, long deadline)
+      throws InterruptedException {
+    while (ledger.busy(which)) {
+      long left = deadline - System.currentTimeMillis();
+      if (left <= 0) {
+        return;
+      }
+      Done d = done.poll(Math.min(left, 100), TimeUnit.MILLISECONDS);
+      if (d != null) {
+        complete(d);
+      }
+    }
+  }
+
+  private void updateLag() {
+    long now = System.currentTimeMillis();
+    if (now - lagAt < LAG_EVERY_MS) {
+      return;
+    }
+    lagAt = now;
+    long sum = 0;
+    for (TopicPartition tp : consumer.assignment()) {
+      sum += consumer.currentLag(tp).orElse(0);
+    }
+    lag = sum;
+  }
+
+  private void shutdown() {
+    try {
+      buffer.clear();
+      consumer.pause(consumer.assignment());
+      try {
+        consumer.poll(Duration.ZERO); // consumes a pending wake-up
+      } catch (WakeupException e) {
+        // expected
+      }
+      awaitIdle(tp -> true, stopDeadline);
+      commit(true);
+    } catch (Throwable t) {
+      LOG.warn("shutting down the consumer of {}: {}", handler.name(), t.toString());
+    } finally {
+      int left = ledger.pending();
+      if (left > 0) {
+        LOG.warn(
+            "{}: {} task(s) unfinished at the end of the grace period; redelivered later",
+            handler.name(),
+            left);
+      }
+      abandoned = true;
+      pool.shutdownNow();
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /** Any thread: stop fetching; in-flight work may finish until {@code deadline} (epoch ms). */
+  void stop(long deadline) {
+    stopDeadline = deadline;
+    running = false;
+    consumer.wakeup();
+  }
+
+  private void pauseAfterError() {
+    try {
+      Thread.sleep(500);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running = false;
+    }
+  }
+
+  @Override
+  public int inFlight() {
+    return inFlight.get();
+  }
+
+  @Override
+  public int busyThreads() {
+    return pool.getActiveCount();
+  }
+
+  @Override
+  public int concurrency() {
+    return config.concurrency();
+  }
+
+  @Override
+  public long lag() {
+    return lag;
+  }
+
+  private final class Rebalance implements ConsumerRebalanceListener {
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+      waiting.set(false);
+      buffer.removeIf(r -> partitions.contains(new TopicPartition(r.topic(), r.partition())));
+      try {
+        long deadline =
+            Math.min(
+                stopDeadline,
+                System.currentTimeMillis() + services.config().shutdownGrace().toMillis());
+        awaitIdle(partitions::contains, deadline);
+        commit(true, partitions::contains);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException e) {
+        LOG.warn("commit on revocation of {} failed: {}", partitions, e.toString());
+      }
+      ledger.remove(partitions);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+      buffer.removeIf(r -> partitions.contains(new TopicPartition(r.topic(), r.partition())));
+      ledger.remove(partitions);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+      LOG.info("{} assigned {}", handler.name(), partitions);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.tasklane.worker.internal;
+
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.core.annotation.Internal;
+import io.micronaut.core.value.PropertyResolver;
+import io.tasklane.worker.IdempotencyStore;
+import io.tasklane.worker.JdbcIdempotencyStore;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The default {@link IdempotencyStore}: a {@link JdbcIdempotencyStore} on the application's
+ * DataSource bean, creating its table at start-up unless {@code
+ * tasklane.worker.idempotency.create-table} is false. Off with {@code
+ * tasklane.worker.idempotency.enabled=false}; replaced by any IdempotencyStore bean of the app.
+ */
+@Factory
+@Internal
+public class IdempotencyStoreFactory {
+  @Singleton
+  @Requires(beans = DataSource.class)
+  @Requires(missingBeans = IdempotencyStore.class)
+  @Requires(property = "tasklane.worker.idempotency.enabled", notEquals = "false")
+  JdbcIdempotencyStore jdbcIdempotencyStore(
+      DataSource dataSource, PropertyResolver env, Optional<Clock> clock) {
+    JdbcIdempotencyStore store =
+        new JdbcIdempotencyStore(dataSource, clock.orElse(Clock.systemUTC()));
+    if (env.get("tasklane.worker.idempotency.create-table", Boolean.class).orElse(true)) {
+      store.createTable();
+    }
+    return store;
+  }
+}

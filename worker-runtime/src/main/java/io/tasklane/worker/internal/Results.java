@@ -1,0 +1,69 @@
+package io.tasklane.worker.internal;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.ErrorInfo;
+import io.tasklane.core.Outcome;
+import io.tasklane.core.TaskResult;
+import io.tasklane.worker.AlreadyProcessedException;
+import io.tasklane.worker.PermanentTaskException;
+import io.tasklane.worker.RetryableTaskException;
+import java.time.Clock;
+import java.time.Instant;
+
+/** Builds the results of one attempt; maps what a handler threw to an outcome. */
+record Results(Dispatch dispatch, long startedAt, Clock clock, String worker) {
+
+  TaskResult succeeded() {
+    return TaskResult.succeeded(
+        dispatch.id(), dispatch.attempt(), startedAt, clock.millis(), worker);
+  }
+
+  TaskResult failure(Outcome outcome, ErrorInfo error, Long retryAfterMs) {
+    return TaskResult.failed(
+        dispatch.id(),
+        dispatch.attempt(),
+        outcome,
+        error,
+        retryAfterMs,
+        startedAt,
+        clock.millis(),
+        worker);
+  }
+
+  /** The outcome of a handler that threw {@code t}. */
+  TaskResult thrown(Throwable t) {
+    if (t instanceof AlreadyProcessedException) {
+      return succeeded();
+    }
+    if (t instanceof RetryableTaskException e) {
+      Long after = e.retryAfter() == null ? null : e.retryAfter().toMillis();
+      return failure(Outcome.RETRY_LATER, ErrorInfo.of(e), after);
+    }
+    if (t instanceof PermanentTaskException) {
+      return failure(Outcome.PERMANENT_FAILURE, ErrorInfo.of(t), null);
+    }
+    return failure(Outcome.FAILED, ErrorInfo.of(t), null);
+  }
+
+  TaskResult timedOut(long timeoutMs) {
+    return failure(
+        Outcome.FAILED,
+        new ErrorInfo(
+            "timeout",
+            "attempt exceeded its timeout of " + timeoutMs + " ms; handler interrupted",
+            null),
+        null);
+  }
+
+  TaskResult expired() {
+    return failure(
+        Outcome.FAILED,
+        new ErrorInfo(
+            "expired",
+            "the dispatch's deadline "
+                + Instant.ofEpochMilli(dispatch.deadline())
+                + " passed before a worker thread took it; not run",
+            null),
+        null);
+  }
+}

@@ -1,0 +1,245 @@
+package io.tasklane.worker.internal;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.ErrorInfo;
+import io.tasklane.core.Outcome;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskResult;
+import io.tasklane.core.WireCodec;
+import io.tasklane.core.WireFormatException;
+import io.tasklane.worker.AlreadyProcessedException;
+import io.tasklane.worker.HandlerConfig;
+import java.time.Instant;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One dispatch on a pool thread: decode (poison → DLT), skip if already processed, bind the
+ * payload, run the handler under its timeout, publish exactly one result, then tell the consumer
+ * the record is done (only after the result's ack). The timeout runs on the timer thread: it
+ * interrupts the handler and publishes FAILED(timeout) at once, even if the handler ignores the
+ * interrupt (its pool thread then stays busy until it returns).
+ */
+final class TaskExecution implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskExecution.class);
+  private static final int NEW = 0;
+  private static final int RUNNING = 1;
+  private static final int DONE = 2;
+  private static final int TIMED_OUT = 3;
+
+  private final ConsumerRecord<byte[], byte[]> record;
+  private final HandlerDefinition handler;
+  private final HandlerConfig config;
+  private final WorkerServices services;
+  private final WorkerMetrics.HandlerMetrics metrics;
+  private final Runnable done;
+  private final BooleanSupplier abandoned;
+  private final AtomicInteger state = new AtomicInteger(NEW);
+  private Thread thread;
+  private Dispatch dispatch;
+  private Results results;
+  private long startedAt;
+  private long startNanos;
+  private long timeoutMs;
+  private long deadlineMs;
+
+  TaskExecution(
+      ConsumerRecord<byte[], byte[]> record,
+      HandlerDefinition handler,
+      HandlerConfig config,
+      WorkerServices services,
+      WorkerMetrics.HandlerMetrics metrics,
+      Runnable done,
+      BooleanSupplier abandoned) {
+    this.record = record;
+    this.abandoned = abandoned;
+    this.handler = handler;
+    this.config = config;
+    this.services = services;
+    this.metrics = metrics;
+    this.done = done;
+  }
+
+  @Override
+  public void run() {
+    try {
+      execute();
+    } catch (Throwable t) {
+      LOG.error("unexpected error running a task of {}: {}", handler.name(), t.toString(), t);
+      if (dispatch != null && state.compareAndSet(RUNNING, DONE)) {
+        report(results.thrown(t));
+      }
+    }
+  }
+
+  private void execute() {
+    startedAt = services.clock().millis();
+    startNanos = System.nanoTime();
+    try {
+      dispatch = decode();
+    } catch (RuntimeException e) {
+      deadLetter(e, null);
+      return;
+    }
+    results = new Results(dispatch, startedAt, services.clock(), services.config().workerName());
+    state.set(RUNNING);
+    metrics.started();
+    try {
+      if (services.store().isProcessed(dispatch.id())) {
+        metrics.duplicateSkipped();
+        finish(results.succeeded());
+        return;
+      }
+    } catch (RuntimeException e) {
+      finish(results.thrown(e));
+      return;
+    }
+    Object payload;
+    try {
+      payload = handler.bind(dispatch.task().payload());
+    } catch (RuntimeException e) {
+      state.set(DONE);
+      deadLetter(e, results.failure(Outcome.PERMANENT_FAILURE, ErrorInfo.of(e), null));
+      return;
+    }
+    TaskEnvelope task = dispatch.task();
+    timeoutMs =
+        config.timeout() != null
+            ? config.timeout().toMillis()
+            : task.timeoutMs() > 0 ? task.timeoutMs() : TaskEnvelope.DEFAULT_TIMEOUT_MS;
+    deadlineMs = startedAt + timeoutMs;
+    if (dispatch.deadline() > 0) {
+      // past the dispatch's deadline the scheduler has already counted the attempt as failed
+      deadlineMs = Math.min(deadlineMs, dispatch.deadline());
+    }
+    if (deadlineMs <= startedAt) {
+      finish(results.expired());
+      return;
+    }
+    runHandler(payload);
+  }
+
+  private void runHandler(Object payload) {
+    BoundedTaskLog log =
+        new BoundedTaskLog(
+            handler.name(),
+            dispatch.id(),
+            dispatch.attempt(),
+            services.config().workerName(),
+            services.config().logBytesPerAttempt(),
+            services.publisher(),
+            services.clock());
+    AttemptContext ctx =
+        new AttemptContext(
+            dispatch,
+            handler.name(),
+            Instant.ofEpochMilli(deadlineMs),
+            log,
+            services,
+            () ->
+                state.get() != RUNNING
+                    || abandoned.getAsBoolean()
+                    || Thread.currentThread().isInterrupted());
+    thread = Thread.currentThread();
+    ScheduledFuture<?> timer =
+        services.timers().schedule(this::timeout, deadlineMs - startedAt, TimeUnit.MILLISECONDS);
+    TaskResult result;
+    try {
+      handler.invoker().invoke(payload, ctx);
+      if (!ctx.markCommitted()) {
+        markProcessed();
+      }
+      result = results.succeeded();
+    } catch (Throwable t) {
+      if (t instanceof AlreadyProcessedException) {
+        metrics.duplicateSkipped();
+      }
+      result = results.thrown(t);
+    } finally {
+      timer.cancel(false);
+    }
+    finish(result);
+  }
+
+  private Dispatch decode() {
+    Dispatch d = WireCodec.decodeDispatch(record.value());
+    if (d.task() == null || d.task().id() == null || d.routingKey() == null) {
+      throw new WireFormatException("dispatch lacks its task, task id or routing key");
+    }
+    if (!handler.name().equals(d.task().handler())) {
+      throw new WireFormatException(
+          "dispatch for handler '" + d.task().handler() + "' on the topic of " + handler.name());
+    }
+    return d;
+  }
+
+  private void markProcessed() {
+    try {
+      services.store().markProcessed(dispatch.id(), handler.name());
+    } catch (RuntimeException e) {
+      LOG.warn("task {} succeeded but its processed mark failed: {}", dispatch.id(), e.toString());
+    }
+  }
+
+  /** Timer thread: the attempt ran out of time. */
+  private void timeout() {
+    synchronized (this) {
+      if (!state.compareAndSet(RUNNING, TIMED_OUT)) {
+        return;
+      }
+      thread.interrupt();
+    }
+    metrics.timedOut();
+    LOG.warn(
+        "task {} of {} timed out after {} ms; handler thread interrupted",
+        dispatch.id(),
+        handler.name(),
+        deadlineMs - startedAt);
+    report(results.timedOut(deadlineMs - startedAt));
+  }
+
+  /** Pool thread: publish unless the timer already did; clear a late interrupt. */
+  private void finish(TaskResult result) {
+    boolean mine;
+    synchronized (this) {
+      mine = state.compareAndSet(RUNNING, DONE);
+    }
+    Thread.interrupted();
+    if (mine && abandoned.getAsBoolean()) {
+      LOG.warn(
+          "task {} of {} abandoned at shutdown after the grace period; it will be redelivered",
+          dispatch.id(),
+          handler.name());
+    } else if (mine) {
+      report(result);
+    }
+  }
+
+  private void report(TaskResult result) {
+    metrics.finished(result.outcome(), System.nanoTime() - startNanos);
+    services.publisher().result(dispatch.routingKey(), result, done);
+  }
+
+  private void deadLetter(Throwable error, TaskResult thenReport) {
+    metrics.deadLettered();
+    LOG.warn(
+        "poison record {}-{}@{} to the DLT of {}: {}",
+        record.topic(),
+        record.partition(),
+        record.offset(),
+        handler.name(),
+        error.toString());
+    Runnable after = thenReport == null ? done : () -> report(thenReport);
+    services.publisher().deadLetter(handler.name(), record, error, after);
+  }
+
+  /** Consumer thread: the pool refused the task (it never does while max-in-flight holds). */
+  void rejected() {
+    LOG.error("pool of {} rejected a task; it will be redelivered after a restart", handler.name());
+  }
+}

@@ -1,0 +1,160 @@
+package io.tasklane.worker.internal;
+
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.context.event.ApplicationEventListener;
+import io.micronaut.context.event.StartupEvent;
+import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.Topics;
+import io.tasklane.worker.HandlerConfig;
+import io.tasklane.worker.IdempotencyStore;
+import io.tasklane.worker.WorkerConfig;
+import io.tasklane.worker.WorkerException;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts one {@link HandlerConsumer} per enabled handler when the application starts (after
+ * creating the topics it needs) and stops them within the grace period when the context closes.
+ * Lifecycle state moves NEW → RUNNING → STOPPED by compare-and-set.
+ */
+@Singleton
+@Internal
+@Requires(property = "tasklane.worker.enabled", notEquals = "false")
+public final class WorkerRuntime implements ApplicationEventListener<StartupEvent> {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
+
+  private enum State {
+    NEW,
+    RUNNING,
+    STOPPED
+  }
+
+  private final WorkerSettings settings;
+  private final HandlerRegistry registry;
+  private final IdempotencyStore store;
+  private final WorkerMetrics metrics;
+  private final MethodCallInvoker methodCalls;
+  private final Clock clock;
+  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final List<HandlerConsumer> consumers = new ArrayList<>();
+  private final List<Thread> threads = new ArrayList<>();
+  private ScheduledExecutorService timers;
+  private Publisher publisher;
+
+  WorkerRuntime(
+      WorkerSettings settings,
+      HandlerRegistry registry,
+      Optional<IdempotencyStore> store,
+      Optional<WorkerMetrics> metrics,
+      MethodCallInvoker methodCalls,
+      Optional<Clock> clock) {
+    this.settings = settings;
+    this.registry = registry;
+    this.store = store.orElse(IdempotencyStore.NONE);
+    this.metrics = metrics.orElse(WorkerMetrics.NOOP);
+    this.methodCalls = methodCalls;
+    this.clock = clock.orElse(Clock.systemUTC());
+  }
+
+  @Override
+  public void onApplicationEvent(StartupEvent event) {
+    start();
+  }
+
+  /** Creates topics and starts the consumers; called once, on the start-up thread. */
+  public synchronized void start() {
+    if (!state.compareAndSet(State.NEW, State.RUNNING)) {
+      return;
+    }
+    WorkerConfig config = settings.config();
+    if (config.methodCalls()) {
+      registry.register(MethodCallHandler.definition(methodCalls));
+    }
+    List<HandlerDefinition> handlers = new ArrayList<>();
+    for (HandlerDefinition h : registry.handlers()) {
+      if (settings.handler(h.name()).enabled()) {
+        handlers.add(h);
+      }
+    }
+    ensureTopics(config, handlers);
+    timers =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "tasklane-worker-timer");
+              t.setDaemon(true);
+              return t;
+            });
+    publisher =
+        new Publisher(KafkaClients.producer(config), config.topics(), config.workerName(), timers);
+    WorkerServices services = new WorkerServices(config, publisher, store, timers, clock);
+    for (HandlerDefinition h : handlers) {
+      HandlerConfig hc = settings.handler(h.name());
+      HandlerConsumer c =
+          new HandlerConsumer(
+              h, hc, services, KafkaClients.consumer(config, h.name(), hc), metrics);
+      Thread t = new Thread(c, "tasklane-consumer-" + h.name());
+      consumers.add(c);
+      threads.add(t);
+      t.start();
+      LOG.info(
+          "worker {} consumes {} ({}, concurrency {}, max in flight {})",
+          config.workerName(),
+          config.topics().handler(h.name()),
+          h.source(),
+          hc.concurrency(),
+          hc.maxInFlight());
+    }
+  }
+
+  private void ensureTopics(WorkerConfig config, List<HandlerDefinition> handlers) {
+    Topics topics = config.topics();
+    List<TopicAdmin.Spec> specs = new ArrayList<>();
+    specs.add(TopicAdmin.Spec.of(topics.results(), TopicAdmin.DEFAULT_PARTITIONS));
+    specs.add(TopicAdmin.Spec.of(topics.logs(), TopicAdmin.DEFAULT_PARTITIONS));
+    for (HandlerDefinition h : handlers) {
+      int partitions = settings.handler(h.name()).partitions();
+      specs.add(TopicAdmin.Spec.of(topics.handler(h.name()), partitions));
+      specs.add(TopicAdmin.Spec.of(topics.handlerDlt(h.name()), partitions));
+    }
+    try (Admin admin = KafkaClients.admin(config)) {
+      TopicAdmin.ensure(admin, specs);
+    } catch (RuntimeException e) {
+      throw new WorkerException("cannot create the worker's topics: " + e.getMessage(), e);
+    }
+  }
+
+  /** Stops fetching, lets in-flight work finish until the grace period ends, commits, closes. */
+  @PreDestroy
+  public synchronized void stop() {
+    if (!state.compareAndSet(State.RUNNING, State.STOPPED)) {
+      state.set(State.STOPPED);
+      return;
+    }
+    Duration grace = settings.config().shutdownGrace();
+    long deadline = System.currentTimeMillis() + grace.toMillis();
+    consumers.forEach(c -> c.stop(deadline));
+    for (Thread t : threads) {
+      try {
+        t.join(Math.max(1, deadline - System.currentTimeMillis()) + 15_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    publisher.close(Duration.ofSeconds(5));
+    timers.shutdownNow();
+    LOG.info("worker {} stopped", settings.config().workerName());
+  }
+}

@@ -1,0 +1,14 @@
+package io.tasklane.worker.internal;
+
+import io.tasklane.worker.IdempotencyStore;
+import io.tasklane.worker.WorkerConfig;
+import java.time.Clock;
+import java.util.concurrent.ScheduledExecutorService;
+
+/** What every handler's consumer and executions share. */
+record WorkerServices(
+    WorkerConfig config,
+    Publisher publisher,
+    IdempotencyStore store,
+    ScheduledExecutorService timers,
+    Clock clock) {}

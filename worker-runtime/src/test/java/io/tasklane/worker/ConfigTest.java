@@ -1,0 +1,58 @@
+package io.tasklane.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micronaut.context.ApplicationContext;
+import io.tasklane.worker.internal.WorkerSettings;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConfigTest {
+
+  @Test
+  void handlerSettingsComeFromPropertiesWithDefaults() {
+    try (ApplicationContext ctx =
+        ApplicationContext.builder()
+            .properties(
+                Map.of(
+                    "tasklane.worker.enabled",
+                    false,
+                    "tasklane.worker.bootstrap-servers",
+                    "127.0.0.1:1",
+                    "tasklane.worker.namespace",
+                    "acme",
+                    "tasklane.worker.concurrency",
+                    3,
+                    "tasklane.worker.handlers.order.cancel.concurrency",
+                    8,
+                    "tasklane.worker.handlers.order.cancel.timeout",
+                    "90s",
+                    "tasklane.worker.handlers.order.cancel.enabled",
+                    false,
+                    "tasklane.worker.kafka.max.poll.interval.ms",
+                    "600000"))
+            .build()) {
+      ctx.start();
+      WorkerSettings s = ctx.getBean(WorkerSettings.class);
+      assertThat(s.config().topics().namespace()).isEqualTo("acme");
+      assertThat(s.config().groupId()).isEqualTo("acme-worker");
+      assertThat(s.config().kafka()).containsEntry("max.poll.interval.ms", "600000");
+      HandlerConfig cancel = s.handler("order.cancel");
+      assertThat(cancel).isEqualTo(new HandlerConfig(false, 8, 16, Duration.ofSeconds(90), 6));
+      assertThat(s.handler("other")).isEqualTo(new HandlerConfig(true, 3, 6, null, 6));
+    }
+  }
+
+  @Test
+  void invalidValuesNameTheFieldAndTheLimit() {
+    assertThatThrownBy(() -> new HandlerConfig(true, 4, 2, null, 6))
+        .isInstanceOf(WorkerException.class)
+        .hasMessageContaining("max-in-flight must be between concurrency (4)");
+    assertThatThrownBy(() -> new HandlerConfig(true, 0, 2, null, 6))
+        .hasMessageContaining("concurrency must be 1 to 1000, was 0");
+    assertThatThrownBy(() -> new HandlerConfig(true, 1, 2, Duration.ofHours(25), 6))
+        .hasMessageContaining("timeout must be > 0 and ≤ 24 h");
+  }
+}
