@@ -1,0 +1,158 @@
+package io.tasklane.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Tasklane app (relay, scheduler, worker, demo) started as a separate JVM, as a user deploys it,
+ * so tests can {@link #kill9()} it for real. Output goes to a log file. Every started process is
+ * killed by a JVM shutdown hook if the test forgets, and by {@link #close()}.
+ *
+ * <p>Not thread-safe; one test thread drives one process.
+ */
+public final class JavaProcess implements AutoCloseable {
+  private final String name;
+  private final Process process;
+  private final Path logFile;
+
+  private JavaProcess(String name, Process process, Path logFile) {
+    this.name = name;
+    this.process = process;
+    this.logFile = logFile;
+  }
+
+  /** Starts describing a JVM running {@code mainClass}. */
+  public static Builder builder(String mainClass) {
+    return new Builder(mainClass);
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  public Path logFile() {
+    return logFile;
+  }
+
+  /** The last {@code lines} lines of the process's output (for failure messages). */
+  public String logTail(int lines) {
+    return ProcessKiller.tail(logFile, lines);
+  }
+
+  /** SIGKILL, as a crash: no shutdown hooks run in the process. Waits until it is gone. */
+  public void kill9() {
+    ProcessKiller.kill9(process.toHandle());
+  }
+
+  /** SIGTERM (graceful shutdown), then SIGKILL if still alive after {@code grace}. */
+  public void stop(Duration grace) {
+    ProcessKiller.stop(process.toHandle(), grace);
+  }
+
+  /** Waits for the process to exit and returns its exit code, or -1 on timeout. */
+  public int waitFor(Duration timeout) throws InterruptedException {
+    return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
+  }
+
+  @Override
+  public void close() {
+    stop(Duration.ofSeconds(10));
+  }
+
+  @Override
+  public String toString() {
+    return name + "(pid " + pid() + ")";
+  }
+
+  /** Describes the JVM to start. */
+  public static final class Builder {
+    private final String mainClass;
+    private String classpath = System.getProperty("java.class.path");
+    private final List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m"));
+    private final List<String> args = new ArrayList<>();
+    private final Map<String, String> env = new LinkedHashMap<>();
+    private Path logFile;
+    private String name;
+
+    private Builder(String mainClass) {
+      this.mainClass = mainClass;
+      this.name = mainClass.substring(mainClass.lastIndexOf('.') + 1);
+    }
+
+    /** Classpath of the JVM; defaults to the current JVM's (the test classpath). */
+    public Builder classpath(String cp) {
+      this.classpath = cp;
+      return this;
+    }
+
+    public Builder name(String n) {
+      this.name = n;
+      return this;
+    }
+
+    public Builder jvmArg(String arg) {
+      jvmArgs.add(arg);
+      return this;
+    }
+
+    public Builder sysProp(String key, String value) {
+      jvmArgs.add("-D" + key + "=" + value);
+      return this;
+    }
+
+    public Builder arg(String arg) {
+      args.add(arg);
+      return this;
+    }
+
+    public Builder env(String key, String value) {
+      env.put(key, value);
+      return this;
+    }
+
+    /** Where stdout and stderr go; defaults to {@code target/processes/<name>-<time>.log}. */
+    public Builder logFile(Path file) {
+      this.logFile = file;
+      return this;
+    }
+
+    public JavaProcess start() {
+      Path log =
+          logFile != null
+              ? logFile
+              : Path.of("target", "processes", name + "-" + System.nanoTime() + ".log");
+      List<String> cmd = new ArrayList<>();
+      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      cmd.addAll(jvmArgs);
+      cmd.add("-cp");
+      cmd.add(classpath);
+      cmd.add(mainClass);
+      cmd.addAll(args);
+      try {
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        ProcessKiller.killOnExit(p.toHandle());
+        return new JavaProcess(name, p, log);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot start " + name + " (" + mainClass + ")", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package io.tasklane.testkit;
+
+import io.tasklane.testkit.internal.Dirs;
+import io.tasklane.testkit.internal.MariaDbAdmin;
+import io.tasklane.testkit.internal.SharedStackSupport;
+import io.tasklane.testkit.internal.StackInfo;
+import io.tasklane.testkit.internal.StackStarter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A real MariaDB (binlog ROW/FULL, GTID) and a real KRaft Kafka broker, both child processes bound
+ * to 127.0.0.1 on free ports, or an attached stack started elsewhere by {@code bin/stack up}.
+ *
+ * <p>Thread-safety: accessors and {@link #createDatabase} may be called from any thread; {@link
+ * #start} blocks the calling thread until both servers are ready (about 5 s); {@link #close} is
+ * idempotent and blocks until both servers are gone.
+ */
+public final class LocalStack implements StackHandle, AutoCloseable {
+
+  private static LocalStack shared;
+
+  private final StackInfo info;
+  private final StackStarter.Started started; // null when attached
+  private final boolean deleteOnClose;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private LocalStack(StackInfo info, StackStarter.Started started, boolean deleteOnClose) {
+    this.info = info;
+    this.started = started;
+    this.deleteOnClose = deleteOnClose;
+  }
+
+  /** Starts a stack with {@link LocalStackConfig#defaults()}; blocks until it is ready. */
+  public static LocalStack start() {
+    return start(LocalStackConfig.defaults());
+  }
+
+  /**
+   * Starts MariaDB and Kafka in parallel; blocks until both are ready.
+   *
+   * @throws LocalStackException naming the part that failed (with the tail of its log); whatever
+   *     was started is stopped again
+   */
+  public static LocalStack start(LocalStackConfig config) {
+    StackStarter.Started started = StackStarter.start(config);
+    return new LocalStack(started.info(), started, config.deleteOnClose());
+  }
+
+  /**
+   * Attaches to a stack started by {@code StackMain up}; {@link #close()} of it does nothing.
+   *
+   * @throws LocalStackException if the file is missing or its servers are not running
+   */
+  public static LocalStack attach(Path stackProperties) {
+    if (!Files.isRegularFile(stackProperties)) {
+      throw new LocalStackException(
+          "no stack file " + stackProperties + ": start one with bin/stack up");
+    }
+    StackInfo info = StackInfo.read(stackProperties);
+    if (!info.isRunning()) {
+      throw new LocalStackException(
+          "the stack in "
+              + stackProperties
+              + " is not running (mariadbd pid "
+              + info.mariaDbPid()
+              + ", Kafka pid "
+              + info.kafkaPid()
+              + "): start it with bin/stack up");
+    }
+    return new LocalStack(info, null, false);
+  }
+
+  /**
+   * The process-wide stack: attached to {@code -Dtasklane.stack} / {@code $TASKLANE_STACK} (a
+   * stack.properties) if set, else started once per JVM in {@code target/tasklane-stacks/<pid>}
+   * (killed by a shutdown hook if the JVM exits without closing it). Thread-safe; the first caller
+   * blocks while it starts. After {@link #close()}, the next call starts (or attaches) anew.
+   */
+  public static synchronized LocalStack shared() {
+    if (shared == null || shared.closed.get()) {
+      Optional<Path> attachTo = SharedStackSupport.attachFile();
+      shared =
+          attachTo.isPresent() ? attach(attachTo.get()) : start(SharedStackSupport.ownConfig());
+    }
+    return shared;
+  }
+
+  @Override
+  public String jdbcUrl() {
+    return info.jdbcUrl(StackInfo.DEFAULT_DATABASE);
+  }
+
+  @Override
+  public String jdbcUrl(String database) {
+    MariaDbAdmin.checkName("database", database);
+    return info.jdbcUrl(database);
+  }
+
+  @Override
+  public String username() {
+    return info.username();
+  }
+
+  @Override
+  public String password() {
+    return info.password();
+  }
+
+  /** JDBC URL for MariaDB's root user (no password, user in the URL, no default database). */
+  public String rootJdbcUrl() {
+    return info.rootJdbcUrl();
+  }
+
+  @Override
+  public String bootstrapServers() {
+    return info.bootstrapServers();
+  }
+
+  /** Drops and re-creates {@code name} (letters, digits, _), grants ALL on it to the app user. */
+  @Override
+  public String createDatabase(String name) {
+    MariaDbAdmin.createFreshDatabase(info.rootJdbcUrl(), name, info.username());
+    return info.jdbcUrl(name);
+  }
+
+  public int mariaDbPort() {
+    return info.mariaDbPort();
+  }
+
+  public int kafkaPort() {
+    return info.kafkaPort();
+  }
+
+  public int kafkaControllerPort() {
+    return info.kafkaControllerPort();
+  }
+
+  /** Directory of MariaDB's binary logs ({@code mysql-bin.NNNNNN} and the index). */
+  public Path mariaDbBinlogDir() {
+    return info.layout().binlogDir();
+  }
+
+  public Path baseDir() {
+    return info.baseDir();
+  }
+
+  public long mariaDbPid() {
+    return info.mariaDbPid();
+  }
+
+  public long kafkaPid() {
+    return info.kafkaPid();
+  }
+
+  /** True if this object attached to a stack it does not own. */
+  public boolean isAttached() {
+    return started == null;
+  }
+
+  /** Stops Kafka, then MariaDB (graceful, then forcibly); does nothing for an attached stack. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true) || started == null) {
+      return;
+    }
+    started.stop();
+    if (deleteOnClose) {
+      Dirs.deleteRecursively(info.baseDir());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LocalStack[" + jdbcUrl() + ", " + bootstrapServers() + ", dir " + baseDir() + "]";
+  }
+}

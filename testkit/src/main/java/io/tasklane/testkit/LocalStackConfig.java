@@ -1,0 +1,227 @@
+package io.tasklane.testkit;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Validated settings of a {@link LocalStack}. Immutable; safe to share between threads.
+ *
+ * @param baseDir directory holding the MariaDB datadir, the Kafka log dir, logs and {@code
+ *     stack.properties}; reused across starts (default {@code $TASKLANE_STACK_DIR} or {@code
+ *     target/tasklane-stack} relative to the working directory)
+ * @param mariaDbPort TCP port of MariaDB on 127.0.0.1; 0 picks a free port
+ * @param kafkaPort PLAINTEXT port of the broker on 127.0.0.1; 0 picks a free port
+ * @param kafkaControllerPort KRaft CONTROLLER port on 127.0.0.1; 0 picks a free port
+ * @param kafkaHeap maximum heap of the broker JVM, e.g. {@code 512m} (becomes {@code -Xmx})
+ * @param kafkaFastStart true (default) runs the broker JVM with C1 only ({@code
+ *     -XX:TieredStopAtLevel=1}): about 30% faster start on 2 busy cores, lower peak throughput;
+ *     benchmarks set it to false
+ * @param innodbFlushLogAtTrxCommit MariaDB {@code innodb-flush-log-at-trx-commit}: 1 is durable, 2
+ *     (test default) flushes the redo log once a second
+ * @param syncBinlog MariaDB {@code sync-binlog}: 1 fsyncs every commit, 0 (test default) leaves it
+ *     to the OS
+ * @param startTimeout how long both servers may take to become ready
+ * @param detached true for {@code StackMain up}: the servers outlive this JVM (no kill-on-exit
+ *     hook, no parent watch, own session)
+ * @param deleteOnClose delete {@code baseDir} after {@link LocalStack#close()} stopped the servers
+ */
+public record LocalStackConfig(
+    Path baseDir,
+    int mariaDbPort,
+    int kafkaPort,
+    int kafkaControllerPort,
+    String kafkaHeap,
+    boolean kafkaFastStart,
+    int innodbFlushLogAtTrxCommit,
+    int syncBinlog,
+    Duration startTimeout,
+    boolean detached,
+    boolean deleteOnClose) {
+
+  /** Environment variable overriding the default {@link #baseDir()}. */
+  public static final String STACK_DIR_ENV = "TASKLANE_STACK_DIR";
+
+  private static final Pattern HEAP = Pattern.compile("[1-9][0-9]*[mMgG]");
+  private static final Duration MAX_START_TIMEOUT = Duration.ofMinutes(10);
+
+  /** Validates every field; the message names the field and its limit. */
+  public LocalStackConfig {
+    Objects.requireNonNull(baseDir, "LocalStackConfig.baseDir must not be null");
+    baseDir = baseDir.toAbsolutePath().normalize();
+    checkPort("mariaDbPort", mariaDbPort);
+    checkPort("kafkaPort", kafkaPort);
+    checkPort("kafkaControllerPort", kafkaControllerPort);
+    if (kafkaHeap == null || !HEAP.matcher(kafkaHeap).matches()) {
+      throw new IllegalArgumentException(
+          "LocalStackConfig.kafkaHeap must look like 512m or 1g, got " + kafkaHeap);
+    }
+    if (innodbFlushLogAtTrxCommit < 0 || innodbFlushLogAtTrxCommit > 2) {
+      throw new IllegalArgumentException(
+          "LocalStackConfig.innodbFlushLogAtTrxCommit must be 0, 1 or 2, got "
+              + innodbFlushLogAtTrxCommit);
+    }
+    if (syncBinlog < 0) {
+      throw new IllegalArgumentException(
+          "LocalStackConfig.syncBinlog must be >= 0, got " + syncBinlog);
+    }
+    Objects.requireNonNull(startTimeout, "LocalStackConfig.startTimeout must not be null");
+    if (startTimeout.isNegative()
+        || startTimeout.isZero()
+        || startTimeout.compareTo(MAX_START_TIMEOUT) > 0) {
+      throw new IllegalArgumentException(
+          "LocalStackConfig.startTimeout must be > 0 and <= 10 minutes, got " + startTimeout);
+    }
+  }
+
+  /**
+   * Test defaults: base dir from {@value #STACK_DIR_ENV} or {@code target/tasklane-stack}, free
+   * ports, 512m broker heap, fast-start broker JVM, relaxed durability (flush 2, sync-binlog 0), 60
+   * s start timeout.
+   */
+  public static LocalStackConfig defaults() {
+    String env = System.getenv(STACK_DIR_ENV);
+    Path dir = env == null || env.isBlank() ? Path.of("target", "tasklane-stack") : Path.of(env);
+    return new LocalStackConfig(
+        dir, 0, 0, 0, "512m", true, 2, 0, Duration.ofSeconds(60), false, false);
+  }
+
+  /** A copy with another base dir. */
+  public LocalStackConfig withBaseDir(Path dir) {
+    return new LocalStackConfig(
+        dir,
+        mariaDbPort,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaFastStart,
+        innodbFlushLogAtTrxCommit,
+        syncBinlog,
+        startTimeout,
+        detached,
+        deleteOnClose);
+  }
+
+  /** A copy with other ports (0 = pick a free one). */
+  public LocalStackConfig withPorts(int mariaDb, int kafka, int kafkaController) {
+    return new LocalStackConfig(
+        baseDir,
+        mariaDb,
+        kafka,
+        kafkaController,
+        kafkaHeap,
+        kafkaFastStart,
+        innodbFlushLogAtTrxCommit,
+        syncBinlog,
+        startTimeout,
+        detached,
+        deleteOnClose);
+  }
+
+  /** A copy with another broker heap, e.g. {@code 1g}. */
+  public LocalStackConfig withKafkaHeap(String heap) {
+    return new LocalStackConfig(
+        baseDir,
+        mariaDbPort,
+        kafkaPort,
+        kafkaControllerPort,
+        heap,
+        kafkaFastStart,
+        innodbFlushLogAtTrxCommit,
+        syncBinlog,
+        startTimeout,
+        detached,
+        deleteOnClose);
+  }
+
+  /** C1-only broker JVM (fast start, default) or full JIT (benchmarks). */
+  public LocalStackConfig withKafkaFastStart(boolean value) {
+    return new LocalStackConfig(
+        baseDir,
+        mariaDbPort,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        value,
+        innodbFlushLogAtTrxCommit,
+        syncBinlog,
+        startTimeout,
+        detached,
+        deleteOnClose);
+  }
+
+  /** MariaDB durability flags; {@code withDurability(1, 1)} is fully durable. */
+  public LocalStackConfig withDurability(int flushLogAtTrxCommit, int syncBinlogEvery) {
+    return new LocalStackConfig(
+        baseDir,
+        mariaDbPort,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaFastStart,
+        flushLogAtTrxCommit,
+        syncBinlogEvery,
+        startTimeout,
+        detached,
+        deleteOnClose);
+  }
+
+  /** A copy with another start timeout. */
+  public LocalStackConfig withStartTimeout(Duration timeout) {
+    return new LocalStackConfig(
+        baseDir,
+        mariaDbPort,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaFastStart,
+        innodbFlushLogAtTrxCommit,
+        syncBinlog,
+        timeout,
+        detached,
+        deleteOnClose);
+  }
+
+  /** A copy whose servers outlive this JVM ({@code StackMain up}). */
+  public LocalStackConfig withDetached(boolean value) {
+    return new LocalStackConfig(
+        baseDir,
+        mariaDbPort,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaFastStart,
+        innodbFlushLogAtTrxCommit,
+        syncBinlog,
+        startTimeout,
+        value,
+        deleteOnClose);
+  }
+
+  /** A copy that deletes its base dir on close. */
+  public LocalStackConfig withDeleteOnClose(boolean value) {
+    return new LocalStackConfig(
+        baseDir,
+        mariaDbPort,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaFastStart,
+        innodbFlushLogAtTrxCommit,
+        syncBinlog,
+        startTimeout,
+        detached,
+        value);
+  }
+
+  private static void checkPort(String field, int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(
+          "LocalStackConfig."
+              + field
+              + " must be between 0 and 65535 (0 = pick a free port), got "
+              + port);
+    }
+  }
+}

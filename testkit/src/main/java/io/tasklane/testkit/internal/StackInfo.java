@@ -1,0 +1,114 @@
+package io.tasklane.testkit.internal;
+
+import io.tasklane.testkit.LocalStackException;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.Properties;
+
+/**
+ * What a running stack is: the content of {@code stack.properties}. A value; any thread.
+ *
+ * @param baseDir the stack's base dir
+ * @param mariaDbPort MariaDB TCP port on 127.0.0.1
+ * @param kafkaPort broker PLAINTEXT port on 127.0.0.1
+ * @param kafkaControllerPort KRaft controller port on 127.0.0.1
+ * @param mariaDbPid pid of mariadbd
+ * @param kafkaPid pid of the broker JVM
+ * @param username the app user
+ * @param password the app user's password
+ * @param detached true if started by {@code StackMain up} (outlives its JVM)
+ */
+public record StackInfo(
+    Path baseDir,
+    int mariaDbPort,
+    int kafkaPort,
+    int kafkaControllerPort,
+    long mariaDbPid,
+    long kafkaPid,
+    String username,
+    String password,
+    boolean detached) {
+
+  /** The database every stack has. */
+  public static final String DEFAULT_DATABASE = "tasklane";
+
+  public StackLayout layout() {
+    return new StackLayout(baseDir);
+  }
+
+  public String jdbcUrl(String database) {
+    return "jdbc:mariadb://127.0.0.1:" + mariaDbPort + "/" + database;
+  }
+
+  public String rootJdbcUrl() {
+    return MariaDbServer.rootJdbcUrl(mariaDbPort);
+  }
+
+  public String bootstrapServers() {
+    return "127.0.0.1:" + kafkaPort;
+  }
+
+  /** True if both recorded processes are alive and still ours (checked via /proc cmdline). */
+  public boolean isRunning() {
+    return Processes.isOurs(mariaDbPid, layout().mariaDbMarker())
+        && Processes.isOurs(kafkaPid, layout().kafkaProperties().toString());
+  }
+
+  /** Writes the file atomically (temp file + rename). */
+  public void write(Path file) throws IOException {
+    Properties p = new Properties();
+    p.setProperty("jdbcUrl", jdbcUrl(DEFAULT_DATABASE));
+    p.setProperty("rootJdbcUrl", rootJdbcUrl());
+    p.setProperty("username", username);
+    p.setProperty("password", password);
+    p.setProperty("bootstrapServers", bootstrapServers());
+    p.setProperty("mariaDbPort", Integer.toString(mariaDbPort));
+    p.setProperty("kafkaPort", Integer.toString(kafkaPort));
+    p.setProperty("kafkaControllerPort", Integer.toString(kafkaControllerPort));
+    p.setProperty("mariaDbPid", Long.toString(mariaDbPid));
+    p.setProperty("kafkaPid", Long.toString(kafkaPid));
+    p.setProperty("baseDir", baseDir.toString());
+    p.setProperty("binlogDir", layout().binlogDir().toString());
+    p.setProperty("detached", Boolean.toString(detached));
+    p.setProperty("startedAt", Instant.now().toString());
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+      p.store(out, "tasklane local stack; attach with TASKLANE_STACK=" + file);
+    }
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** Reads a stack.properties file. */
+  public static StackInfo read(Path file) {
+    Properties p = new Properties();
+    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      p.load(in);
+      return new StackInfo(
+          Path.of(required(p, "baseDir", file)),
+          Integer.parseInt(required(p, "mariaDbPort", file)),
+          Integer.parseInt(required(p, "kafkaPort", file)),
+          Integer.parseInt(required(p, "kafkaControllerPort", file)),
+          Long.parseLong(required(p, "mariaDbPid", file)),
+          Long.parseLong(required(p, "kafkaPid", file)),
+          required(p, "username", file),
+          required(p, "password", file),
+          Boolean.parseBoolean(p.getProperty("detached", "false")));
+    } catch (IOException | NumberFormatException e) {
+      throw new LocalStackException("cannot read stack file " + file + ": " + e, e);
+    }
+  }
+
+  private static String required(Properties p, String key, Path file) {
+    String value = p.getProperty(key);
+    if (value == null) {
+      throw new LocalStackException("stack file " + file + " has no '" + key + "'");
+    }
+    return value;
+  }
+}

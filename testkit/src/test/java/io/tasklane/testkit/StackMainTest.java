@@ -1,0 +1,43 @@
+package io.tasklane.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line without servers: usage, status and down of an empty dir. */
+class StackMainTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void statusOfAnEmptyDirSaysNoStack() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = StackMain.run(new String[] {"status", "--dir", dir.toString()}, print(out));
+    assertThat(code).isEqualTo(1);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("no stack in " + dir);
+  }
+
+  @Test
+  void downOfAnEmptyDirSucceeds() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = StackMain.run(new String[] {"down", "--dir", dir.toString()}, print(out));
+    assertThat(code).isZero();
+  }
+
+  @Test
+  void unknownCommandPrintsUsage() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertThat(StackMain.run(new String[] {"sideways"}, print(out))).isEqualTo(2);
+    assertThat(StackMain.run(new String[] {}, print(out))).isEqualTo(2);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("usage: StackMain up|down|status");
+  }
+
+  private static PrintStream print(ByteArrayOutputStream out) {
+    return new PrintStream(out, true, StandardCharsets.UTF_8);
+  }
+}
