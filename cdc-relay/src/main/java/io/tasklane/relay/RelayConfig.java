@@ -1,0 +1,294 @@
+package io.tasklane.relay;
+
+import io.tasklane.core.TaskLimits;
+import io.tasklane.core.Topics;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Every setting of one relay instance, validated. Build it from properties with {@link
+ * #fromProperties} (keys {@code tasklane.relay.*}, see {@link RelayConfigLoader} for the file /
+ * system property / environment layering). Immutable and thread-safe.
+ *
+ * @param jdbcUrl {@code jdbc:mariadb://host:port/db} (or {@code jdbc:mysql:}) of the outbox
+ *     database
+ * @param username database user with the CDC grants (REPLICATION SLAVE, BINLOG MONITOR, ...)
+ * @param password its password
+ * @param bootstrapServers Kafka bootstrap servers
+ * @param namespace topic namespace ({@link Topics}), default {@code tasklane}
+ * @param connector which Debezium connector to use; {@code AUTO} asks {@code SELECT VERSION()}
+ * @param name engine name and Debezium {@code topic.prefix}; keys the stored offsets
+ * @param serverId the binlog client's {@code server_id}, unique among the server's replicas
+ * @param table the outbox table
+ * @param pollInterval Debezium {@code poll.interval.ms}: the latency floor
+ * @param offsetFlushInterval how often acknowledged offsets are stored (bounds replays after crash)
+ * @param heartbeatInterval Debezium heartbeats, so an idle relay's offset keeps up with the binlog
+ * @param maxPayloadBytes payload limit of relayed tasks (rows above it go to the DLT)
+ * @param purgeInterval how often relayed rows are purged; {@code 0} disables purge
+ * @param retention relayed rows younger than this are kept
+ * @param purgeBatchSize rows per DELETE statement, 1 to 1000
+ * @param lockWait how long one {@code GET_LOCK} call waits before a standby loops
+ * @param leaderCheckInterval how often the leader checks its lock connection and engine
+ * @param binlogGuardInterval how often the binlog guard compares the offset with the server
+ * @param binlogGuardMinFiles warn when fewer binlog files than this precede the offset's file
+ * @param httpPort health and metrics port; 0 picks a free port, -1 disables HTTP
+ * @param httpPortFile if set, the bound HTTP port is written to this file (for scripts)
+ * @param tasksPartitions partitions of {@code <ns>.tasks} when the relay creates it
+ * @param replicationFactor replication of topics the relay creates; -1 = broker default
+ * @param maxSendBackoff longest wait between retries while Kafka refuses records
+ * @param kafka pass-through Kafka client settings ({@code tasklane.relay.kafka.*}, e.g. SASL/TLS),
+ *     applied to the producer, the admin client and Debezium's offset and history clients
+ * @param debezium pass-through Debezium settings ({@code tasklane.relay.debezium.*}); they win
+ */
+public record RelayConfig(
+    String jdbcUrl,
+    String username,
+    String password,
+    String bootstrapServers,
+    String namespace,
+    ConnectorKind connector,
+    String name,
+    long serverId,
+    String table,
+    Duration pollInterval,
+    Duration offsetFlushInterval,
+    Duration heartbeatInterval,
+    int maxPayloadBytes,
+    Duration purgeInterval,
+    Duration retention,
+    int purgeBatchSize,
+    Duration lockWait,
+    Duration leaderCheckInterval,
+    Duration binlogGuardInterval,
+    int binlogGuardMinFiles,
+    int httpPort,
+    String httpPortFile,
+    int tasksPartitions,
+    short replicationFactor,
+    Duration maxSendBackoff,
+    Map<String, String> kafka,
+    Map<String, String> debezium) {
+
+  /** Prefix of every setting. */
+  public static final String PREFIX = "tasklane.relay.";
+
+  public static final String DEFAULT_TABLE = "tasklane_outbox";
+  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofMillis(20);
+  public static final Duration DEFAULT_OFFSET_FLUSH_INTERVAL = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_PURGE_INTERVAL = Duration.ofMinutes(1);
+  public static final Duration DEFAULT_RETENTION = Duration.ofHours(1);
+  public static final int DEFAULT_PURGE_BATCH_SIZE = 1000;
+  public static final int MAX_PURGE_BATCH_SIZE = 1000;
+  public static final Duration DEFAULT_LOCK_WAIT = Duration.ofSeconds(2);
+  public static final Duration DEFAULT_LEADER_CHECK_INTERVAL = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_BINLOG_GUARD_INTERVAL = Duration.ofSeconds(30);
+  public static final int DEFAULT_BINLOG_GUARD_MIN_FILES = 1;
+  public static final int DEFAULT_HTTP_PORT = 8086;
+  public static final int DEFAULT_TASKS_PARTITIONS = 6;
+  public static final Duration DEFAULT_MAX_SEND_BACKOFF = Duration.ofSeconds(30);
+
+  private static final Pattern URL =
+      Pattern.compile("jdbc:(mariadb|mysql)://([^:/?,]+)(?::(\\d+))?/([A-Za-z0-9_$]+)(\\?.*)?");
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,100}");
+  private static final Pattern TABLE = Pattern.compile("[A-Za-z0-9_]{1,64}");
+
+  /** Which Debezium connector streams the binlog. */
+  public enum ConnectorKind {
+    AUTO,
+    MARIADB,
+    MYSQL
+  }
+
+  public RelayConfig {
+    Matcher m = URL.matcher(require("jdbc-url", jdbcUrl));
+    if (!m.matches()) {
+      throw new InvalidRelayConfigException(
+          PREFIX + "jdbc-url",
+          "'" + jdbcUrl + "' must look like jdbc:mariadb://host:port/database (or jdbc:mysql:)");
+    }
+    require("username", username);
+    password = password == null ? "" : password;
+    require("bootstrap-servers", bootstrapServers);
+    namespace = namespace == null ? Topics.DEFAULT_NAMESPACE : namespace;
+    try {
+      new Topics(namespace);
+    } catch (RuntimeException e) {
+      throw new InvalidRelayConfigException(PREFIX + "namespace", e.getMessage());
+    }
+    connector = connector == null ? ConnectorKind.AUTO : connector;
+    String db = m.group(4);
+    name = name == null ? "tasklane_relay_" + db : name;
+    check("name", NAME.matcher(name).matches(), "'" + name + "' must match " + NAME.pattern());
+    serverId = serverId == 0 ? defaultServerId(db) : serverId;
+    check("server-id", serverId > 0 && serverId < 4_294_967_296L, "must be 1 to 4294967295");
+    table = table == null ? DEFAULT_TABLE : table;
+    check("table", TABLE.matcher(table).matches(), "'" + table + "' must match " + TABLE.pattern());
+    pollInterval = within("poll-interval-ms", pollInterval, DEFAULT_POLL_INTERVAL, 1, 60_000);
+    offsetFlushInterval =
+        within(
+            "offset-flush-interval-ms",
+            offsetFlushInterval,
+            DEFAULT_OFFSET_FLUSH_INTERVAL,
+            10,
+            600_000);
+    heartbeatInterval =
+        within(
+            "heartbeat-interval-ms", heartbeatInterval, DEFAULT_HEARTBEAT_INTERVAL, 0, 3_600_000);
+    maxPayloadBytes = maxPayloadBytes == 0 ? TaskLimits.DEFAULT_MAX_PAYLOAD_BYTES : maxPayloadBytes;
+    check(
+        "max-payload-bytes",
+        maxPayloadBytes >= 1 && maxPayloadBytes <= TaskLimits.HARD_MAX_PAYLOAD_BYTES,
+        maxPayloadBytes + " is outside 1 to " + TaskLimits.HARD_MAX_PAYLOAD_BYTES + " (1 MiB)");
+    purgeInterval =
+        within("purge-interval-ms", purgeInterval, DEFAULT_PURGE_INTERVAL, 0, 86_400_000);
+    retention = within("retention-ms", retention, DEFAULT_RETENTION, 0, 365L * 86_400_000);
+    purgeBatchSize = purgeBatchSize == 0 ? DEFAULT_PURGE_BATCH_SIZE : purgeBatchSize;
+    check(
+        "purge-batch-size",
+        purgeBatchSize >= 1 && purgeBatchSize <= MAX_PURGE_BATCH_SIZE,
+        purgeBatchSize + " is outside 1 to " + MAX_PURGE_BATCH_SIZE);
+    lockWait = within("lock-wait-ms", lockWait, DEFAULT_LOCK_WAIT, 1000, 60_000);
+    leaderCheckInterval =
+        within(
+            "leader-check-interval-ms",
+            leaderCheckInterval,
+            DEFAULT_LEADER_CHECK_INTERVAL,
+            50,
+            60_000);
+    binlogGuardInterval =
+        within(
+            "binlog-guard-interval-ms",
+            binlogGuardInterval,
+            DEFAULT_BINLOG_GUARD_INTERVAL,
+            100,
+            3_600_000);
+    check("binlog-guard-min-files", binlogGuardMinFiles >= 0, "must be ≥ 0");
+    check("http-port", httpPort >= -1 && httpPort <= 65535, httpPort + " is outside -1 to 65535");
+    tasksPartitions = tasksPartitions == 0 ? DEFAULT_TASKS_PARTITIONS : tasksPartitions;
+    check(
+        "tasks-partitions",
+        tasksPartitions >= 1 && tasksPartitions <= 10_000,
+        "is outside 1 to 10000");
+    check(
+        "replication-factor",
+        replicationFactor == -1 || replicationFactor >= 1,
+        "must be -1 or ≥ 1");
+    maxSendBackoff =
+        within("max-send-backoff-ms", maxSendBackoff, DEFAULT_MAX_SEND_BACKOFF, 100, 600_000);
+    kafka = Map.copyOf(kafka == null ? Map.of() : kafka);
+    debezium = Map.copyOf(debezium == null ? Map.of() : debezium);
+  }
+
+  /** Parses {@code tasklane.relay.*} properties; unknown keys are refused (typos fail fast). */
+  public static RelayConfig fromProperties(Map<String, String> properties) {
+    return RelayConfigParser.parse(properties);
+  }
+
+  /** The database name in {@link #jdbcUrl}. */
+  public String database() {
+    return group(4);
+  }
+
+  /** Database host from {@link #jdbcUrl}. */
+  public String host() {
+    return group(2);
+  }
+
+  /** Database port from {@link #jdbcUrl} (3306 when absent). */
+  public int port() {
+    String p = group(3);
+    return p == null ? 3306 : Integer.parseInt(p);
+  }
+
+  /** The topic names of {@link #namespace}. */
+  public Topics topics() {
+    return new Topics(namespace);
+  }
+
+  /** The name of the MySQL named lock that elects this database's leader (≤ 64 characters). */
+  public String lockName() {
+    String lock = "tasklane_relay_" + database();
+    return lock.length() <= 64
+        ? lock
+        : lock.substring(0, 50) + "_" + Integer.toHexString(lock.hashCode());
+  }
+
+  @Override
+  public String toString() {
+    var safeKafka = new TreeMap<String, String>();
+    kafka.forEach(
+        (k, v) ->
+            safeKafka.put(
+                k,
+                k.toLowerCase(Locale.ROOT).contains("password") || k.contains("jaas") ? "***" : v));
+    return "RelayConfig[jdbcUrl="
+        + jdbcUrl
+        + ", username="
+        + username
+        + ", bootstrapServers="
+        + bootstrapServers
+        + ", namespace="
+        + namespace
+        + ", connector="
+        + connector
+        + ", name="
+        + name
+        + ", serverId="
+        + serverId
+        + ", table="
+        + table
+        + ", pollInterval="
+        + pollInterval
+        + ", retention="
+        + retention
+        + ", purgeInterval="
+        + purgeInterval
+        + ", httpPort="
+        + httpPort
+        + ", kafka="
+        + safeKafka
+        + ", debezium="
+        + debezium.keySet()
+        + "]";
+  }
+
+  private String group(int g) {
+    Matcher m = URL.matcher(jdbcUrl);
+    if (!m.matches()) {
+      throw new IllegalStateException("validated in the constructor");
+    }
+    return m.group(g);
+  }
+
+  private static long defaultServerId(String db) {
+    return 5_400_000L + (db.hashCode() & 0x3FFFFF);
+  }
+
+  private static String require(String key, String value) {
+    if (value == null || value.isBlank()) {
+      throw new InvalidRelayConfigException(PREFIX + key, "is required");
+    }
+    return value;
+  }
+
+  private static void check(String key, boolean ok, String message) {
+    if (!ok) {
+      throw new InvalidRelayConfigException(PREFIX + key, message);
+    }
+  }
+
+  private static Duration within(
+      String key, Duration value, Duration dflt, long minMs, long maxMs) {
+    Duration d = value == null ? dflt : value;
+    if (d.toMillis() < minMs || d.toMillis() > maxMs) {
+      throw new InvalidRelayConfigException(
+          PREFIX + key, d.toMillis() + " ms is outside " + minMs + " to " + maxMs + " ms");
+    }
+    return d;
+  }
+}

@@ -1,0 +1,62 @@
+package io.tasklane.relay.internal;
+
+import io.tasklane.relay.RelayConfig;
+import java.util.Properties;
+
+/** The Debezium engine and connector configuration of a relay. Stateless. */
+final class DebeziumProps {
+  static final String MARIADB = "io.debezium.connector.mariadb.MariaDbConnector";
+  static final String MYSQL = "io.debezium.connector.mysql.MySqlConnector";
+
+  private DebeziumProps() {}
+
+  /**
+   * @param connectorClass {@link #MARIADB} or {@link #MYSQL}
+   */
+  static Properties of(RelayConfig c, String connectorClass) {
+    Properties p = new Properties();
+    var topics = c.topics();
+    p.setProperty("name", c.name());
+    p.setProperty("connector.class", connectorClass);
+    p.setProperty("topic.prefix", c.name());
+    p.setProperty("database.hostname", c.host());
+    p.setProperty("database.port", String.valueOf(c.port()));
+    p.setProperty("database.user", c.username());
+    p.setProperty("database.password", c.password());
+    p.setProperty("database.server.id", String.valueOf(c.serverId()));
+    p.setProperty("database.include.list", c.database());
+    p.setProperty("table.include.list", c.database() + "." + c.table());
+    // First start (no offsets): snapshot the table, so rows already there are relayed; a restart
+    // resumes from the stored offset. The relay handles a purged position itself (BinlogGuard).
+    p.setProperty("snapshot.mode", "when_needed");
+    p.setProperty("snapshot.locking.mode", "none");
+    p.setProperty("include.schema.changes", "false");
+    p.setProperty("tombstones.on.delete", "false");
+    p.setProperty("poll.interval.ms", String.valueOf(c.pollInterval().toMillis()));
+    p.setProperty("heartbeat.interval.ms", String.valueOf(c.heartbeatInterval().toMillis()));
+    p.setProperty("offset.flush.interval.ms", String.valueOf(c.offsetFlushInterval().toMillis()));
+    p.setProperty("offset.flush.timeout.ms", "10000");
+    p.setProperty("offset.storage", RelayOffsetStore.class.getName());
+    p.setProperty("offset.storage.topic", topics.relayOffsets());
+    p.setProperty("offset.storage.partitions", "1");
+    p.setProperty("offset.storage.replication.factor", String.valueOf(c.replicationFactor()));
+    p.setProperty("bootstrap.servers", c.bootstrapServers());
+    p.setProperty(
+        "schema.history.internal", "io.debezium.storage.kafka.history.KafkaSchemaHistory");
+    p.setProperty("schema.history.internal.kafka.topic", topics.relayHistory());
+    p.setProperty("schema.history.internal.kafka.bootstrap.servers", c.bootstrapServers());
+    p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
+    p.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
+    p.setProperty("record.processing.shutdown.timeout.ms", "2000");
+    // Kafka client pass-through: top level for the offset store's clients, prefixed for history.
+    c.kafka()
+        .forEach(
+            (k, v) -> {
+              p.setProperty(k, v);
+              p.setProperty("schema.history.internal.producer." + k, v);
+              p.setProperty("schema.history.internal.consumer." + k, v);
+            });
+    c.debezium().forEach(p::setProperty);
+    return p;
+  }
+}

@@ -1,0 +1,117 @@
+package io.tasklane.relay.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The relay's Micrometer meters (rendered for Prometheus on {@code /metrics}). Thread-safe: the
+ * engine thread counts, the leader loop sets gauges, HTTP threads read.
+ */
+public final class RelayMetrics {
+  private final Clock clock;
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  final Counter tasks = counter("tasklane.relay.records", "kind", "task");
+  final Counter cancels = counter("tasklane.relay.records", "kind", "cancel");
+  final Counter dlt = counter("tasklane.relay.dlt", null, null);
+  final Counter updates = counter("tasklane.relay.ignored", "op", "update");
+  final Counter deletes = counter("tasklane.relay.ignored", "op", "delete");
+  final Counter sendRetries = counter("tasklane.relay.send.retries", null, null);
+  final Counter snapshotRows = counter("tasklane.relay.snapshot.rows", null, null);
+  final Counter purgedRows = counter("tasklane.relay.purge.deleted", null, null);
+  final Counter purgeRuns = counter("tasklane.relay.purge.runs", null, null);
+  final Counter purgeErrors = counter("tasklane.relay.purge.errors", null, null);
+  final Counter binlogRecoveries = counter("tasklane.relay.binlog.recoveries", null, null);
+  final Counter leaderships = counter("tasklane.relay.leaderships", null, null);
+  final Timer enqueueToAck;
+  final AtomicLong binlogLagMs = new AtomicLong();
+  final AtomicLong lastOffsetAtMs = new AtomicLong(-1);
+  final AtomicLong binlogFilesBefore = new AtomicLong(-1);
+  final AtomicLong binlogBytesBehind = new AtomicLong(-1);
+  final AtomicLong watermark = new AtomicLong();
+  final AtomicLong leader = new AtomicLong();
+  final AtomicLong streaming = new AtomicLong();
+
+  public RelayMetrics(Clock clock) {
+    this.clock = clock;
+    enqueueToAck =
+        Timer.builder("tasklane.relay.enqueue.to.ack")
+            .description("created_at of the row to the Kafka acknowledgement of its record")
+            .publishPercentiles(0.5, 0.99)
+            .register(registry);
+    gauge(
+        "tasklane.relay.binlog.lag.ms",
+        "now minus the binlog timestamp of the last relayed row, at relay time (1 s resolution)",
+        binlogLagMs);
+    Gauge.builder("tasklane.relay.offset.age.ms", this, RelayMetrics::offsetAgeMs)
+        .description("time since the relay last acknowledged a batch and advanced its offset")
+        .register(registry);
+    gauge(
+        "tasklane.relay.binlog.files.before.offset",
+        "binlog files the server keeps before the offset's file (0 = next purge loses it, -1 = gone/unknown)",
+        binlogFilesBefore);
+    gauge(
+        "tasklane.relay.binlog.bytes.behind",
+        "binlog bytes between the offset and the end of the binlog (-1 = unknown)",
+        binlogBytesBehind);
+    gauge("tasklane.relay.watermark", "highest outbox row id acknowledged by Kafka", watermark);
+    gauge("tasklane.relay.leader", "1 while this instance holds the leader lock", leader);
+    gauge("tasklane.relay.streaming", "1 while the binlog stream is connected", streaming);
+  }
+
+  /** Prometheus text exposition of every meter. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  public long relayed() {
+    return (long) (tasks.count() + cancels.count());
+  }
+
+  public long deadLettered() {
+    return (long) dlt.count();
+  }
+
+  public long ignored() {
+    return (long) (updates.count() + deletes.count());
+  }
+
+  public long purged() {
+    return (long) purgedRows.count();
+  }
+
+  public long binlogRecoveryCount() {
+    return (long) binlogRecoveries.count();
+  }
+
+  public long watermarkValue() {
+    return watermark.get();
+  }
+
+  void recordAck(long createdAtMs) {
+    enqueueToAck.record(Duration.ofMillis(Math.max(0, clock.millis() - createdAtMs)));
+  }
+
+  private double offsetAgeMs() {
+    long at = lastOffsetAtMs.get();
+    return at < 0 ? -1 : clock.millis() - at;
+  }
+
+  private Counter counter(String name, String tag, String value) {
+    var b = Counter.builder(name);
+    if (tag != null) {
+      b.tag(tag, value);
+    }
+    return b.register(registry);
+  }
+
+  private void gauge(String name, String description, AtomicLong value) {
+    Gauge.builder(name, value, AtomicLong::doubleValue).description(description).register(registry);
+  }
+}

@@ -1,0 +1,95 @@
+package io.tasklane.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RelayConfigTest {
+  private static Map<String, String> minimal() {
+    Map<String, String> p = new HashMap<>();
+    p.put("tasklane.relay.jdbc-url", "jdbc:mariadb://db.example:3307/shop?useSsl=true");
+    p.put("tasklane.relay.username", "relay");
+    p.put("tasklane.relay.bootstrap-servers", "kafka:9092");
+    return p;
+  }
+
+  @Test
+  void appliesDefaultsAndDerivesNamesFromTheJdbcUrl() {
+    RelayConfig c = RelayConfig.fromProperties(minimal());
+    assertThat(c.database()).isEqualTo("shop");
+    assertThat(c.host()).isEqualTo("db.example");
+    assertThat(c.port()).isEqualTo(3307);
+    assertThat(c.name()).isEqualTo("tasklane_relay_shop");
+    assertThat(c.lockName()).isEqualTo("tasklane_relay_shop");
+    assertThat(c.table()).isEqualTo("tasklane_outbox");
+    assertThat(c.retention()).isEqualTo(Duration.ofHours(1));
+    assertThat(c.purgeBatchSize()).isEqualTo(1000);
+    assertThat(c.pollInterval()).isEqualTo(RelayConfig.DEFAULT_POLL_INTERVAL);
+    assertThat(c.connector()).isEqualTo(RelayConfig.ConnectorKind.AUTO);
+    assertThat(c.topics().tasks()).isEqualTo("tasklane.tasks");
+    assertThat(c.serverId()).isPositive();
+  }
+
+  @Test
+  void refusesBadValuesNamingTheSettingAndTheLimit() {
+    var p = minimal();
+    p.put("tasklane.relay.purge-batch-size", "5000");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(p))
+        .isInstanceOf(InvalidRelayConfigException.class)
+        .hasMessage("tasklane.relay.purge-batch-size: 5000 is outside 1 to 1000");
+    var q = minimal();
+    q.put("tasklane.relay.jdbc-url", "jdbc:postgresql://x/y");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(q))
+        .isInstanceOf(InvalidRelayConfigException.class)
+        .hasMessageStartingWith("tasklane.relay.jdbc-url:");
+    var r = minimal();
+    r.put("tasklane.relay.retension-ms", "5");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(r))
+        .hasMessageStartingWith("tasklane.relay.retension-ms: unknown setting");
+    var s = minimal();
+    s.remove("tasklane.relay.username");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(s))
+        .hasMessage("tasklane.relay.username: is required");
+  }
+
+  @Test
+  void layersFileThenSystemPropertiesThenEnvironmentWithKafkaPassThrough(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("relay.properties");
+    Files.writeString(
+        file,
+        "tasklane.relay.jdbc-url=jdbc:mariadb://h/db1\n"
+            + "tasklane.relay.username=fromfile\n"
+            + "tasklane.relay.bootstrap-servers=k:1\n"
+            + "tasklane.relay.retention-ms=1000\n"
+            + "tasklane.relay.kafka.security.protocol=SSL\n");
+    Properties sys = new Properties();
+    sys.setProperty("tasklane.relay.username", "fromsys");
+    sys.setProperty("tasklane.relay.retention-ms", "2000");
+    sys.setProperty("unrelated.key", "x");
+    Map<String, String> env =
+        Map.of(
+            "TASKLANE_RELAY_RETENTION_MS", "3000",
+            "TASKLANE_RELAY_KAFKA_SASL_MECHANISM", "PLAIN",
+            "TASKLANE_RELAY_DEBEZIUM_SNAPSHOT_FETCH_SIZE", "500",
+            "PATH", "/bin");
+
+    RelayConfig c = RelayConfigLoader.load(file, sys, env);
+
+    assertThat(c.username()).isEqualTo("fromsys");
+    assertThat(c.retention()).isEqualTo(Duration.ofMillis(3000));
+    assertThat(c.kafka())
+        .containsEntry("security.protocol", "SSL")
+        .containsEntry("sasl.mechanism", "PLAIN");
+    assertThat(c.debezium()).containsEntry("snapshot.fetch.size", "500");
+    assertThat(c.toString()).doesNotContain("password=");
+  }
+}
