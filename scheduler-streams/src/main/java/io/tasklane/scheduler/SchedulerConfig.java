@@ -1,0 +1,139 @@
+package io.tasklane.scheduler;
+
+import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.Topics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The scheduler's configuration, read from {@code tasklane.scheduler.*} (kebab-case keys: {@code
+ * bootstrap-servers}, {@code punctuation-interval}, ...). Immutable and validated: a bad value
+ * fails with a {@link SchedulerException} naming the key and its limit.
+ *
+ * @param bootstrapServers Kafka bootstrap servers (required)
+ * @param namespace topic namespace ({@link Topics})
+ * @param applicationId Kafka Streams application id, shared by all instances
+ * @param partitions partitions of tasks, results and control when the scheduler creates them
+ * @param punctuationInterval how often the due-index is scanned
+ * @param scanBound the most due-index entries one scan handles
+ * @param processingGuarantee {@code at_least_once} or {@code exactly_once_v2}
+ * @param numStandbyReplicas warm standby copies of each store on other instances
+ * @param stateDir where RocksDB keeps the stores (keep it out of /tmp)
+ * @param retention how long finished tasks stay queryable and deduplicated
+ * @param snoozeCap the most RETRY_LATER answers per task before it goes DEAD
+ * @param timeoutGrace added to a task's timeout to get the attempt's deadline
+ * @param topicRefreshInterval how often the list of handler topics is refreshed
+ * @param advertisedHost the host other instances use to reach this one's HTTP API
+ * @param kafka extra Kafka / Streams settings passed through as they are (SASL, TLS, ...)
+ * @param apiTokens bearer token → role; at least one is required
+ */
+public record SchedulerConfig(
+    String bootstrapServers,
+    String namespace,
+    String applicationId,
+    int partitions,
+    Duration punctuationInterval,
+    int scanBound,
+    String processingGuarantee,
+    int numStandbyReplicas,
+    Path stateDir,
+    Duration retention,
+    int snoozeCap,
+    Duration timeoutGrace,
+    Duration topicRefreshInterval,
+    String advertisedHost,
+    Map<String, String> kafka,
+    Map<String, Role> apiTokens) {
+
+  public static final String PREFIX = "tasklane.scheduler";
+  public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
+  public static final Duration DEFAULT_PUNCTUATION_INTERVAL = Duration.ofMillis(100);
+  public static final int DEFAULT_SCAN_BOUND = 5_000;
+  public static final String DEFAULT_PROCESSING_GUARANTEE = "at_least_once";
+  public static final int DEFAULT_NUM_STANDBY_REPLICAS = 0;
+  public static final Path DEFAULT_STATE_DIR =
+      Path.of(System.getProperty("user.home"), ".tasklane", "scheduler-state");
+  public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
+  public static final int DEFAULT_SNOOZE_CAP = 100;
+  public static final Duration DEFAULT_TIMEOUT_GRACE = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_TOPIC_REFRESH_INTERVAL = Duration.ofSeconds(5);
+  public static final String DEFAULT_ADVERTISED_HOST = "localhost";
+
+  /** What a token may do: read status, or also send commands. */
+  public enum Role {
+    VIEWER,
+    OPERATOR
+  }
+
+  public SchedulerConfig {
+    require(
+        "bootstrap-servers",
+        bootstrapServers != null && !bootstrapServers.isBlank(),
+        "is required");
+    namespace = namespace == null ? Topics.DEFAULT_NAMESPACE : namespace;
+    new Topics(namespace);
+    applicationId = applicationId == null ? namespace + "-scheduler" : applicationId;
+    require(
+        "application-id",
+        applicationId.matches("[a-zA-Z0-9._-]{1,200}"),
+        "must match [a-zA-Z0-9._-]{1,200}");
+    range("partitions", partitions, 1, 10_000);
+    punctuationInterval = orDefault(punctuationInterval, DEFAULT_PUNCTUATION_INTERVAL);
+    range(
+        "punctuation-interval", punctuationInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
+    range("scan-bound", scanBound, 1, 1_000_000);
+    processingGuarantee =
+        processingGuarantee == null ? DEFAULT_PROCESSING_GUARANTEE : processingGuarantee;
+    require(
+        "processing-guarantee",
+        Set.of("at_least_once", "exactly_once_v2").contains(processingGuarantee),
+        "'" + processingGuarantee + "' must be at_least_once or exactly_once_v2");
+    range("num-standby-replicas", numStandbyReplicas, 0, 10);
+    stateDir = stateDir == null ? DEFAULT_STATE_DIR : stateDir;
+    retention = orDefault(retention, DEFAULT_RETENTION);
+    range("retention", retention, Duration.ofMinutes(1), Duration.ofDays(3650));
+    range("snooze-cap", snoozeCap, 1, 100_000);
+    timeoutGrace = orDefault(timeoutGrace, DEFAULT_TIMEOUT_GRACE);
+    range("timeout-grace", timeoutGrace, Duration.ZERO, Duration.ofHours(1));
+    topicRefreshInterval = orDefault(topicRefreshInterval, DEFAULT_TOPIC_REFRESH_INTERVAL);
+    range(
+        "topic-refresh-interval",
+        topicRefreshInterval,
+        Duration.ofMillis(100),
+        Duration.ofMinutes(10));
+    advertisedHost = advertisedHost == null ? DEFAULT_ADVERTISED_HOST : advertisedHost;
+    kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
+    apiTokens = apiTokens == null ? Map.of() : Map.copyOf(apiTokens);
+    require(
+        "api.tokens",
+        !apiTokens.isEmpty(),
+        "needs at least one token (token → viewer|operator); every endpoint but /health requires one");
+    apiTokens
+        .keySet()
+        .forEach(
+            t -> require("api.tokens", t.length() >= 16, "tokens must be at least 16 characters"));
+  }
+
+  private static Duration orDefault(Duration d, Duration dflt) {
+    return d == null ? dflt : d;
+  }
+
+  private static void require(String key, boolean ok, String message) {
+    if (!ok) {
+      throw new SchedulerException(PREFIX + "." + key + ": " + message);
+    }
+  }
+
+  private static void range(String key, long value, long min, long max) {
+    require(key, value >= min && value <= max, value + " is outside " + min + " to " + max);
+  }
+
+  private static void range(String key, Duration value, Duration min, Duration max) {
+    require(
+        key,
+        value.compareTo(min) >= 0 && value.compareTo(max) <= 0,
+        value + " is outside " + min + " to " + max);
+  }
+}

@@ -1,0 +1,114 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.core.CancelCommand;
+import io.tasklane.core.ControlCommand;
+import io.tasklane.core.InvalidTaskException;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskLimits;
+import io.tasklane.core.TaskState;
+import io.tasklane.core.TaskTopicRecord;
+import io.tasklane.core.TaskValidator;
+import io.tasklane.core.WireCodec;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hop 1, {@code <ns>.tasks}: admits new tasks (dedupe by id, dependencies, immediate dispatch when
+ * due) and applies transactional cancels. Also owns the due-index punctuator of its stream task.
+ */
+final class AdmissionProcessor implements Processor<String, byte[], String, Object> {
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionProcessor.class);
+  private static final TaskValidator VALIDATOR =
+      new TaskValidator(new TaskLimits(TaskLimits.HARD_MAX_PAYLOAD_BYTES));
+
+  private final Engine engine;
+  private ProcessorContext<String, Object> context;
+  private TaskMachine machine;
+  private Commands commands;
+
+  AdmissionProcessor(Engine engine) {
+    this.engine = engine;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Object> ctx) {
+    this.context = ctx;
+    this.machine = new TaskMachine(ctx, engine);
+    this.commands = new Commands(machine);
+    DuePunctuator punctuator = new DuePunctuator(machine);
+    ctx.schedule(
+        engine.settings().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, punctuator);
+  }
+
+  @Override
+  public void process(Record<String, byte[]> record) {
+    TaskTopicRecord value = Inputs.decode("tasks", record, WireCodec::decodeTaskRecord, engine);
+    if (value == null) {
+      return;
+    }
+    long now = context.currentSystemTimeMs();
+    Inputs.guard(
+        "tasks",
+        record.key(),
+        engine,
+        () -> {
+          if (value instanceof TaskEnvelope task) {
+            admit(record, task, now);
+          } else if (value instanceof CancelCommand cancel) {
+            commands.cancel(cancel.id(), cancel.reason(), now);
+          }
+        });
+  }
+
+  private void admit(Record<String, byte[]> record, TaskEnvelope task, long now) {
+    try {
+      VALIDATOR.validate(task, record.value().length, now);
+    } catch (InvalidTaskException e) {
+      LOG.warn("skipping invalid task {}: {}", task.id(), e.getMessage());
+      engine.metrics().count("invalid.tasks");
+      return;
+    }
+    if (!Objects.equals(record.key(), task.routingKey())) {
+      LOG.warn("task {} arrived with key {}, not its routing key", task.id(), record.key());
+      engine.metrics().count("key-mismatch");
+    }
+    String id = task.id();
+    TaskRecord previous = machine.store.get(id);
+    if (previous != null && previous.task() != null) {
+      machine.store.reassertTimer(id, previous);
+      engine.metrics().count("duplicate");
+      return;
+    }
+    if (previous != null && previous.state() == TaskState.CANCELLED) {
+      TaskRecord.Edit e = previous.edit();
+      e.task = task;
+      e.updatedAt = now;
+      machine.store.put(id, previous, e.build());
+      engine.metrics().count("cancelled-before-arrival");
+      return;
+    }
+    TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
+    e.task = task;
+    if (task.dependsOn().isEmpty()) {
+      machine.schedule(e, TaskState.PENDING, task.dueAt(), now);
+    } else {
+      e.state = TaskState.WAITING;
+      e.noTimer();
+      e.dueAt = task.dueAt();
+      e.updatedAt = now;
+      e.waitingOn.clear();
+      e.waitingOn.addAll(new LinkedHashSet<>(task.dependsOn()));
+      for (String dep : e.waitingOn) {
+        machine.out.control(dep, ControlCommand.Await.of(dep, id, task.routingKey()), now);
+      }
+    }
+    engine.metrics().count("admitted");
+    machine.store.put(id, previous, e.build());
+  }
+}

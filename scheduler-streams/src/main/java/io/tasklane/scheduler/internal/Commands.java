@@ -1,0 +1,136 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.core.ControlCommand;
+import io.tasklane.core.ErrorInfo;
+import io.tasklane.core.TaskState;
+import java.util.Set;
+
+/**
+ * Cancel, operator commands and the dependency protocol, applied to the stores of one stream task.
+ * Unknown or inapplicable commands are counted and ignored.
+ */
+final class Commands {
+  private static final Set<TaskState> WAITING_TO_RUN =
+      Set.of(TaskState.PENDING, TaskState.RETRYING, TaskState.NO_HANDLER);
+
+  private final TaskMachine machine;
+  private final TaskStore store;
+  private final Engine engine;
+
+  Commands(TaskMachine machine) {
+    this.machine = machine;
+    this.store = machine.store;
+    this.engine = machine.engine;
+  }
+
+  /** Cancels in any non-terminal state; an unknown id is remembered for the retention window. */
+  void cancel(String id, String reason, long now) {
+    TaskRecord previous = store.get(id);
+    String why = reason == null ? "cancelled" : "cancelled: " + reason;
+    if (previous == null || previous.isPlaceholder()) {
+      TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
+      machine.finish(e, id, TaskState.CANCELLED, why + " (before the task arrived)", now);
+      store.put(id, previous, e.build());
+      engine.metrics().count("cancel.early");
+      return;
+    }
+    if (previous.state().isTerminal()) {
+      store.reassertTimer(id, previous);
+      engine.metrics().count("cancel.ignored");
+      return;
+    }
+    TaskRecord.Edit e = previous.edit();
+    machine.finish(e, id, TaskState.CANCELLED, why, now);
+    store.put(id, previous, e.build());
+    engine.metrics().count("cancelled");
+  }
+
+  /** DEAD → PENDING with a fresh attempt budget, due now. */
+  void retryDead(String id, long now) {
+    TaskRecord previous = store.get(id);
+    if (previous == null || previous.task() == null || previous.state() != TaskState.DEAD) {
+      engine.metrics().count("retry-dead.ignored");
+      return;
+    }
+    TaskRecord.Edit e = previous.edit();
+    e.failures = 0;
+    e.snoozes = 0;
+    e.finishedAt = 0;
+    e.reason = null;
+    machine.schedule(e, TaskState.PENDING, now, now);
+    store.put(id, previous, e.build());
+  }
+
+  /** Runs a PENDING, RETRYING or NO_HANDLER task now. */
+  void trigger(String id, long now) {
+    TaskRecord previous = store.get(id);
+    if (previous == null || !WAITING_TO_RUN.contains(previous.state())) {
+      engine.metrics().count("trigger.ignored");
+      return;
+    }
+    TaskRecord.Edit e = previous.edit();
+    machine.schedule(e, previous.state(), now, now);
+    store.put(id, previous, e.build());
+  }
+
+  /** Forgets a DEAD task now instead of at the end of its retention. */
+  void discard(String id) {
+    TaskRecord previous = store.get(id);
+    if (previous == null || previous.state() != TaskState.DEAD) {
+      engine.metrics().count("discard.ignored");
+      return;
+    }
+    store.delete(id, previous);
+  }
+
+  /** Dependency protocol on the dependency's side: answer now if finished, else remember. */
+  void await(ControlCommand.Await await, long now) {
+    String id = await.id();
+    TaskRecord previous = store.get(id);
+    if (previous != null && previous.state() != null && previous.state().isTerminal()) {
+      machine.out.control(
+          await.waiterRoutingKey(),
+          ControlCommand.DependencyDone.of(
+              await.waiterId(), id, previous.state(), previous.reason()),
+          now);
+      return;
+    }
+    TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
+    Waiter waiter = new Waiter(await.waiterId(), await.waiterRoutingKey());
+    if (!e.waiters.contains(waiter)) {
+      e.waiters.add(waiter);
+    }
+    if (previous == null) {
+      e.updatedAt = now;
+      e.timer(now + engine.settings().retentionMs(), TimerKind.PURGE);
+    }
+    store.put(id, previous, e.build());
+  }
+
+  /** Dependency protocol on the waiter's side. */
+  void dependencyDone(ControlCommand.DependencyDone done, long now) {
+    String id = done.id();
+    TaskRecord previous = store.get(id);
+    if (previous == null || previous.state() != TaskState.WAITING) {
+      engine.metrics().count("dependency-done.ignored");
+      return;
+    }
+    TaskRecord.Edit e = previous.edit();
+    if (done.state() == TaskState.SUCCEEDED) {
+      e.waitingOn.remove(done.dependencyId());
+      e.updatedAt = now;
+      if (e.waitingOn.isEmpty()) {
+        machine.schedule(e, TaskState.PENDING, e.task.dueAt(), now);
+      }
+    } else {
+      String reason =
+          "dependency "
+              + done.dependencyId()
+              + " is "
+              + done.state()
+              + (done.reason() == null ? "" : " (" + done.reason() + ")");
+      machine.dead(e, id, new ErrorInfo("dependency", reason, null), reason, now);
+    }
+    store.put(id, previous, e.build());
+  }
+}

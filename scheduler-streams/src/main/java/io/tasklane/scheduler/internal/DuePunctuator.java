@@ -1,0 +1,88 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.core.ErrorInfo;
+import io.tasklane.core.TaskState;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.processor.Punctuator;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The wall-clock punctuator: range-scans the due-index up to now, at most {@code scanBound} entries
+ * per tick, and fires each timer (dispatch, deadline, purge). An entry that no longer matches its
+ * task's record is stale and only removed.
+ */
+final class DuePunctuator implements Punctuator {
+  private static final Logger LOG = LoggerFactory.getLogger(DuePunctuator.class);
+
+  private final TaskMachine machine;
+  private final TaskStore store;
+  private final Engine engine;
+
+  DuePunctuator(TaskMachine machine) {
+    this.machine = machine;
+    this.store = machine.store;
+    this.engine = machine.engine;
+  }
+
+  @Override
+  public void punctuate(long now) {
+    long started = System.nanoTime();
+    List<KeyValue<Bytes, byte[]>> due = new ArrayList<>();
+    int bound = engine.settings().scanBound();
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.index().range(DueIndexKey.FIRST, DueIndexKey.upTo(now))) {
+      while (it.hasNext() && due.size() < bound) {
+        due.add(it.next());
+      }
+    }
+    for (KeyValue<Bytes, byte[]> entry : due) {
+      try {
+        fire(entry.key, entry.value, now);
+      } catch (StreamsException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        LOG.error("timer {} failed; dropped", DueIndexKey.taskId(entry.key), e);
+        engine.metrics().count("error.timer");
+      }
+    }
+    engine.metrics().scanned(System.nanoTime() - started, due.size());
+  }
+
+  private void fire(Bytes key, byte[] value, long now) {
+    store.index().delete(key);
+    String id = DueIndexKey.taskId(key);
+    long at = DueIndexKey.dueAt(key);
+    TimerKind kind = value == null || value.length == 0 ? null : TimerKind.of(value[0]);
+    TaskRecord previous = store.get(id);
+    if (previous == null || previous.timerAt() != at || previous.timerKind() != kind) {
+      engine.metrics().count("timer.stale");
+      return;
+    }
+    TaskRecord.Edit e = previous.edit().noTimer();
+    switch (kind) {
+      case DUE -> machine.dispatchOrPark(e, now);
+      case DEADLINE -> {
+        String msg = "no result within timeoutMs " + e.task.timeoutMs() + " ms + grace";
+        e.endAttempt(e.attempt, now, "TIMEOUT", msg, null);
+        engine.metrics().count("timeout");
+        machine.fail(e, id, new ErrorInfo("timeout", msg, null), now);
+      }
+      case PURGE -> {
+        if (!previous.waiters().isEmpty()) {
+          String reason = "dependency " + id + " did not arrive within the retention window";
+          machine.notifyWaiters(e, id, TaskState.DEAD, reason, now);
+        }
+        store.delete(id, previous.edit().noTimer().build());
+        engine.metrics().count("purged");
+        return;
+      }
+    }
+    store.put(id, previous.edit().noTimer().build(), e.build());
+  }
+}

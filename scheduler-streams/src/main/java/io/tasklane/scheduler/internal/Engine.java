@@ -1,0 +1,21 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.core.Topics;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * Everything the processors share besides their stores. Thread-safe.
+ *
+ * @param topics topic names
+ * @param settings the knobs
+ * @param handlerTopics which handler and DLT topics exist
+ * @param metrics where counts go
+ * @param random the jitter source, asked on the stream thread at each use
+ */
+public record Engine(
+    Topics topics,
+    EngineSettings settings,
+    HandlerTopics handlerTopics,
+    SchedulerMetrics metrics,
+    Supplier<RandomGenerator> random) {}

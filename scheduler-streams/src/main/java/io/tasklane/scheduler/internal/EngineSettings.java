@@ -1,0 +1,21 @@
+package io.tasklane.scheduler.internal;
+
+import java.time.Duration;
+
+/**
+ * The knobs of the topology, taken from {@code SchedulerConfig}.
+ *
+ * @param punctuationInterval how often the due-index is scanned (wall-clock time)
+ * @param scanBound the most index entries one scan handles
+ * @param retentionMs how long finished tasks (and early cancels) are kept
+ * @param timeoutGraceMs added to a task's timeout to get its attempt's deadline
+ * @param snoozeCap the most RETRY_LATER answers before the task goes DEAD
+ * @param noHandlerRecheckMs how often a NO_HANDLER task looks for its topic again
+ */
+public record EngineSettings(
+    Duration punctuationInterval,
+    int scanBound,
+    long retentionMs,
+    long timeoutGraceMs,
+    int snoozeCap,
+    long noHandlerRecheckMs) {}

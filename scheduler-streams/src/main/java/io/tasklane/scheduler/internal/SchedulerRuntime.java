@@ -1,0 +1,150 @@
+package io.tasklane.scheduler.internal;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.env.Environment;
+import io.micronaut.core.annotation.Internal;
+import io.micronaut.runtime.event.annotation.EventListener;
+import io.micronaut.runtime.server.event.ServerStartupEvent;
+import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.Topics;
+import io.tasklane.scheduler.SchedulerConfig;
+import io.tasklane.scheduler.SchedulerException;
+import jakarta.annotation.PreDestroy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the running scheduler: validates the config and the topics when the context starts (failing
+ * the start when they are wrong), starts Kafka Streams once the HTTP server knows its port ({@code
+ * application.server}), and closes everything on shutdown.
+ */
+@Context
+@Internal
+public final class SchedulerRuntime {
+  private static final Logger LOG = LoggerFactory.getLogger(SchedulerRuntime.class);
+
+  final SchedulerConfig config;
+  final Topics topics;
+  private final Admin admin;
+  private final TopicWatcher watcher;
+  private final MicrometerMetrics metrics;
+  final KafkaProducer<String, byte[]> producer;
+  private final ScheduledExecutorService timer;
+  private volatile KafkaStreams streams;
+  volatile HostInfo self;
+
+  SchedulerRuntime(Environment env, MeterRegistry registry) {
+    this.config = ConfigLoader.load(env);
+    this.topics = new Topics(config.namespace());
+    this.admin = Admin.create(StreamsProps.clients(config));
+    try {
+      checkTopics();
+    } catch (RuntimeException e) {
+      admin.close(Duration.ofSeconds(5));
+      throw e;
+    }
+    this.watcher = new TopicWatcher(admin, topics, config.partitions());
+    watcher.refresh();
+    this.metrics = new MicrometerMetrics(registry, () -> streams);
+    this.producer =
+        new KafkaProducer<>(
+            StreamsProps.producer(config), new StringSerializer(), new ByteArraySerializer());
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "tasklane-topic-watcher");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  private void checkTopics() {
+    int p = config.partitions();
+    TopicAdmin.ensure(
+        admin,
+        List.of(
+            TopicAdmin.Spec.of(topics.tasks(), p),
+            TopicAdmin.Spec.of(topics.results(), p),
+            TopicAdmin.Spec.of(topics.control(), p),
+            TopicAdmin.Spec.of(topics.logs(), p)));
+    Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+    for (String t : List.of(topics.tasks(), topics.results(), topics.control())) {
+      counts.put(t, TopicAdmin.partitions(admin, t).orElse(-1));
+    }
+    if (counts.values().stream().distinct().count() != 1) {
+      throw new SchedulerException(
+          "topics must have the same partition count (co-partitioned by routing key), found "
+              + counts
+              + "; repartition them or point tasklane.scheduler.namespace elsewhere");
+    }
+  }
+
+  @EventListener
+  void onStartup(ServerStartupEvent event) {
+    start(event.getSource().getPort());
+  }
+
+  synchronized void start(int httpPort) {
+    if (streams != null) {
+      return;
+    }
+    self = new HostInfo(config.advertisedHost(), httpPort);
+    EngineSettings settings =
+        new EngineSettings(
+            config.punctuationInterval(),
+            config.scanBound(),
+            config.retention().toMillis(),
+            config.timeoutGrace().toMillis(),
+            config.snoozeCap(),
+            config.topicRefreshInterval().toMillis());
+    Engine engine = new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current);
+    Properties props = StreamsProps.streams(config, self);
+    KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);
+    s.setUncaughtExceptionHandler(
+        e -> {
+          LOG.error("stream thread failed; replacing it", e);
+          return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    s.setStateListener((now, before) -> LOG.info("kafka streams {} -> {}", before, now));
+    streams = s;
+    s.start();
+    long every = config.topicRefreshInterval().toMillis();
+    timer.scheduleWithFixedDelay(watcher::refresh, every, every, TimeUnit.MILLISECONDS);
+    LOG.info(
+        "tasklane scheduler started: application {} namespace {} api {}",
+        config.applicationId(),
+        config.namespace(),
+        self);
+  }
+
+  KafkaStreams streams() {
+    return streams;
+  }
+
+  @PreDestroy
+  void close() {
+    timer.shutdownNow();
+    KafkaStreams s = streams;
+    if (s != null) {
+      s.close(Duration.ofSeconds(30));
+    }
+    producer.close(Duration.ofSeconds(5));
+    admin.close(Duration.ofSeconds(5));
+  }
+}

@@ -1,0 +1,101 @@
+package io.tasklane.scheduler.internal;
+
+import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.WireCodec;
+import jakarta.inject.Singleton;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Finds a task's record through interactive queries: in this instance's store when it owns the
+ * routing key's partition, else by forwarding the HTTP request to the owner ({@code
+ * application.server}). Called on Micronaut's blocking executor.
+ */
+@Singleton
+@Internal
+public final class StatusQuery {
+  /** The answer: an HTTP status and a JSON body. */
+  record Answer(int status, String json) {}
+
+  private final SchedulerRuntime runtime;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+  StatusQuery(SchedulerRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  Answer find(String id, String routingKey, boolean forwarded, String authorization) {
+    KafkaStreams streams = runtime.streams();
+    if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
+      return error(503, "scheduler is " + (streams == null ? "starting" : streams.state()));
+    }
+    String key = routingKey == null ? id : routingKey;
+    KeyQueryMetadata meta =
+        streams.queryMetadataForKey(Stores.TASKS, key, Serdes.String().serializer());
+    HostInfo owner = meta == null ? null : meta.activeHost();
+    if (owner == null || owner.equals(HostInfo.unavailable())) {
+      return error(503, "no instance owns the key right now (rebalancing)");
+    }
+    if (!owner.equals(runtime.self)) {
+      return forwarded
+          ? error(503, "ownership moved; retry")
+          : forward(owner, id, key, authorization);
+    }
+    try {
+      ReadOnlyKeyValueStore<String, TaskRecord> store =
+          streams.store(
+              StoreQueryParameters.fromNameAndType(
+                      Stores.TASKS, QueryableStoreTypes.<String, TaskRecord>keyValueStore())
+                  .withPartition(meta.partition()));
+      TaskRecord record = store.get(id);
+      return record == null
+          ? error(404, "no task " + id)
+          : new Answer(200, WireCodec.encodeToString(record));
+    } catch (RuntimeException e) {
+      return error(503, "store not queryable: " + e.getMessage());
+    }
+  }
+
+  private Answer forward(HostInfo owner, String id, String key, String authorization) {
+    String url =
+        "http://"
+            + owner.host()
+            + ":"
+            + owner.port()
+            + "/api/tasks/"
+            + URLEncoder.encode(id, StandardCharsets.UTF_8)
+            + "?forwarded=true&routingKey="
+            + URLEncoder.encode(key, StandardCharsets.UTF_8);
+    try {
+      HttpRequest.Builder req =
+          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+      if (authorization != null) {
+        req.header("Authorization", authorization);
+      }
+      HttpResponse<String> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+      return new Answer(resp.statusCode(), resp.body());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return error(503, "interrupted");
+    } catch (java.io.IOException e) {
+      return error(502, "owner " + owner + " did not answer: " + e.getMessage());
+    }
+  }
+
+  private static Answer error(int status, String message) {
+    return new Answer(status, WireCodec.encodeToString(java.util.Map.of("error", message)));
+  }
+}

@@ -1,0 +1,51 @@
+package io.tasklane.scheduler.internal;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+/** Names and builders of the scheduler's state stores, and of its processor nodes. */
+public final class Stores {
+  /** Task state by task id: {@link TaskRecord} as JSON. */
+  public static final String TASKS = "tasklane-tasks";
+
+  /** The due-index: {@code dueAt (8 bytes big-endian) ‖ taskId} → {@link TimerKind} byte. */
+  public static final String DUE_INDEX = "tasklane-due-index";
+
+  /** Number of tasks per state (state name → count), kept by every transition. */
+  public static final String STATE_COUNTS = "tasklane-state-counts";
+
+  static final String SOURCE_TASKS = "source-tasks";
+  static final String SOURCE_RESULTS = "source-results";
+  static final String SOURCE_CONTROL = "source-control";
+  static final String ADMISSION = "admission";
+  static final String RESULTS = "results";
+  static final String CONTROL = "control";
+  static final String SINK_DISPATCH = "sink-dispatch";
+  static final String SINK_DLT = "sink-dlt";
+  static final String SINK_CONTROL = "sink-control";
+
+  private Stores() {}
+
+  static StoreBuilder<KeyValueStore<String, TaskRecord>> tasks() {
+    return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+        org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASKS),
+        Serdes.String(),
+        new TaskRecordSerde());
+  }
+
+  static StoreBuilder<KeyValueStore<Bytes, byte[]>> dueIndex() {
+    return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+        org.apache.kafka.streams.state.Stores.persistentKeyValueStore(DUE_INDEX),
+        Serdes.Bytes(),
+        Serdes.ByteArray());
+  }
+
+  static StoreBuilder<KeyValueStore<String, Long>> stateCounts() {
+    return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+        org.apache.kafka.streams.state.Stores.persistentKeyValueStore(STATE_COUNTS),
+        Serdes.String(),
+        Serdes.Long());
+  }
+}

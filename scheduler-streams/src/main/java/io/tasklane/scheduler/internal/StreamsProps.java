@@ -1,0 +1,47 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.scheduler.SchedulerConfig;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Kafka client settings: defaults, then the pass-through {@code tasklane.scheduler.kafka.*} map,
+ * then the typed settings of {@link SchedulerConfig} (which win).
+ */
+final class StreamsProps {
+  private StreamsProps() {}
+
+  static Properties clients(SchedulerConfig c) {
+    Properties p = new Properties();
+    p.putAll(c.kafka());
+    p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers());
+    return p;
+  }
+
+  static Properties producer(SchedulerConfig c) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.putAll(clients(c));
+    return p;
+  }
+
+  static Properties streams(SchedulerConfig c, HostInfo self) {
+    Properties p = new Properties();
+    // A crash replays at most a second of input (duplicates are dropped by task id).
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "1000");
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.ACKS_CONFIG), "all");
+    p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
+    p.putAll(c.kafka());
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, c.applicationId());
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers());
+    p.put(StreamsConfig.STATE_DIR_CONFIG, c.stateDir().toAbsolutePath().toString());
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, c.processingGuarantee());
+    p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, c.numStandbyReplicas());
+    p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
+    return p;
+  }
+}

@@ -1,0 +1,64 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.core.ControlRecord;
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.WireCodec;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * Builds the scheduler topology: one sub-topology reading {@code tasks}, {@code results} and {@code
+ * control} (co-partitioned) into three processors that share the task, due-index and state-count
+ * stores, with sinks for dispatches, dead letters and control records.
+ */
+public final class TopologyFactory {
+  private TopologyFactory() {}
+
+  public static Topology build(Engine engine) {
+    Serializer<Object> json = (topic, value) -> value == null ? null : WireCodec.encode(value);
+    Topology t = new Topology();
+    t.addSource(
+        Stores.SOURCE_TASKS,
+        Serdes.String().deserializer(),
+        Serdes.ByteArray().deserializer(),
+        engine.topics().tasks());
+    t.addSource(
+        Stores.SOURCE_RESULTS,
+        Serdes.String().deserializer(),
+        Serdes.ByteArray().deserializer(),
+        engine.topics().results());
+    t.addSource(
+        Stores.SOURCE_CONTROL,
+        Serdes.String().deserializer(),
+        Serdes.ByteArray().deserializer(),
+        engine.topics().control());
+    t.addProcessor(Stores.ADMISSION, () -> new AdmissionProcessor(engine), Stores.SOURCE_TASKS);
+    t.addProcessor(Stores.RESULTS, () -> new ResultProcessor(engine), Stores.SOURCE_RESULTS);
+    t.addProcessor(Stores.CONTROL, () -> new ControlProcessor(engine), Stores.SOURCE_CONTROL);
+    String[] processors = {Stores.ADMISSION, Stores.RESULTS, Stores.CONTROL};
+    t.addStateStore(Stores.tasks(), processors);
+    t.addStateStore(Stores.dueIndex(), processors);
+    t.addStateStore(Stores.stateCounts(), processors);
+    t.addSink(
+        Stores.SINK_DISPATCH,
+        (key, value, ctx) -> engine.topics().handler(((Dispatch) value).task().handler()),
+        Serdes.String().serializer(),
+        json,
+        processors);
+    t.addSink(
+        Stores.SINK_DLT,
+        (key, value, ctx) -> engine.topics().handlerDlt(((Dispatch) value).task().handler()),
+        Serdes.String().serializer(),
+        json,
+        processors);
+    Serializer<ControlRecord> control = (topic, value) -> WireCodec.encode(value);
+    t.addSink(
+        Stores.SINK_CONTROL,
+        engine.topics().control(),
+        Serdes.String().serializer(),
+        (topic, value) -> control.serialize(topic, (ControlRecord) value),
+        processors);
+    return t;
+  }
+}

@@ -1,0 +1,156 @@
+package io.tasklane.scheduler;
+
+import static io.tasklane.scheduler.StackSupport.VIEWER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.Topics;
+import io.tasklane.core.Wire;
+import io.tasklane.core.WireCodec;
+import io.tasklane.testkit.JavaProcess;
+import io.tasklane.testkit.LocalStack;
+import io.tasklane.testkit.TasklaneStack;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two scheduler processes share the work; one is killed with SIGKILL in the middle of the load and
+ * the other takes over its partitions. Every task must still end SUCCEEDED.
+ */
+@TasklaneStack
+class SchedulerFailoverTest {
+  static final String HANDLER = "load.test";
+  static final int TASKS = 3_000;
+
+  @TempDir Path dir;
+
+  private static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private JavaProcess start(LocalStack stack, Topics topics, String name, int port)
+      throws Exception {
+    String cp =
+        Path.of("target", "classes").toAbsolutePath()
+            + java.io.File.pathSeparator
+            + Files.readString(Path.of("target", "app.classpath")).trim();
+    return JavaProcess.builder("io.tasklane.scheduler.SchedulerApp")
+        .classpath(cp)
+        .name("scheduler-" + name)
+        .jvmArg("-Xmx256m")
+        .sysProp("micronaut.server.port", String.valueOf(port))
+        .sysProp("tasklane.scheduler.bootstrap-servers", stack.bootstrapServers())
+        .sysProp("tasklane.scheduler.namespace", topics.namespace())
+        .sysProp("tasklane.scheduler.partitions", "4")
+        .sysProp("tasklane.scheduler.state-dir", dir.resolve(name).toString())
+        .sysProp("tasklane.scheduler.timeout-grace", "1s")
+        .sysProp("tasklane.scheduler.topic-refresh-interval", "1s")
+        .sysProp("tasklane.scheduler.api.tokens", VIEWER + ":viewer")
+        .sysProp("tasklane.scheduler.kafka.session.timeout.ms", "6000")
+        .sysProp("tasklane.scheduler.kafka.heartbeat.interval.ms", "1000")
+        .start();
+  }
+
+  private static TaskEnvelope task(int i) {
+    long now = System.currentTimeMillis();
+    return new TaskEnvelope(
+        Wire.VERSION,
+        UUID.randomUUID().toString(),
+        HANDLER,
+        null,
+        null,
+        WireCodec.readTree("{\"n\":" + i + "}"),
+        now + (i % 20) * 250L,
+        10,
+        2_000,
+        RetryPolicy.fixed(Duration.ofSeconds(1)),
+        List.of(),
+        Map.of(),
+        now,
+        null,
+        null);
+  }
+
+  private static void awaitUp(JavaProcess p, int port) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptionsInstanceOf(java.net.ConnectException.class)
+        .failFast("the scheduler process exited", () -> !p.isAlive())
+        .untilAsserted(
+            () -> {
+              assertThat(p.isAlive()).as(p.logTail(40)).isTrue();
+              assertThat(StackSupport.get(port, "/health", null).body()).contains("\"UP\"");
+            });
+  }
+
+  @Test
+  void survivingInstanceTakesOverAndNoTaskIsLostAfterKill9(LocalStack stack) throws Exception {
+    Topics topics = StackSupport.uniqueTopics();
+    StackSupport.createTopics(stack.bootstrapServers(), Map.of(topics.handler(HANDLER), 4));
+    int portA = freePort();
+    int portB = freePort();
+    List<String> ids = new ArrayList<>();
+    try (JavaProcess a = start(stack, topics, "a", portA);
+        JavaProcess b = start(stack, topics, "b", portB);
+        FakeWorker worker = new FakeWorker(stack.bootstrapServers(), topics, HANDLER);
+        KafkaProducer<String, byte[]> producer = StackSupport.producer(stack.bootstrapServers())) {
+      awaitUp(a, portA);
+      awaitUp(b, portB);
+      for (int i = 0; i < TASKS; i++) {
+        if (i == TASKS / 2) {
+          producer.flush();
+          await().atMost(Duration.ofSeconds(60)).until(() -> worker.seen.size() >= TASKS / 6);
+          // Status through instance A: keys owned by B are forwarded to B's application.server.
+          for (String id : ids.subList(0, 40)) {
+            assertThat(StackSupport.get(portA, "/api/tasks/" + id, VIEWER).statusCode())
+                .as(id)
+                .isIn(200);
+          }
+          a.kill9();
+        }
+        TaskEnvelope t = task(i);
+        ids.add(t.id());
+        producer.send(new ProducerRecord<>(topics.tasks(), t.routingKey(), WireCodec.encode(t)));
+      }
+      producer.flush();
+
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .untilAsserted(
+              () -> assertThat(worker.seen).as(b.logTail(30)).hasSize(TASKS).containsAll(ids));
+      assertThat(worker.early.get()).as("dispatches before dueAt").isZero();
+
+      Set<String> open = ConcurrentHashMap.newKeySet();
+      open.addAll(ids);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                for (String id : List.copyOf(open)) {
+                  String body = StackSupport.get(portB, "/api/tasks/" + id, VIEWER).body();
+                  if (body.contains("\"state\":\"SUCCEEDED\"")) {
+                    open.remove(id);
+                  }
+                }
+                assertThat(open).as("tasks not SUCCEEDED").isEmpty();
+              });
+      assertThat(b.isAlive()).isTrue();
+    }
+  }
+}

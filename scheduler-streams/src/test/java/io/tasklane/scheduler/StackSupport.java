@@ -1,0 +1,97 @@
+package io.tasklane.scheduler;
+
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.Topics;
+import io.tasklane.core.Wire;
+import io.tasklane.core.WireCodec;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Helpers for the tests on the real broker. */
+final class StackSupport {
+  static final String VIEWER = "viewer-token-0123456789";
+  static final String OPERATOR = "operator-token-0123456789";
+  static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private StackSupport() {}
+
+  static Topics uniqueTopics() {
+    return new Topics("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
+  }
+
+  static void createTopics(String bootstrap, Map<String, Integer> partitions) throws Exception {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      admin
+          .createTopics(
+              partitions.entrySet().stream()
+                  .map(e -> new NewTopic(e.getKey(), e.getValue(), (short) 1))
+                  .toList())
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  static KafkaProducer<String, byte[]> producer(String bootstrap) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  static TaskEnvelope task(String handler, long dueAt) {
+    return new TaskEnvelope(
+        Wire.VERSION,
+        UUID.randomUUID().toString(),
+        handler,
+        null,
+        null,
+        WireCodec.readTree("{}"),
+        dueAt,
+        5,
+        5_000,
+        null,
+        List.of(),
+        Map.of(),
+        System.currentTimeMillis(),
+        null,
+        null);
+  }
+
+  static void send(KafkaProducer<String, byte[]> producer, Topics topics, TaskEnvelope task)
+      throws Exception {
+    producer
+        .send(new ProducerRecord<>(topics.tasks(), task.routingKey(), WireCodec.encode(task)))
+        .get(10, TimeUnit.SECONDS);
+  }
+
+  static HttpResponse<String> get(int port, String path, String token) throws Exception {
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
+    if (token != null) {
+      r.header("Authorization", "Bearer " + token);
+    }
+    return HTTP.send(r.GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static HttpResponse<String> post(int port, String path, String token) throws Exception {
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
+    if (token != null) {
+      r.header("Authorization", "Bearer " + token);
+    }
+    return HTTP.send(
+        r.POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

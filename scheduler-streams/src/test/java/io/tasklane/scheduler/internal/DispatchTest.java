@@ -1,0 +1,136 @@
+package io.tasklane.scheduler.internal;
+
+import static io.tasklane.scheduler.internal.Driver.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskState;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DispatchTest {
+  @TempDir Path dir;
+  Driver d;
+
+  @BeforeEach
+  void start() {
+    d = new Driver(dir);
+  }
+
+  @AfterEach
+  void stop() {
+    d.close();
+  }
+
+  @Test
+  void dispatchesExactlyAtDueAtAndNeverBefore() {
+    TaskEnvelope task = Driver.task(T0 + 5_000);
+    d.send(task);
+    assertThat(d.record(task.id()).state()).isEqualTo(TaskState.PENDING);
+    d.advanceTo(T0 + 4_900);
+    d.advanceTo(T0 + 4_999);
+    assertThat(d.dispatches()).isEmpty();
+
+    d.advanceTo(T0 + 5_000);
+
+    List<Dispatch> out = d.dispatches();
+    assertThat(out).hasSize(1);
+    Dispatch dispatch = out.get(0);
+    assertThat(dispatch.id()).isEqualTo(task.id());
+    assertThat(dispatch.attempt()).isEqualTo(1);
+    assertThat(dispatch.dispatchedAt()).isEqualTo(T0 + 5_000);
+    assertThat(dispatch.deadline()).isEqualTo(T0 + 5_000 + 5_000 + 10_000);
+    assertThat(dispatch.routingKey()).isEqualTo(task.id());
+    assertThat(d.record(task.id()).state()).isEqualTo(TaskState.DISPATCHED);
+    assertThat(d.metrics.lateness).containsExactly(0L);
+  }
+
+  @Test
+  void dispatchesAtOnceWhenAlreadyDue() {
+    TaskEnvelope task = Driver.task(T0 - 1_000);
+    d.send(task);
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(task.id());
+    assertThat(d.count("DISPATCHED")).isEqualTo(1);
+    assertThat(d.count("PENDING")).isZero();
+  }
+
+  @Test
+  void dropsAndCountsDuplicateTaskIds() {
+    TaskEnvelope task = Driver.task(T0 + 1_000);
+    d.send(task);
+    d.send(task);
+    d.send(task.withDueAt(T0));
+    d.advanceTo(T0 + 1_000);
+    assertThat(d.dispatches()).hasSize(1);
+    assertThat(d.metrics.get("duplicate")).isEqualTo(2);
+    assertThat(d.count("DISPATCHED")).isEqualTo(1);
+  }
+
+  @Test
+  void waitsAsNoHandlerUntilTheTopicAppears() {
+    TaskEnvelope task = Driver.task(T0);
+    d.known.topics.remove(d.topics.handler(Driver.HANDLER));
+    d.send(task);
+    assertThat(d.record(task.id()).state()).isEqualTo(TaskState.NO_HANDLER);
+    d.advance(5_000);
+    assertThat(d.dispatches()).isEmpty();
+    assertThat(d.record(task.id()).state()).isEqualTo(TaskState.NO_HANDLER);
+
+    d.known.topics.add(d.topics.handler(Driver.HANDLER));
+    d.advance(1_000);
+
+    assertThat(d.dispatches()).extracting(Dispatch::attempt).containsExactly(1);
+    assertThat(d.record(task.id()).state()).isEqualTo(TaskState.DISPATCHED);
+    assertThat(d.count("NO_HANDLER")).isZero();
+  }
+
+  @Test
+  void boundsEachScanAndCatchesUpOnTheNextTicks() {
+    d.close();
+    d = new Driver(dir.resolve("bounded"), 40);
+    int n = 100;
+    for (int i = 0; i < n; i++) {
+      d.send(Driver.task(T0 + 1_000));
+    }
+    d.advanceTo(T0 + 1_000);
+    assertThat(d.dispatches()).hasSize(40);
+    d.advance(100);
+    d.advance(100);
+    assertThat(d.dispatches()).hasSize(60);
+    assertThat(d.count("DISPATCHED")).isEqualTo(n);
+    assertThat(d.count("PENDING")).isZero();
+  }
+
+  @Test
+  void keepsOneIndexEntryPerTask() {
+    TaskEnvelope task = Driver.task(T0 + 1_000);
+    d.send(task);
+    assertThat(d.indexSize()).isEqualTo(1);
+    d.advanceTo(T0 + 1_000);
+    assertThat(d.indexSize()).isEqualTo(1); // the deadline timer
+    assertThat(d.record(task.id()).timerKind()).isEqualTo(TimerKind.DEADLINE);
+  }
+
+  @Test
+  void aReplayedTaskHealsAnIndexEntryLostInACrash() {
+    TaskEnvelope task = Driver.task(T0 + 1_000);
+    d.send(task);
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    index.delete(DueIndexKey.of(T0 + 1_000, task.id())); // as if its changelog write was lost
+    d.advanceTo(T0 + 1_000);
+    assertThat(d.dispatches()).isEmpty();
+
+    d.send(task); // at-least-once replays the input after the crash
+
+    d.advance(100);
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(task.id());
+    assertThat(d.metrics.get("duplicate")).isEqualTo(1);
+  }
+}

@@ -1,0 +1,167 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.core.ControlRecord;
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskResult;
+import io.tasklane.core.Topics;
+import io.tasklane.core.Wire;
+import io.tasklane.core.WireCodec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+
+/** A TopologyTestDriver around the scheduler topology with a hand-driven wall clock. */
+final class Driver implements AutoCloseable {
+  static final long T0 = 1_800_000_000_000L;
+  static final String HANDLER = "mail.send";
+
+  final Topics topics = new Topics("t");
+  final KnownTopics known = new KnownTopics();
+  final CountingMetrics metrics = new CountingMetrics();
+  final EngineSettings settings;
+  final TopologyTestDriver driver;
+  final TestInputTopic<String, byte[]> tasks;
+  final TestInputTopic<String, byte[]> results;
+  final TestInputTopic<String, byte[]> control;
+  final TestOutputTopic<String, byte[]> controlOut;
+  long now = T0;
+
+  Driver(Path stateDir) {
+    this(stateDir, 1_000);
+  }
+
+  Driver(Path stateDir, int scanBound) {
+    settings =
+        new EngineSettings(
+            Duration.ofMillis(100), scanBound, Duration.ofDays(7).toMillis(), 10_000, 3, 1_000);
+    known.topics.add(topics.handler(HANDLER));
+    known.topics.add(topics.handlerDlt(HANDLER));
+    Engine engine = new Engine(topics, settings, known, metrics, FixedRandom::new);
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    driver = new TopologyTestDriver(TopologyFactory.build(engine), p, Instant.ofEpochMilli(T0));
+    StringSerializer s = new StringSerializer();
+    ByteArraySerializer b = new ByteArraySerializer();
+    tasks = driver.createInputTopic(topics.tasks(), s, b);
+    results = driver.createInputTopic(topics.results(), s, b);
+    control = driver.createInputTopic(topics.control(), s, b);
+    controlOut =
+        driver.createOutputTopic(
+            topics.control(), new StringDeserializer(), new ByteArrayDeserializer());
+  }
+
+  static TaskEnvelope task(long dueAt) {
+    return task(dueAt, 3, RetryPolicy.fixed(Duration.ofSeconds(10)), List.of());
+  }
+
+  static TaskEnvelope task(long dueAt, int maxAttempts, RetryPolicy backoff, List<String> deps) {
+    return new TaskEnvelope(
+        Wire.VERSION,
+        UUID.randomUUID().toString(),
+        HANDLER,
+        null,
+        null,
+        WireCodec.readTree("{\"to\":\"a@b.c\"}"),
+        dueAt,
+        maxAttempts,
+        5_000,
+        backoff,
+        deps,
+        Map.of(),
+        T0,
+        null,
+        null);
+  }
+
+  void send(TaskEnvelope task) {
+    tasks.pipeInput(
+        new TestRecord<>(task.routingKey(), WireCodec.encode(task), Instant.ofEpochMilli(now)));
+  }
+
+  void sendControl(String key, ControlRecord command) {
+    control.pipeInput(new TestRecord<>(key, WireCodec.encode(command), Instant.ofEpochMilli(now)));
+  }
+
+  void sendResult(TaskResult result) {
+    results.pipeInput(
+        new TestRecord<>(result.id(), WireCodec.encode(result), Instant.ofEpochMilli(now)));
+  }
+
+  /** Moves the wall clock to {@code t}, firing the punctuator. */
+  void advanceTo(long t) {
+    driver.advanceWallClockTime(Duration.ofMillis(t - now));
+    now = t;
+  }
+
+  void advance(long ms) {
+    advanceTo(now + ms);
+  }
+
+  List<Dispatch> dispatches() {
+    return read(topics.handler(HANDLER)).stream()
+        .map(r -> WireCodec.decodeDispatch(r.value()))
+        .toList();
+  }
+
+  List<TestRecord<String, byte[]>> read(String topic) {
+    TestOutputTopic<String, byte[]> out =
+        driver.createOutputTopic(topic, new StringDeserializer(), new ByteArrayDeserializer());
+    return out.readRecordsToList();
+  }
+
+  /** Feeds the emitted control records (dependency protocol) back in; returns how many. */
+  int loopControl() {
+    List<TestRecord<String, byte[]>> emitted = new ArrayList<>(controlOut.readRecordsToList());
+    for (TestRecord<String, byte[]> r : emitted) {
+      control.pipeInput(new TestRecord<>(r.key(), r.value(), Instant.ofEpochMilli(now)));
+    }
+    return emitted.size();
+  }
+
+  TaskRecord record(String id) {
+    KeyValueStore<String, TaskRecord> store = driver.getKeyValueStore(Stores.TASKS);
+    return store.get(id);
+  }
+
+  long count(String state) {
+    KeyValueStore<String, Long> store = driver.getKeyValueStore(Stores.STATE_COUNTS);
+    Long n = store.get(state);
+    return n == null ? 0 : n;
+  }
+
+  long indexSize() {
+    KeyValueStore<?, ?> store = driver.getKeyValueStore(Stores.DUE_INDEX);
+    long n = 0;
+    try (var it = store.all()) {
+      while (it.hasNext()) {
+        it.next();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public void close() {
+    driver.close();
+  }
+}
