@@ -1,8 +1,10 @@
 package io.tasklane.worker.internal;
 
+import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Internal;
+import io.micronaut.core.reflect.ClassUtils;
 import io.micronaut.core.value.PropertyResolver;
 import io.tasklane.worker.IdempotencyStore;
 import io.tasklane.worker.JdbcIdempotencyStore;
@@ -25,12 +27,34 @@ public class IdempotencyStoreFactory {
   @Requires(missingBeans = IdempotencyStore.class)
   @Requires(property = "tasklane.worker.idempotency.enabled", notEquals = "false")
   JdbcIdempotencyStore jdbcIdempotencyStore(
-      DataSource dataSource, PropertyResolver env, Optional<Clock> clock) {
+      DataSource dataSource, PropertyResolver env, Optional<Clock> clock, BeanContext beans) {
     JdbcIdempotencyStore store =
-        new JdbcIdempotencyStore(dataSource, clock.orElse(Clock.systemUTC()));
+        new JdbcIdempotencyStore(unwrap(dataSource, beans), clock.orElse(Clock.systemUTC()));
     if (env.get("tasklane.worker.idempotency.create-table", Boolean.class).orElse(true)) {
       store.createTable();
     }
     return store;
+  }
+
+  /**
+   * The pool behind a transaction-aware proxy. With micronaut-data on the classpath the DataSource
+   * bean only hands out the connection of the current Micronaut transaction; the worker runs its
+   * own transactions, so it needs the real pool.
+   */
+  static DataSource unwrap(DataSource dataSource, BeanContext beans) {
+    if (!ClassUtils.isPresent("io.micronaut.jdbc.DataSourceResolver", null)) {
+      return dataSource;
+    }
+    return Resolver.resolve(dataSource, beans);
+  }
+
+  /** Loaded only when micronaut-jdbc is present. */
+  private static final class Resolver {
+    static DataSource resolve(DataSource dataSource, BeanContext beans) {
+      return beans
+          .findBean(io.micronaut.jdbc.DataSourceResolver.class)
+          .map(r -> r.resolve(dataSource))
+          .orElse(dataSource);
+    }
   }
 }

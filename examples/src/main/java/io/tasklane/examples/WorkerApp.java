@@ -1,0 +1,16 @@
+package io.tasklane.examples;
+
+import io.micronaut.runtime.Micronaut;
+
+/**
+ * The demo's worker service: a Micronaut app whose {@code @TaskHandler} beans run the order tasks.
+ * Configure it with system properties or environment variables (datasources.default.*,
+ * tasklane.worker.*).
+ */
+public final class WorkerApp {
+  private WorkerApp() {}
+
+  public static void main(String[] args) {
+    Micronaut.build(args).mainClass(WorkerApp.class).start();
+  }
+}

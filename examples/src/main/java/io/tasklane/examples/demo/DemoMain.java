@@ -1,0 +1,54 @@
+package io.tasklane.examples.demo;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bin/demo}: the order scenario on the real pipeline. Exit 0 only if every invariant holds. */
+@Command(
+    name = "bin/demo",
+    mixinStandardHelpOptions = true,
+    description = "Runs the Tasklane order demo on the embedded local stack.")
+public final class DemoMain implements Callable<Integer> {
+  @Option(names = "--orders", defaultValue = "3000", description = "orders to create (${DEFAULT-VALUE})")
+  int orders;
+
+  @Option(names = "--rate", defaultValue = "60", description = "orders per second (${DEFAULT-VALUE})")
+  int rate;
+
+  @Option(
+      names = "--delay",
+      defaultValue = "PT10S",
+      description = "unpaid orders are cancelled after this ISO duration (${DEFAULT-VALUE})")
+  Duration delay;
+
+  @Option(names = "--pay-ratio", defaultValue = "0.5", description = "share paid in time (${DEFAULT-VALUE})")
+  double payRatio;
+
+  @Option(names = "--cases", defaultValue = "30", description = "count of each scenario case (${DEFAULT-VALUE})")
+  int cases;
+
+  @Option(names = "--settle-timeout", defaultValue = "PT3M", description = "wait for the pipeline to drain (${DEFAULT-VALUE})")
+  Duration settleTimeout;
+
+  @Option(names = "--home", defaultValue = ".", description = "the Tasklane checkout")
+  Path home;
+
+  @Override
+  public Integer call() throws Exception {
+    DemoOptions options =
+        new DemoOptions(
+            orders, rate, delay, payRatio, cases, settleTimeout, home.toAbsolutePath().normalize());
+    try (DemoRun run = new DemoRun(options, System.out)) {
+      return run.execute() ? 0 : 1;
+    }
+  }
+
+  public static void main(String[] args) {
+    int code = new CommandLine(new DemoMain()).execute(args);
+    System.exit(code);
+  }
+}

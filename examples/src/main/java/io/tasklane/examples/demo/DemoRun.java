@@ -1,0 +1,199 @@
+package io.tasklane.examples.demo;
+
+import io.micronaut.context.ApplicationContext;
+import io.tasklane.examples.orders.DemoSchema;
+import io.tasklane.examples.orders.OrderService;
+import io.tasklane.examples.orders.ScenarioHandlers;
+import io.tasklane.examples.orders.ScenarioService;
+import io.tasklane.core.Topics;
+import io.tasklane.testkit.JavaProcess;
+import io.tasklane.testkit.LocalStack;
+import io.tasklane.testkit.LocalStackConfig;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One demo run: stack, apps, workload, progress, verdict. Everything it starts is stopped by
+ * {@link #close()}, which a JVM shutdown hook also calls on Ctrl-C. Runs on the caller's thread.
+ */
+final class DemoRun implements AutoCloseable {
+  private static final String NAMESPACE = "demo";
+  private final DemoOptions options;
+  private final PrintStream out;
+  private final List<AutoCloseable> started = new ArrayList<>();
+  private final Thread hook = new Thread(this::closeQuietly, "demo-shutdown");
+  private final long t0 = System.currentTimeMillis();
+  private long lastEffects;
+  private long lastAt = t0;
+
+  DemoRun(DemoOptions options, PrintStream out) {
+    this.options = options;
+    this.out = out;
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  boolean execute() throws Exception {
+    step("starting the local stack (private MariaDB with ROW binlog + KRaft Kafka)");
+    LocalStack stack = startStack();
+    String url = stack.createDatabase("tasklane_demo");
+    try (Connection c = java.sql.DriverManager.getConnection(url, stack.username(), stack.password())) {
+      DemoSchema.create(c);
+    }
+    Database db = new Database(url, stack.username(), stack.password());
+    int httpPort = freePort();
+    var apps =
+        new AppLauncher(options.home(), url, stack.username(), stack.password(), stack.bootstrapServers(), NAMESPACE);
+    step("starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
+    JavaProcess relay = track(apps.relay());
+    JavaProcess scheduler = track(apps.scheduler(httpPort));
+    JavaProcess worker = track(apps.worker());
+    ApplicationContext orders = track(ordersContext(url, stack));
+    OrderService orderService = orders.getBean(OrderService.class);
+    ScenarioService scenarios = orders.getBean(ScenarioService.class);
+
+    step("waiting for the pipeline: a probe task must come through end to end");
+    awaitProbe(db, scenarios, List.of(relay, scheduler, worker));
+
+    step(String.format("running %d orders at %d/s, unpaid orders cancelled after %s", options.orders(), options.rate(), options.unpaidTimeout()));
+    Workload load = track(new Workload(options, orderService, scenarios));
+    load.start();
+    Verifier verifier = new Verifier(db);
+    int cases = expectedCases();
+    progressUntil(db, () -> verifier.settled(options, cases), options.settleTimeout().plusSeconds(options.orders() / options.rate()));
+    load.awaitOffered(Duration.ofSeconds(5));
+    progressUntil(db, () -> verifier.settled(options, cases) && deadCount(stack, load) == load.brokenIds().size(), options.settleTimeout());
+    out.println();
+
+    Verdict verdict = verifier.verify(options, cases, deadCount(stack, load), load.brokenIds());
+    verdict.check("the workload itself raised no errors", load.errors().isEmpty(), load.errors().size() + " errors" + (load.errors().isEmpty() ? "" : ": " + load.errors().get(0)));
+    printSummary(verdict, verifier, httpPort, load);
+    return verdict.ok();
+  }
+
+  private int expectedCases() {
+    int every = Math.max(1, options.orders() / options.cases());
+    return (options.orders() + every - 1) / every;
+  }
+
+  private LocalStack startStack() {
+    String attach = System.getenv("TASKLANE_STACK");
+    LocalStack stack =
+        attach != null
+            ? LocalStack.attach(java.nio.file.Path.of(attach))
+            : LocalStack.start(
+                LocalStackConfig.defaults()
+                    .withBaseDir(options.home().resolve("target/demo/stack-" + t0))
+                    .withDeleteOnClose(true));
+    return track(stack);
+  }
+
+  private ApplicationContext ordersContext(String url, LocalStack stack) {
+    return ApplicationContext.run(
+        Map.of(
+            "datasources.default.url", url,
+            "datasources.default.username", stack.username(),
+            "datasources.default.password", stack.password(),
+            "tasklane.worker.enabled", false));
+  }
+
+  private void awaitProbe(Database db, ScenarioService scenarios, List<JavaProcess> procs) throws InterruptedException {
+    scenarios.grantCoupon(-1);
+    long deadline = System.currentTimeMillis() + 180_000;
+    while (db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='coupon.grant' AND ref=-1") == 0) {
+      for (JavaProcess p : procs) {
+        if (!p.isAlive()) {
+          throw new IllegalStateException(p + " died during start-up:\n" + p.logTail(40));
+        }
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("the probe task did not come through in 180 s; see " + procs.get(0).logFile().getParent());
+      }
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    db.count("SELECT 1");
+    try (Connection c = db.connect()) {
+      c.createStatement().execute("DELETE FROM demo_effects WHERE ref=-1");
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private long deadCount(LocalStack stack, Workload load) {
+    return DltCounter.count(stack.bootstrapServers(), new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN), load.brokenIds());
+  }
+
+  private void progressUntil(Database db, java.util.function.BooleanSupplier done, Duration timeout) throws InterruptedException {
+    long start = System.currentTimeMillis();
+    while (System.currentTimeMillis() - start < timeout.toMillis()) {
+      Counts c = Counts.read(db);
+      long now = System.currentTimeMillis();
+      long rate = (c.effects() - lastEffects) * 1000 / Math.max(1, now - lastAt);
+      lastEffects = c.effects();
+      lastAt = now;
+      out.print(c.line(now - t0, options.orders(), rate));
+      out.flush();
+      if (done.getAsBoolean()) {
+        return;
+      }
+      TimeUnit.MILLISECONDS.sleep(1000);
+    }
+  }
+
+  private void printSummary(Verdict verdict, Verifier verifier, int httpPort, Workload load) {
+    Histogram latency = verifier.emailLatency();
+    Histogram lateness = verifier.cancelLateness();
+    out.println();
+    out.println("== Tasklane demo summary ==");
+    verdict.lines().forEach(out::println);
+    out.printf("  commit → handler start (e-mails): p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n", latency.getValueAtPercentile(50), latency.getValueAtPercentile(99), latency.getMaxValue(), latency.getTotalCount());
+    out.printf("  lateness of delayed cancellations: p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n", lateness.getValueAtPercentile(50), lateness.getValueAtPercentile(99), lateness.getMaxValue(), lateness.getTotalCount());
+    out.printf("  dead tasks: %d on %s%n", load.brokenIds().size(), new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN));
+    out.printf("  status API: http://127.0.0.1:%d/api/tasks/<id>  (Authorization: Bearer %s)%n", httpPort, AppLauncher.TOKEN);
+    out.printf("  e.g. curl -H 'Authorization: Bearer %s' http://127.0.0.1:%d/api/tasks/%s%n", AppLauncher.TOKEN, httpPort, load.brokenIds().isEmpty() ? "<id>" : load.brokenIds().get(0));
+    out.println(verdict.ok() ? "RESULT: PASS — every invariant holds" : "RESULT: FAIL");
+    out.printf("  (%.1f s in all; the apps stop now)%n", (System.currentTimeMillis() - t0) / 1000.0);
+  }
+
+  private void step(String text) {
+    out.printf("[%5.1fs] %s%n", (System.currentTimeMillis() - t0) / 1000.0, text);
+  }
+
+  private <T extends AutoCloseable> T track(T resource) {
+    started.add(resource);
+    return resource;
+  }
+
+  private void closeQuietly() {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      try {
+        started.get(i).close();
+      } catch (Exception e) {
+        out.println("while stopping " + started.get(i) + ": " + e);
+      }
+    }
+    started.clear();
+  }
+
+  @Override
+  public void close() {
+    closeQuietly();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // already shutting down: the hook is what called us
+    }
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

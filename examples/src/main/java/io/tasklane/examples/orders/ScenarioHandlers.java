@@ -1,0 +1,63 @@
+package io.tasklane.examples.orders;
+
+import io.tasklane.worker.PermanentTaskException;
+import io.tasklane.worker.TaskContext;
+import io.tasklane.worker.TaskHandler;
+import jakarta.inject.Singleton;
+
+/** The other cases of the demo: a flaky partner, a broken report, a two-step pipeline. */
+@Singleton
+public class ScenarioHandlers {
+  public static final String PARTNER = "partner.notify";
+  public static final String BROKEN = "report.broken";
+  public static final String STEP = "pipeline.step";
+  public static final String DUPLICATE = "coupon.grant";
+
+  /** Fails on its first two attempts, then succeeds: retried with backoff by the scheduler. */
+  @TaskHandler(PARTNER)
+  public void notifyPartner(OrderRef ref, TaskContext ctx) throws Exception {
+    long started = System.currentTimeMillis();
+    if (ctx.attempt() < 3) {
+      throw new IllegalStateException("partner answered 503 (attempt " + ctx.attempt() + ")");
+    }
+    ctx.inTransaction(
+        c -> {
+          Effects.record(c, ctx, PARTNER, ref.orderId(), started);
+          return null;
+        });
+  }
+
+  /** Always fails: goes DEAD after its attempts and lands on the handler's DLT. */
+  @TaskHandler(BROKEN)
+  public void brokenReport(OrderRef ref, TaskContext ctx) {
+    if (ctx.attempt() >= 2) {
+      throw new PermanentTaskException("report template missing for order " + ref.orderId());
+    }
+    throw new IllegalArgumentException("report renderer crashed");
+  }
+
+  /** One step of a pipeline; step B of each pair depends on step A. */
+  @TaskHandler(STEP)
+  public void step(StepRef ref, TaskContext ctx) throws Exception {
+    long started = System.currentTimeMillis();
+    ctx.inTransaction(
+        c -> {
+          Effects.record(c, ctx, STEP + "." + ref.step(), ref.pair(), started);
+          return null;
+        });
+  }
+
+  /** Submitted twice with the same key: must take effect once. */
+  @TaskHandler(DUPLICATE)
+  public void grantCoupon(OrderRef ref, TaskContext ctx) throws Exception {
+    long started = System.currentTimeMillis();
+    ctx.inTransaction(
+        c -> {
+          Effects.record(c, ctx, DUPLICATE, ref.orderId(), started);
+          return null;
+        });
+  }
+
+  /** The payload of a pipeline step. */
+  public record StepRef(long pair, String step) {}
+}

@@ -1,0 +1,59 @@
+package io.tasklane.examples.orders;
+
+import io.micronaut.transaction.annotation.Transactional;
+import io.tasklane.core.RetryPolicy;
+import io.tasklane.outbox.TaskOutbox;
+import io.tasklane.outbox.TaskRequest;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+
+/** Enqueues the non-order cases of the demo, each in its own transaction. */
+@Singleton
+public class ScenarioService {
+  private static final RetryPolicy FAST = RetryPolicy.fixed(Duration.ofMillis(500), Duration.ofSeconds(1));
+  private final TaskOutbox outbox;
+
+  public ScenarioService(TaskOutbox outbox) {
+    this.outbox = outbox;
+  }
+
+  /** A partner call that succeeds on its third attempt. */
+  @Transactional
+  public String flakyPartner(long ref) {
+    return outbox.enqueue(
+        TaskRequest.to(ScenarioHandlers.PARTNER).payload(new OrderRef(ref)).maxAttempts(5).backoff(FAST));
+  }
+
+  /** A report that always fails: DEAD after its second attempt. */
+  @Transactional
+  public String brokenReport(long ref) {
+    return outbox.enqueue(
+        TaskRequest.to(ScenarioHandlers.BROKEN).payload(new OrderRef(ref)).maxAttempts(3).backoff(FAST));
+  }
+
+  /** Step A, and step B which depends on A; returns B's id. */
+  @Transactional
+  public String pipeline(long pair) {
+    String a =
+        outbox.enqueue(
+            TaskRequest.to(ScenarioHandlers.STEP)
+                .payload(new ScenarioHandlers.StepRef(pair, "a"))
+                .delay(Duration.ofMillis(300)));
+    return outbox.enqueue(
+        TaskRequest.to(ScenarioHandlers.STEP)
+            .payload(new ScenarioHandlers.StepRef(pair, "b"))
+            .dependsOn(a));
+  }
+
+  /** Submits the same keyed task twice, in two transactions. */
+  public void duplicateCoupon(long ref) {
+    grantCoupon(ref);
+    grantCoupon(ref);
+  }
+
+  @Transactional
+  public String grantCoupon(long ref) {
+    return outbox.enqueue(
+        TaskRequest.to(ScenarioHandlers.DUPLICATE).payload(new OrderRef(ref)).key("coupon-" + ref));
+  }
+}
