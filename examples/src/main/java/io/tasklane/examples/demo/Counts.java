@@ -2,8 +2,17 @@ package io.tasklane.examples.demo;
 
 /** One snapshot of the demo's progress, read from the database. */
 record Counts(
-    long created, long paid, long cancelled, long open, long emails, long partner, long steps,
-    long coupons, long effects) {
+    long created,
+    long paid,
+    long cancelled,
+    long open,
+    long emails,
+    long partner,
+    long steps,
+    long coupons,
+    long late,
+    long reminders,
+    long effects) {
 
   static Counts read(Database db) {
     return new Counts(
@@ -15,6 +24,8 @@ record Counts(
         db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='partner.notify'"),
         db.count("SELECT COUNT(*) FROM demo_effects WHERE kind LIKE 'pipeline.step.%'"),
         db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='coupon.grant'"),
+        db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='audit.late'"),
+        db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='reminder.send'"),
         db.count("SELECT COUNT(*) FROM demo_effects"));
   }
 

@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Read-only queries of the demo database (plain JDBC, one short connection per call). */
-record Database(String url, String user, String password) {
+public record Database(String url, String user, String password) {
 
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     return DriverManager.getConnection(url, user, password);
   }
 
-  long count(String sql) {
+  public long count(String sql) {
     try (Connection c = connect();
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(sql)) {
@@ -25,7 +25,7 @@ record Database(String url, String user, String password) {
     }
   }
 
-  List<Long> longs(String sql) {
+  public List<Long> longs(String sql) {
     try (Connection c = connect();
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(sql)) {

@@ -7,16 +7,24 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code bin/demo}: the order scenario on the real pipeline. Exit 0 only if every invariant holds. */
+/**
+ * {@code bin/demo}: the order scenario on the real pipeline. Exit 0 only if every invariant holds.
+ */
 @Command(
     name = "bin/demo",
     mixinStandardHelpOptions = true,
     description = "Runs the Tasklane order demo on the embedded local stack.")
 public final class DemoMain implements Callable<Integer> {
-  @Option(names = "--orders", defaultValue = "3000", description = "orders to create (${DEFAULT-VALUE})")
+  @Option(
+      names = "--orders",
+      defaultValue = "3000",
+      description = "orders to create (${DEFAULT-VALUE})")
   int orders;
 
-  @Option(names = "--rate", defaultValue = "60", description = "orders per second (${DEFAULT-VALUE})")
+  @Option(
+      names = "--rate",
+      defaultValue = "60",
+      description = "orders per second (${DEFAULT-VALUE})")
   int rate;
 
   @Option(
@@ -25,13 +33,22 @@ public final class DemoMain implements Callable<Integer> {
       description = "unpaid orders are cancelled after this ISO duration (${DEFAULT-VALUE})")
   Duration delay;
 
-  @Option(names = "--pay-ratio", defaultValue = "0.5", description = "share paid in time (${DEFAULT-VALUE})")
+  @Option(
+      names = "--pay-ratio",
+      defaultValue = "0.5",
+      description = "share paid in time (${DEFAULT-VALUE})")
   double payRatio;
 
-  @Option(names = "--cases", defaultValue = "30", description = "count of each scenario case (${DEFAULT-VALUE})")
+  @Option(
+      names = "--cases",
+      defaultValue = "30",
+      description = "count of each scenario case (${DEFAULT-VALUE})")
   int cases;
 
-  @Option(names = "--settle-timeout", defaultValue = "PT3M", description = "wait for the pipeline to drain (${DEFAULT-VALUE})")
+  @Option(
+      names = "--settle-timeout",
+      defaultValue = "PT3M",
+      description = "wait for the pipeline to drain (${DEFAULT-VALUE})")
   Duration settleTimeout;
 
   @Option(names = "--home", defaultValue = ".", description = "the Tasklane checkout")
@@ -42,7 +59,7 @@ public final class DemoMain implements Callable<Integer> {
     DemoOptions options =
         new DemoOptions(
             orders, rate, delay, payRatio, cases, settleTimeout, home.toAbsolutePath().normalize());
-    try (DemoRun run = new DemoRun(options, System.out)) {
+    try (DemoRun run = new DemoRun(options, System.out, null)) {
       return run.execute() ? 0 : 1;
     }
   }

@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * What the demo runs: {@code orders} orders at {@code rate} per second, each cancelled after
- * {@code unpaidTimeout} unless paid (a share {@code payRatio} is paid in time), and {@code cases}
- * of each scenario case (flaky partner, broken report, dependency pair, duplicate submission).
+ * What the demo runs: {@code orders} orders at {@code rate} per second, each cancelled after {@code
+ * unpaidTimeout} unless paid (a share {@code payRatio} is paid in time), and {@code cases} of each
+ * scenario case (flaky partner, broken report, dependency pair, duplicate submission).
  */
 record DemoOptions(
     int orders,

@@ -1,27 +1,33 @@
 package io.tasklane.examples.demo;
 
 import io.micronaut.context.ApplicationContext;
+import io.tasklane.core.Topics;
+import io.tasklane.examples.launch.TasklaneApps;
 import io.tasklane.examples.orders.DemoSchema;
+import io.tasklane.examples.orders.LateHandlers;
 import io.tasklane.examples.orders.OrderService;
 import io.tasklane.examples.orders.ScenarioHandlers;
 import io.tasklane.examples.orders.ScenarioService;
-import io.tasklane.core.Topics;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.LocalStackConfig;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * One demo run: stack, apps, workload, progress, verdict. Everything it starts is stopped by
- * {@link #close()}, which a JVM shutdown hook also calls on Ctrl-C. Runs on the caller's thread.
+ * One demo run: stack, apps, workload, progress, verdict. Everything it starts is stopped by {@link
+ * #close()}, which a JVM shutdown hook also calls on Ctrl-C. Runs on the caller's thread.
  */
 final class DemoRun implements AutoCloseable {
   private static final String NAMESPACE = "demo";
@@ -33,9 +39,16 @@ final class DemoRun implements AutoCloseable {
   private long lastEffects;
   private long lastAt = t0;
 
-  DemoRun(DemoOptions options, PrintStream out) {
+  private final LocalStack givenStack;
+
+  /**
+   * @param givenStack a running stack to use (tests pass the shared one), or null to attach to
+   *     {@code TASKLANE_STACK} or start a private one
+   */
+  DemoRun(DemoOptions options, PrintStream out, LocalStack givenStack) {
     this.options = options;
     this.out = out;
+    this.givenStack = givenStack;
     Runtime.getRuntime().addShutdownHook(hook);
   }
 
@@ -43,17 +56,28 @@ final class DemoRun implements AutoCloseable {
     step("starting the local stack (private MariaDB with ROW binlog + KRaft Kafka)");
     LocalStack stack = startStack();
     String url = stack.createDatabase("tasklane_demo");
-    try (Connection c = java.sql.DriverManager.getConnection(url, stack.username(), stack.password())) {
+    try (Connection c =
+        java.sql.DriverManager.getConnection(url, stack.username(), stack.password())) {
       DemoSchema.create(c);
     }
     Database db = new Database(url, stack.username(), stack.password());
     int httpPort = freePort();
+    Path runDir = options.home().resolve("target/demo/run-" + t0);
+    track(() -> deleteTree(runDir.resolve("state-scheduler")));
     var apps =
-        new AppLauncher(options.home(), url, stack.username(), stack.password(), stack.bootstrapServers(), NAMESPACE);
-    step("starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
-    JavaProcess relay = track(apps.relay());
-    JavaProcess scheduler = track(apps.scheduler(httpPort));
-    JavaProcess worker = track(apps.worker());
+        new TasklaneApps(
+            options.home(),
+            runDir,
+            url,
+            stack.username(),
+            stack.password(),
+            stack.bootstrapServers(),
+            NAMESPACE);
+    step(
+        "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
+    JavaProcess relay = track(apps.relay("relay").start());
+    JavaProcess scheduler = track(apps.scheduler("scheduler", httpPort).start());
+    JavaProcess worker = track(apps.worker("worker", false).start());
     ApplicationContext orders = track(ordersContext(url, stack));
     OrderService orderService = orders.getBean(OrderService.class);
     ScenarioService scenarios = orders.getBean(ScenarioService.class);
@@ -61,18 +85,36 @@ final class DemoRun implements AutoCloseable {
     step("waiting for the pipeline: a probe task must come through end to end");
     awaitProbe(db, scenarios, List.of(relay, scheduler, worker));
 
-    step(String.format("running %d orders at %d/s, unpaid orders cancelled after %s", options.orders(), options.rate(), options.unpaidTimeout()));
+    step(
+        String.format(
+            "running %d orders at %d/s, unpaid orders cancelled after %s",
+            options.orders(), options.rate(), options.unpaidTimeout()));
     Workload load = track(new Workload(options, orderService, scenarios));
     load.start();
     Verifier verifier = new Verifier(db);
     int cases = expectedCases();
-    progressUntil(db, () -> verifier.settled(options, cases), options.settleTimeout().plusSeconds(options.orders() / options.rate()));
+    Duration offering = Duration.ofSeconds(60 + options.orders() / options.rate());
+    progressUntil(db, load::allOffered, offering);
+    out.println();
+    step(
+        "deploying a worker with the late handler "
+            + LateHandlers.AUDIT
+            + " (its tasks waited as NO_HANDLER)");
+    track(apps.worker("worker-late", true).start());
     load.awaitOffered(Duration.ofSeconds(5));
-    progressUntil(db, () -> verifier.settled(options, cases) && deadCount(stack, load) == load.brokenIds().size(), options.settleTimeout());
+    progressUntil(
+        db,
+        () -> verifier.settled(options, cases) && deadCount(stack, load) == load.brokenIds().size(),
+        options.settleTimeout());
     out.println();
 
     Verdict verdict = verifier.verify(options, cases, deadCount(stack, load), load.brokenIds());
-    verdict.check("the workload itself raised no errors", load.errors().isEmpty(), load.errors().size() + " errors" + (load.errors().isEmpty() ? "" : ": " + load.errors().get(0)));
+    verdict.check(
+        "the workload itself raised no errors",
+        load.errors().isEmpty(),
+        load.errors().size()
+            + " errors"
+            + (load.errors().isEmpty() ? "" : ": " + load.errors().get(0)));
     printSummary(verdict, verifier, httpPort, load);
     return verdict.ok();
   }
@@ -83,6 +125,9 @@ final class DemoRun implements AutoCloseable {
   }
 
   private LocalStack startStack() {
+    if (givenStack != null) {
+      return givenStack;
+    }
     String attach = System.getenv("TASKLANE_STACK");
     LocalStack stack =
         attach != null
@@ -97,23 +142,31 @@ final class DemoRun implements AutoCloseable {
   private ApplicationContext ordersContext(String url, LocalStack stack) {
     return ApplicationContext.run(
         Map.of(
-            "datasources.default.url", url,
-            "datasources.default.username", stack.username(),
-            "datasources.default.password", stack.password(),
-            "tasklane.worker.enabled", false));
+            "datasources.default.url",
+            url,
+            "datasources.default.username",
+            stack.username(),
+            "datasources.default.password",
+            stack.password(),
+            "tasklane.worker.enabled",
+            false));
   }
 
-  private void awaitProbe(Database db, ScenarioService scenarios, List<JavaProcess> procs) throws InterruptedException {
+  private void awaitProbe(Database db, ScenarioService scenarios, List<JavaProcess> procs)
+      throws InterruptedException {
     scenarios.grantCoupon(-1);
     long deadline = System.currentTimeMillis() + 180_000;
-    while (db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='coupon.grant' AND ref=-1") == 0) {
+    while (db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='coupon.grant' AND ref=-1")
+        == 0) {
       for (JavaProcess p : procs) {
         if (!p.isAlive()) {
           throw new IllegalStateException(p + " died during start-up:\n" + p.logTail(40));
         }
       }
       if (System.currentTimeMillis() > deadline) {
-        throw new IllegalStateException("the probe task did not come through in 180 s; see " + procs.get(0).logFile().getParent());
+        throw new IllegalStateException(
+            "the probe task did not come through in 180 s; see "
+                + procs.get(0).logFile().getParent());
       }
       TimeUnit.MILLISECONDS.sleep(100);
     }
@@ -126,10 +179,14 @@ final class DemoRun implements AutoCloseable {
   }
 
   private long deadCount(LocalStack stack, Workload load) {
-    return DltCounter.count(stack.bootstrapServers(), new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN), load.brokenIds());
+    return DltCounter.count(
+        stack.bootstrapServers(),
+        new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN),
+        load.brokenIds());
   }
 
-  private void progressUntil(Database db, java.util.function.BooleanSupplier done, Duration timeout) throws InterruptedException {
+  private void progressUntil(Database db, java.util.function.BooleanSupplier done, Duration timeout)
+      throws InterruptedException {
     long start = System.currentTimeMillis();
     while (System.currentTimeMillis() - start < timeout.toMillis()) {
       Counts c = Counts.read(db);
@@ -152,13 +209,32 @@ final class DemoRun implements AutoCloseable {
     out.println();
     out.println("== Tasklane demo summary ==");
     verdict.lines().forEach(out::println);
-    out.printf("  commit → handler start (e-mails): p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n", latency.getValueAtPercentile(50), latency.getValueAtPercentile(99), latency.getMaxValue(), latency.getTotalCount());
-    out.printf("  lateness of delayed cancellations: p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n", lateness.getValueAtPercentile(50), lateness.getValueAtPercentile(99), lateness.getMaxValue(), lateness.getTotalCount());
-    out.printf("  dead tasks: %d on %s%n", load.brokenIds().size(), new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN));
-    out.printf("  status API: http://127.0.0.1:%d/api/tasks/<id>  (Authorization: Bearer %s)%n", httpPort, AppLauncher.TOKEN);
-    out.printf("  e.g. curl -H 'Authorization: Bearer %s' http://127.0.0.1:%d/api/tasks/%s%n", AppLauncher.TOKEN, httpPort, load.brokenIds().isEmpty() ? "<id>" : load.brokenIds().get(0));
+    out.printf(
+        "  commit → handler start (e-mails): p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n",
+        latency.getValueAtPercentile(50),
+        latency.getValueAtPercentile(99),
+        latency.getMaxValue(),
+        latency.getTotalCount());
+    out.printf(
+        "  lateness of delayed cancellations: p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n",
+        lateness.getValueAtPercentile(50),
+        lateness.getValueAtPercentile(99),
+        lateness.getMaxValue(),
+        lateness.getTotalCount());
+    out.printf(
+        "  dead tasks: %d on %s%n",
+        load.brokenIds().size(), new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN));
+    out.printf(
+        "  status API: http://127.0.0.1:%d/api/tasks/<id>  (Authorization: Bearer %s)%n",
+        httpPort, TasklaneApps.TOKEN);
+    out.printf(
+        "  e.g. curl -H 'Authorization: Bearer %s' http://127.0.0.1:%d/api/tasks/%s%n",
+        TasklaneApps.TOKEN,
+        httpPort,
+        load.brokenIds().isEmpty() ? "<id>" : load.brokenIds().get(0));
     out.println(verdict.ok() ? "RESULT: PASS — every invariant holds" : "RESULT: FAIL");
-    out.printf("  (%.1f s in all; the apps stop now)%n", (System.currentTimeMillis() - t0) / 1000.0);
+    out.printf(
+        "  (%.1f s in all; the apps stop now)%n", (System.currentTimeMillis() - t0) / 1000.0);
   }
 
   private void step(String text) {
@@ -188,6 +264,14 @@ final class DemoRun implements AutoCloseable {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException e) {
       // already shutting down: the hook is what called us
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (var paths = Files.walk(dir)) {
+        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
     }
   }
 

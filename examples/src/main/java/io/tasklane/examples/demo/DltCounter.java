@@ -19,10 +19,14 @@ final class DltCounter {
   static long count(String bootstrap, String topic, Collection<String> ids) {
     Map<String, Object> props =
         Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-            ConsumerConfig.GROUP_ID_CONFIG, "demo-dlt-" + UUID.randomUUID(),
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrap,
+            ConsumerConfig.GROUP_ID_CONFIG,
+            "demo-dlt-" + UUID.randomUUID(),
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            false,
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest");
     Set<String> seen = new HashSet<>();
     try (var consumer =
         new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {

@@ -19,18 +19,24 @@ final class Verifier {
         && c.emails() >= c.created()
         && c.partner() >= cases
         && c.steps() >= 2L * cases
-        && c.coupons() >= cases;
+        && c.coupons() >= cases
+        && c.late() >= cases
+        && c.reminders() >= cases;
   }
 
   Verdict verify(DemoOptions options, int cases, long deadTasks, List<String> brokenIds) {
     Verdict v = new Verdict();
     Counts c = Counts.read(db);
-    v.check("every order created", c.created() == options.orders(), c.created() + " of " + options.orders());
+    v.check(
+        "every order created",
+        c.created() == options.orders(),
+        c.created() + " of " + options.orders());
     v.check(
         "each order ends PAID or CANCELLED",
         c.paid() + c.cancelled() == c.created() && c.open() == 0,
         c.paid() + " paid, " + c.cancelled() + " cancelled, " + c.open() + " open");
-    long cancelEffects = db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='order.cancel-unpaid'");
+    long cancelEffects =
+        db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='order.cancel-unpaid'");
     long paidButCancelled =
         db.count(
             "SELECT COUNT(*) FROM demo_orders o JOIN demo_effects e ON e.kind='order.cancel-unpaid'"
@@ -39,13 +45,15 @@ final class Verifier {
         "each cancelled order cancelled exactly once, no paid order cancelled",
         cancelEffects == c.cancelled() && paidButCancelled == 0,
         cancelEffects + " cancel effects, " + paidButCancelled + " paid orders touched");
-    long emailOrders = db.count("SELECT COUNT(DISTINCT ref) FROM demo_effects WHERE kind='email.send'");
+    long emailOrders =
+        db.count("SELECT COUNT(DISTINCT ref) FROM demo_effects WHERE kind='email.send'");
     v.check(
         "each order's e-mail sent exactly once",
         c.emails() == c.created() && emailOrders == c.created(),
         c.emails() + " e-mails for " + emailOrders + " orders");
     long duplicates =
-        db.count("SELECT COUNT(*) FROM (SELECT task_id FROM demo_effects GROUP BY task_id HAVING COUNT(*) > 1) d");
+        db.count(
+            "SELECT COUNT(*) FROM (SELECT task_id FROM demo_effects GROUP BY task_id HAVING COUNT(*) > 1) d");
     v.check("no effect written twice", duplicates == 0, duplicates + " task ids with 2+ effects");
     long thirdAttempt =
         db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='partner.notify' AND attempt=3");
@@ -53,13 +61,28 @@ final class Verifier {
         "flaky partner calls succeed on attempt 3, once each",
         c.partner() == cases && thirdAttempt == cases,
         c.partner() + " effects, " + thirdAttempt + " on attempt 3, expected " + cases);
-    v.check("broken reports end DEAD", deadTasks == brokenIds.size(), deadTasks + " of " + brokenIds.size() + " DEAD");
+    v.check(
+        "broken reports end DEAD",
+        deadTasks == brokenIds.size(),
+        deadTasks + " of " + brokenIds.size() + " DEAD");
     long bAfterA =
         db.count(
             "SELECT COUNT(*) FROM demo_effects b JOIN demo_effects a ON a.kind='pipeline.step.a'"
                 + " AND a.ref=b.ref WHERE b.kind='pipeline.step.b' AND b.started_at >= a.started_at");
-    v.check("each dependent step B ran after its step A", bAfterA == cases, bAfterA + " of " + cases);
-    v.check("duplicate keyed submissions take effect once", c.coupons() == cases, c.coupons() + " of " + cases);
+    v.check(
+        "each dependent step B ran after its step A", bAfterA == cases, bAfterA + " of " + cases);
+    v.check(
+        "duplicate keyed submissions take effect once",
+        c.coupons() == cases,
+        c.coupons() + " of " + cases);
+    v.check(
+        "tasks of a handler deployed late run once it appears",
+        c.late() == cases,
+        c.late() + " of " + cases);
+    v.check(
+        "a cancel that arrives after its task ran changes nothing",
+        c.reminders() == cases,
+        c.reminders() + " of " + cases + " reminders, each once");
     long early =
         db.count(
             "SELECT COUNT(*) FROM demo_effects e JOIN demo_orders o ON e.ref = o.id"

@@ -69,6 +69,21 @@ final class Workload implements AutoCloseable {
     brokenIds.add(scenarios.brokenReport(n));
     scenarios.pipeline(n);
     scenarios.duplicateCoupon(n);
+    scenarios.lateAudit(n);
+    String reminder = scenarios.reminder(n);
+    timer.schedule(() -> cancelAfterItRan(reminder), 3, TimeUnit.SECONDS);
+  }
+
+  private void cancelAfterItRan(String taskId) {
+    try {
+      scenarios.cancel(taskId);
+    } catch (RuntimeException e) {
+      errors.add(e);
+    }
+  }
+
+  boolean allOffered() {
+    return offered.get() >= options.orders();
   }
 
   private void pay(long id) {

@@ -7,33 +7,33 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The demo's tables: orders and an effects log. Effects have their own auto-increment key (not
- * the task id) so that a duplicate effect would show up as two rows instead of being hidden by a
- * unique key: the demo's "exactly once" check counts them.
+ * The demo's tables: orders and an effects log. Effects have their own auto-increment key (not the
+ * task id) so that a duplicate effect would show up as two rows instead of being hidden by a unique
+ * key: the demo's "exactly once" check counts them.
  */
 public final class DemoSchema {
   private DemoSchema() {}
+
+  /** The DDL of the demo tables (also mounted by the compose stack). */
+  public static String demoTables() {
+    try (var in = DemoSchema.class.getResourceAsStream("/io/tasklane/examples/demo_tables.sql")) {
+      String sql = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      return sql.replaceAll("(?m)^--.*$", "");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 
   /** Creates the outbox, the processed-task table and the demo tables if missing. */
   public static void create(Connection c) throws SQLException {
     OutboxSchema.create(c);
     try (Statement s = c.createStatement()) {
       s.execute(JdbcIdempotencyStore.ddl());
-      s.execute(
-          "CREATE TABLE IF NOT EXISTS demo_orders ("
-              + " id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
-              + " state VARCHAR(16) NOT NULL,"
-              + " created_at BIGINT NOT NULL,"
-              + " cancel_due_at BIGINT NOT NULL) ENGINE=InnoDB");
-      s.execute(
-          "CREATE TABLE IF NOT EXISTS demo_effects ("
-              + " id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
-              + " task_id CHAR(36) NOT NULL,"
-              + " kind VARCHAR(40) NOT NULL,"
-              + " ref BIGINT NOT NULL,"
-              + " attempt INT NOT NULL,"
-              + " started_at BIGINT NOT NULL,"
-              + " KEY demo_effects_kind (kind, ref)) ENGINE=InnoDB");
+      for (String ddl : demoTables().split(";")) {
+        if (!ddl.isBlank()) {
+          s.execute(ddl);
+        }
+      }
     }
     if (!c.getAutoCommit()) {
       c.commit();

@@ -9,8 +9,8 @@ import java.sql.SQLException;
 public final class Effects {
   private Effects() {}
 
-  public static void record(
-      Connection c, TaskContext ctx, String kind, long ref, long startedAt) throws SQLException {
+  public static void record(Connection c, TaskContext ctx, String kind, long ref, long startedAt)
+      throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "INSERT INTO demo_effects (task_id, kind, ref, attempt, started_at) VALUES (?,?,?,?,?)")) {

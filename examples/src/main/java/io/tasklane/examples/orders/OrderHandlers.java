@@ -35,8 +35,7 @@ public class OrderHandlers {
             ps.setLong(1, ref.orderId());
             if (ps.executeUpdate() == 1) {
               ctx.log().info("order " + ref.orderId() + " cancelled: unpaid");
-              Effects.record(
-                  c, ctx, OrderService.CANCEL_UNPAID, ref.orderId(), started);
+              Effects.record(c, ctx, OrderService.CANCEL_UNPAID, ref.orderId(), started);
             }
           }
           return null;

@@ -10,8 +10,8 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * The order service. Each method is one database transaction that writes the business rows and
- * the tasks together: a rollback leaves neither. Called from any thread.
+ * The order service. Each method is one database transaction that writes the business rows and the
+ * tasks together: a rollback leaves neither. Called from any thread.
  */
 @Singleton
 public class OrderService {

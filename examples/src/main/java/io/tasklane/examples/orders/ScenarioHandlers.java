@@ -12,6 +12,7 @@ public class ScenarioHandlers {
   public static final String BROKEN = "report.broken";
   public static final String STEP = "pipeline.step";
   public static final String DUPLICATE = "coupon.grant";
+  public static final String REMINDER = "reminder.send";
 
   /** Fails on its first two attempts, then succeeds: retried with backoff by the scheduler. */
   @TaskHandler(PARTNER)
@@ -54,6 +55,17 @@ public class ScenarioHandlers {
     ctx.inTransaction(
         c -> {
           Effects.record(c, ctx, DUPLICATE, ref.orderId(), started);
+          return null;
+        });
+  }
+
+  /** Runs at once; the demo cancels it after it ran, which must change nothing. */
+  @TaskHandler(REMINDER)
+  public void remind(OrderRef ref, TaskContext ctx) throws Exception {
+    long started = System.currentTimeMillis();
+    ctx.inTransaction(
+        c -> {
+          Effects.record(c, ctx, REMINDER, ref.orderId(), started);
           return null;
         });
   }

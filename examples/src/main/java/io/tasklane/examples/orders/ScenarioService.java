@@ -10,7 +10,8 @@ import java.time.Duration;
 /** Enqueues the non-order cases of the demo, each in its own transaction. */
 @Singleton
 public class ScenarioService {
-  private static final RetryPolicy FAST = RetryPolicy.fixed(Duration.ofMillis(500), Duration.ofSeconds(1));
+  private static final RetryPolicy FAST =
+      RetryPolicy.fixed(Duration.ofMillis(500), Duration.ofSeconds(1));
   private final TaskOutbox outbox;
 
   public ScenarioService(TaskOutbox outbox) {
@@ -21,14 +22,20 @@ public class ScenarioService {
   @Transactional
   public String flakyPartner(long ref) {
     return outbox.enqueue(
-        TaskRequest.to(ScenarioHandlers.PARTNER).payload(new OrderRef(ref)).maxAttempts(5).backoff(FAST));
+        TaskRequest.to(ScenarioHandlers.PARTNER)
+            .payload(new OrderRef(ref))
+            .maxAttempts(5)
+            .backoff(FAST));
   }
 
   /** A report that always fails: DEAD after its second attempt. */
   @Transactional
   public String brokenReport(long ref) {
     return outbox.enqueue(
-        TaskRequest.to(ScenarioHandlers.BROKEN).payload(new OrderRef(ref)).maxAttempts(3).backoff(FAST));
+        TaskRequest.to(ScenarioHandlers.BROKEN)
+            .payload(new OrderRef(ref))
+            .maxAttempts(3)
+            .backoff(FAST));
   }
 
   /** Step A, and step B which depends on A; returns B's id. */
@@ -43,6 +50,23 @@ public class ScenarioService {
         TaskRequest.to(ScenarioHandlers.STEP)
             .payload(new ScenarioHandlers.StepRef(pair, "b"))
             .dependsOn(a));
+  }
+
+  /** A task for a handler no worker has yet (see {@link LateHandlers}). */
+  @Transactional
+  public String lateAudit(long ref) {
+    return outbox.enqueue(TaskRequest.to(LateHandlers.AUDIT).payload(new OrderRef(ref)));
+  }
+
+  /** A reminder, and (in its own transaction, later) a cancel that comes after it ran. */
+  @Transactional
+  public String reminder(long ref) {
+    return outbox.enqueue(TaskRequest.to(ScenarioHandlers.REMINDER).payload(new OrderRef(ref)));
+  }
+
+  @Transactional
+  public void cancel(String taskId) {
+    outbox.cancel(taskId);
   }
 
   /** Submits the same keyed task twice, in two transactions. */

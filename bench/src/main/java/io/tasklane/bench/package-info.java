@@ -1,0 +1,1 @@
+package io.tasklane.bench;
