@@ -15,3 +15,8 @@ CREATE TABLE IF NOT EXISTS demo_effects (
   started_at BIGINT NOT NULL,
   KEY demo_effects_kind (kind, ref)
 ) ENGINE=InnoDB;
+
+CREATE TABLE IF NOT EXISTS demo_audit (
+  order_id BIGINT NOT NULL PRIMARY KEY,
+  recorded_at BIGINT NOT NULL
+) ENGINE=InnoDB;

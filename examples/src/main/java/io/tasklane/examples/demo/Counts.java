@@ -12,6 +12,7 @@ record Counts(
     long coupons,
     long late,
     long reminders,
+    long audits,
     long effects) {
 
   static Counts read(Database db) {
@@ -26,6 +27,7 @@ record Counts(
         db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='coupon.grant'"),
         db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='audit.late'"),
         db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='reminder.send'"),
+        db.count("SELECT COUNT(*) FROM demo_audit"),
         db.count("SELECT COUNT(*) FROM demo_effects"));
   }
 

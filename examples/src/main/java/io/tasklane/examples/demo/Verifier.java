@@ -21,7 +21,8 @@ final class Verifier {
         && c.steps() >= 2L * cases
         && c.coupons() >= cases
         && c.late() >= cases
-        && c.reminders() >= cases;
+        && c.reminders() >= cases
+        && c.audits() >= c.created();
   }
 
   Verdict verify(DemoOptions options, int cases, long deadTasks, List<String> brokenIds) {
@@ -83,6 +84,10 @@ final class Verifier {
         "a cancel that arrives after its task ran changes nothing",
         c.reminders() == cases,
         c.reminders() + " of " + cases + " reminders, each once");
+    v.check(
+        "each order's @OutboxAsync audit call ran after the commit",
+        c.audits() == c.created(),
+        c.audits() + " audit rows for " + c.created() + " orders");
     long early =
         db.count(
             "SELECT COUNT(*) FROM demo_effects e JOIN demo_orders o ON e.ref = o.id"

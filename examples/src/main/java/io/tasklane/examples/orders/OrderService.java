@@ -21,10 +21,12 @@ public class OrderService {
   private final EntityManager em;
   private final TaskOutbox outbox;
   private final Clock clock;
+  private final OrderAudit audit;
 
-  public OrderService(EntityManager em, TaskOutbox outbox) {
+  public OrderService(EntityManager em, TaskOutbox outbox, OrderAudit audit) {
     this.em = em;
     this.outbox = outbox;
+    this.audit = audit;
     this.clock = Clock.systemUTC();
   }
 
@@ -43,6 +45,7 @@ public class OrderService {
             .delay(unpaidTimeout)
             .key("cancel-" + id)
             .maxAttempts(5));
+    audit.orderCreated(id); // recorded now, run by a worker after the commit
     return id;
   }
 

@@ -3,6 +3,7 @@ package io.tasklane.outbox.internal;
 import io.micronaut.aop.InterceptorBean;
 import io.micronaut.aop.MethodInterceptor;
 import io.micronaut.aop.MethodInvocationContext;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Internal;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.propagation.PropagatedContext;
@@ -24,6 +25,7 @@ import org.hibernate.Session;
  */
 @Internal
 @Singleton
+@Requires(classes = {Session.class, TransactionOperations.class})
 @InterceptorBean(OutboxAsync.class)
 public final class OutboxAsyncInterceptor implements MethodInterceptor<Object, Object> {
   private final TaskOutbox outbox;

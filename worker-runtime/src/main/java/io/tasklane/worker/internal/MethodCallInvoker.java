@@ -23,11 +23,13 @@ import java.util.List;
  * Runs an after-commit method task ({@link MethodCall}): finds the bean by type, the method by name
  * and parameter types, converts the JSON arguments and invokes the <em>original</em> method.
  *
- * <p>The bean is usually an AOP proxy whose {@code @OutboxAsync}-style interceptor would record the
- * call again instead of running it. So a subclass proxy's method is called with {@code
- * invokespecial} semantics (the superclass's body, bypassing every interceptor of that method) and
- * a target proxy's target is called directly. Problems that retrying cannot fix (no such class,
- * bean or method, arguments that do not convert) are permanent failures.
+ * <p>The bean is usually an AOP proxy whose {@code @OutboxAsync} interceptor would record the call
+ * again instead of running it. With outbox-lib on the classpath the proxy is called inside {@code
+ * OutboxAsyncExecution.run}, which tells that interceptor to run the call, so every other
+ * interceptor ({@code @Transactional}, ...) still applies. Without it, a subclass proxy's method is
+ * called with {@code invokespecial} semantics (the superclass's body, bypassing every interceptor
+ * of that method) and a target proxy's target is called directly. Problems that retrying cannot fix
+ * (no such class, bean or method, arguments that do not convert) are permanent failures.
  */
 @Singleton
 @Internal
@@ -51,7 +53,9 @@ public final class MethodCallInvoker {
     }
     Method method = find(type, call.method(), call.parameterTypes());
     Object[] args = convert(call, method.getGenericParameterTypes());
-    if (bean instanceof InterceptedProxy<?> proxy) {
+    if (bean instanceof Intercepted && OUTBOX_PRESENT && OutboxMarker.isOutboxAsync(method)) {
+      OutboxMarker.invokeThroughProxy(call, method, bean, args);
+    } else if (bean instanceof InterceptedProxy<?> proxy) {
       invokeReflectively(method, proxy.interceptedTarget(), args);
     } else if (bean instanceof Intercepted && !method.getDeclaringClass().isInterface()) {
       MethodHandle original =
@@ -64,6 +68,37 @@ public final class MethodCallInvoker {
       original.bindTo(bean).invokeWithArguments(args);
     } else {
       invokeReflectively(method, bean, args);
+    }
+  }
+
+  private static final boolean OUTBOX_PRESENT =
+      io.micronaut.core.reflect.ClassUtils.isPresent(
+          "io.tasklane.outbox.OutboxAsyncExecution", MethodCallInvoker.class.getClassLoader());
+
+  /** Loaded only when outbox-lib is on the classpath. */
+  private static final class OutboxMarker {
+    static boolean isOutboxAsync(Method method) {
+      return method.isAnnotationPresent(io.tasklane.outbox.OutboxAsync.class)
+          || method.getDeclaringClass().isAnnotationPresent(io.tasklane.outbox.OutboxAsync.class);
+    }
+
+    static void invokeThroughProxy(MethodCall call, Method method, Object bean, Object[] args)
+        throws Throwable {
+      Throwable[] failure = new Throwable[1];
+      io.tasklane.outbox.OutboxAsyncExecution.run(
+          call.beanType(),
+          call.method(),
+          () -> {
+            try {
+              invokeReflectively(method, bean, args);
+            } catch (Throwable t) {
+              failure[0] = t;
+            }
+            return null;
+          });
+      if (failure[0] != null) {
+        throw failure[0];
+      }
     }
   }
 
