@@ -2,12 +2,12 @@ package io.tasklane.relay;
 
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.Topics;
+import io.tasklane.outbox.OutboxSchema;
 import io.tasklane.testkit.LocalStack;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,28 +18,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** One test class's database, topic namespace and outbox helpers. */
 public final class RelayFixture {
-  /** The contract DDL shared with outbox-lib. */
-  public static final String DDL =
-      """
-      CREATE TABLE IF NOT EXISTS tasklane_outbox (
-        id            BIGINT        NOT NULL AUTO_INCREMENT,
-        task_id       CHAR(36)      NOT NULL,
-        routing_key   VARCHAR(255)  NOT NULL,
-        kind          VARCHAR(16)   NOT NULL,
-        handler       VARCHAR(100)  NULL,
-        task_key      VARCHAR(255)  NULL,
-        payload       LONGTEXT      NULL,
-        due_at        BIGINT        NOT NULL,
-        max_attempts  INT           NOT NULL,
-        timeout_ms    BIGINT        NOT NULL,
-        backoff       VARCHAR(4000) NULL,
-        depends_on    TEXT          NULL,
-        headers       TEXT          NULL,
-        created_at    BIGINT        NOT NULL,
-        PRIMARY KEY (id)
-      ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4
-      """;
-
   public static final String INSERT =
       "INSERT INTO tasklane_outbox (task_id, routing_key, kind, handler, task_key, payload, due_at,"
           + " max_attempts, timeout_ms, backoff, depends_on, headers, created_at)"
@@ -57,9 +35,10 @@ public final class RelayFixture {
     this.jdbcUrl = stack.createDatabase(database);
     this.topics = new Topics("t" + unique);
     ensureTopics();
-    try (Connection c = connect();
-        Statement s = c.createStatement()) {
-      s.execute(DDL);
+    try (Connection c = connect()) {
+      // The table exactly as users get it from outbox-lib (the relay never depends on it at
+      // runtime).
+      OutboxSchema.create(c);
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
