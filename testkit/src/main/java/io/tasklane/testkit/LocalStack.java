@@ -4,9 +4,11 @@ import io.tasklane.testkit.internal.Dirs;
 import io.tasklane.testkit.internal.MariaDbAdmin;
 import io.tasklane.testkit.internal.SharedStackSupport;
 import io.tasklane.testkit.internal.StackInfo;
+import io.tasklane.testkit.internal.StackRestarter;
 import io.tasklane.testkit.internal.StackStarter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -22,15 +24,21 @@ public final class LocalStack implements StackHandle, AutoCloseable {
 
   private static LocalStack shared;
 
-  private final StackInfo info;
-  private final StackStarter.Started started; // null when attached
+  private volatile StackInfo info;
+  private volatile StackStarter.Started started; // null when attached
+  private final LocalStackConfig config; // null when attached
   private final boolean deleteOnClose;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private LocalStack(StackInfo info, StackStarter.Started started, boolean deleteOnClose) {
+  private LocalStack(
+      StackInfo info,
+      StackStarter.Started started,
+      boolean deleteOnClose,
+      LocalStackConfig config) {
     this.info = info;
     this.started = started;
     this.deleteOnClose = deleteOnClose;
+    this.config = config;
   }
 
   /** Starts a stack with {@link LocalStackConfig#defaults()}; blocks until it is ready. */
@@ -46,7 +54,7 @@ public final class LocalStack implements StackHandle, AutoCloseable {
    */
   public static LocalStack start(LocalStackConfig config) {
     StackStarter.Started started = StackStarter.start(config);
-    return new LocalStack(started.info(), started, config.deleteOnClose());
+    return new LocalStack(started.info(), started, config.deleteOnClose(), config);
   }
 
   /**
@@ -70,7 +78,7 @@ public final class LocalStack implements StackHandle, AutoCloseable {
               + info.kafkaPid()
               + "): start it with bin/stack up");
     }
-    return new LocalStack(info, null, false);
+    return new LocalStack(info, null, false, null);
   }
 
   /**
@@ -153,6 +161,38 @@ public final class LocalStack implements StackHandle, AutoCloseable {
 
   public long kafkaPid() {
     return info.kafkaPid();
+  }
+
+  /**
+   * Stops the broker gracefully, waits {@code downtime}, starts it again on the same ports and data
+   * dir, and blocks until it is ready (for fault tests; clients reconnect by themselves).
+   *
+   * @throws LocalStackException for an attached stack, or if the broker does not come back
+   */
+  public synchronized void restartKafka(Duration downtime) {
+    StackStarter.Started s = owned("restartKafka");
+    started = StackRestarter.restartKafka(s, config, downtime);
+    info = started.info();
+  }
+
+  /**
+   * Stops MariaDB gracefully, waits {@code downtime}, starts it again on the same port, data dir
+   * and binlogs, and blocks until it accepts connections (for fault tests).
+   *
+   * @throws LocalStackException for an attached stack, or if MariaDB does not come back
+   */
+  public synchronized void restartMariaDb(Duration downtime) {
+    StackStarter.Started s = owned("restartMariaDb");
+    started = StackRestarter.restartMariaDb(s, config, downtime);
+    info = started.info();
+  }
+
+  private StackStarter.Started owned(String what) {
+    StackStarter.Started s = started;
+    if (s == null || closed.get()) {
+      throw new LocalStackException(what + " needs a stack this object started and has not closed");
+    }
+    return s;
   }
 
   /** True if this object attached to a stack it does not own. */

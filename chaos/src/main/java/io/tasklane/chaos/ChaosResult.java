@@ -1,0 +1,57 @@
+package io.tasklane.chaos;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tasklane.core.WireCodec;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The verdict of a chaos run.
+ *
+ * @param cycles kill -9 cycles carried out
+ * @param tasks tasks known to be committed (including probes and ambiguous commits found in the
+ *     outbox)
+ * @param lost committed tasks without an effect row after the drain
+ * @param duplicateEffects task ids with more than one effect row
+ * @param duplicateDeliveries deliveries absorbed by the idempotency store, as seen on the results
+ *     topic (results beyond the first for the same task id and attempt)
+ * @param maxRecoveryS longest time from a fault to the first task committed after it taking effect
+ * @param faults one line per fault: what, which process, recovery seconds
+ * @param notes anything odd (unexpected process exits, load errors, drain timeout)
+ */
+public record ChaosResult(
+    int cycles,
+    long tasks,
+    long lost,
+    long duplicateEffects,
+    long duplicateDeliveries,
+    double maxRecoveryS,
+    List<String> faults,
+    List<String> notes,
+    Map<String, Object> extra) {
+
+  /** lost = 0 and no effect written twice. */
+  public boolean passed() {
+    return lost == 0 && duplicateEffects == 0;
+  }
+
+  /** results.json: the fields named by issue 9, then the details. */
+  public String toJson() {
+    ObjectNode n = WireCodec.mapper().createObjectNode();
+    n.put("cycles", cycles);
+    n.put("tasks", tasks);
+    n.put("lost", lost);
+    n.put("duplicate_effects", duplicateEffects);
+    n.put("duplicate_deliveries", duplicateDeliveries);
+    n.put("max_recovery_s", Math.round(maxRecoveryS * 10) / 10.0);
+    n.put("passed", passed());
+    n.set("faults", WireCodec.mapper().valueToTree(faults));
+    n.set("notes", WireCodec.mapper().valueToTree(notes));
+    n.set("details", WireCodec.mapper().valueToTree(extra));
+    try {
+      return WireCodec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(n);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new ChaosException("cannot write the results", e);
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package io.tasklane.chaos;
+
+import io.tasklane.chaos.internal.Cluster;
+import io.tasklane.chaos.internal.Faults;
+import io.tasklane.chaos.internal.Ledger;
+import io.tasklane.chaos.internal.Load;
+import io.tasklane.chaos.internal.Probe;
+import io.tasklane.chaos.internal.ResultsReader;
+import io.tasklane.chaos.internal.Verifier;
+import io.tasklane.core.Topics;
+import io.tasklane.examples.demo.Database;
+import io.tasklane.examples.launch.TasklaneApps;
+import io.tasklane.examples.orders.DemoSchema;
+import io.tasklane.testkit.LocalStack;
+import io.tasklane.testkit.LocalStackConfig;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One chaos run: a private stack (never the shared test stack: the broker and MariaDB get
+ * restarted), the apps as processes, steady load, the faults, a drain and the verdict. Blocks the
+ * calling thread for the whole run; everything it started is stopped before it returns.
+ */
+public final class ChaosRun {
+  static final String NAMESPACE = "chaos";
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+  private final ChaosOptions options;
+  private final PrintStream out;
+  private final long t0 = System.nanoTime();
+  private final List<AutoCloseable> open = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  public ChaosRun(ChaosOptions options, PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  /** Runs the suite; the result says whether it passed. */
+  public ChaosResult run() throws Exception {
+    Path runDir = options.home().resolve("target/chaos/run-" + System.currentTimeMillis());
+    Thread hook = new Thread(this::closeOpen, "chaos-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      return run(runDir);
+    } finally {
+      closeOpen();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is exiting: the hook is what stops everything
+      }
+    }
+  }
+
+  /** Ctrl-C or the end of the run: stops the apps, then the stack (each close is idempotent). */
+  private void closeOpen() {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      try {
+        open.get(i).close();
+      } catch (Exception e) {
+        out.println("while stopping " + open.get(i) + ": " + e);
+      }
+    }
+    open.clear();
+  }
+
+  private ChaosResult run(Path runDir) throws Exception {
+    step("starting a private stack in " + runDir);
+    try (LocalStack stack =
+        LocalStack.start(
+            LocalStackConfig.defaults()
+                .withBaseDir(runDir.resolve("stack"))
+                .withDeleteOnClose(true))) {
+      open.add(stack);
+      String url = stack.createDatabase("tasklane_chaos");
+      try (Connection c =
+          java.sql.DriverManager.getConnection(url, stack.username(), stack.password())) {
+        DemoSchema.create(c);
+      }
+      Database db = new Database(url, stack.username(), stack.password());
+      TasklaneApps apps =
+          new TasklaneApps(
+              options.home(),
+              runDir,
+              url,
+              stack.username(),
+              stack.password(),
+              stack.bootstrapServers(),
+              NAMESPACE);
+      try (Cluster cluster = new Cluster(apps, freePort(), freePort())) {
+        open.add(cluster);
+        return withCluster(stack, db, cluster, apps);
+      }
+    }
+  }
+
+  private ChaosResult withCluster(LocalStack stack, Database db, Cluster cluster, TasklaneApps apps)
+      throws Exception {
+    step("starting relay, 2 schedulers (standby replicas), 2 workers; logs in " + apps.logs());
+    cluster.startAll();
+    Ledger ledger = new Ledger();
+    Probe probe = new Probe(db, ledger);
+    double first = awaitStart(cluster, probe);
+    step(String.format("pipeline up (first probe after %.1f s)", first));
+    List<String> notes = new ArrayList<>();
+    Faults faults = new Faults(options, stack, cluster, probe, notes, this::step);
+    step(String.format("offering %d tasks/s; %d kill cycles", options.rate(), options.cycles()));
+    long loadErrors;
+    try (Load load = new Load(db, ledger, options.rate(), options.seed())) {
+      load.start();
+      faults.runAll();
+      load.close();
+      loadErrors = load.failedBatches();
+    }
+    step("load stopped after " + ledger.committedCount() + " committed tasks; draining");
+    Verifier verifier = new Verifier(db, ledger);
+    long deadline = System.nanoTime() + options.drainTimeout().toNanos();
+    Map<String, Integer> effects;
+    Set<String> committed;
+    long missing;
+    do {
+      notes.addAll(cluster.restartDead());
+      effects = verifier.effects();
+      committed = verifier.committed(effects);
+      missing = verifier.missing(committed, effects);
+      step("drain: " + missing + " of " + committed.size() + " committed tasks without effect");
+      if (missing > 0) {
+        TimeUnit.SECONDS.sleep(5);
+      }
+    } while (missing > 0 && System.nanoTime() < deadline);
+    if (missing > 0) {
+      notes.add("drain timed out; e.g. " + verifier.missingSample(committed, effects));
+    }
+    if (loadErrors > 0) {
+      notes.add(loadErrors + " load batches failed (ambiguous commits checked in the outbox)");
+    }
+    long deliveries =
+        ResultsReader.duplicateDeliveries(
+            stack.bootstrapServers(), new Topics(NAMESPACE).results());
+    Map<String, Object> extra = new LinkedHashMap<>();
+    extra.put("rate", options.rate());
+    extra.put("effects_rows", effects.values().stream().mapToLong(Integer::longValue).sum());
+    extra.put("unexpected_exits", cluster.unexpectedExits());
+    extra.put("elapsed_s", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
+    return new ChaosResult(
+        faults.kills(),
+        committed.size(),
+        missing,
+        Verifier.duplicates(effects),
+        deliveries,
+        faults.maxRecoveryS(),
+        faults.lines(),
+        notes,
+        extra);
+  }
+
+  private double awaitStart(Cluster cluster, Probe probe) throws InterruptedException {
+    long since = System.nanoTime();
+    double s = probe.await(since, START_TIMEOUT);
+    String dead = cluster.deadOne();
+    if (s < 0 || dead != null) {
+      throw new ChaosException(
+          "the pipeline did not come up in " + START_TIMEOUT + (dead == null ? "" : "; " + dead));
+    }
+    return s;
+  }
+
+  private void step(String text) {
+    out.printf("[%6.1fs] %s%n", (System.nanoTime() - t0) / 1e9, text);
+    out.flush();
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

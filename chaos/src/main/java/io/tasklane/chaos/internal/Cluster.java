@@ -1,0 +1,118 @@
+package io.tasklane.chaos.internal;
+
+import io.tasklane.examples.launch.TasklaneApps;
+import io.tasklane.testkit.JavaProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The apps of a chaos run as processes: one relay, two scheduler instances (one standby replica
+ * each) and two workers. A restarted process keeps its name, log file and (scheduler) state dir.
+ * Thread-safe (a shutdown hook may close it while the chaos thread runs).
+ */
+public final class Cluster implements AutoCloseable {
+  public static final String RELAY = "relay";
+
+  /**
+   * Consumer-group session timeout of the schedulers and workers: a kill -9'd member's partitions
+   * move after this long (Kafka's default of 45 s would dominate every recovery time).
+   */
+  static final String SESSION_TIMEOUT_MS = "10000";
+
+  private final Map<String, Supplier<JavaProcess.Builder>> recipes = new LinkedHashMap<>();
+  private final Map<String, JavaProcess> running = new LinkedHashMap<>();
+  private int unexpectedExits;
+  private boolean closed;
+
+  public Cluster(TasklaneApps apps, int schedulerPort1, int schedulerPort2) {
+    recipes.put(RELAY, () -> apps.relay(RELAY));
+    recipes.put("scheduler-1", () -> scheduler(apps, "scheduler-1", schedulerPort1));
+    recipes.put("scheduler-2", () -> scheduler(apps, "scheduler-2", schedulerPort2));
+    recipes.put("worker-1", () -> worker(apps, "worker-1"));
+    recipes.put("worker-2", () -> worker(apps, "worker-2"));
+  }
+
+  private static JavaProcess.Builder scheduler(TasklaneApps apps, String name, int port) {
+    return apps.scheduler(name, port)
+        .sysProp("tasklane.scheduler.num-standby-replicas", "1")
+        .sysProp("tasklane.scheduler.kafka.session.timeout.ms", SESSION_TIMEOUT_MS);
+  }
+
+  private static JavaProcess.Builder worker(TasklaneApps apps, String name) {
+    return apps.worker(name, false)
+        .sysProp("tasklane.worker.kafka.session.timeout.ms", SESSION_TIMEOUT_MS);
+  }
+
+  public synchronized void startAll() {
+    recipes.keySet().forEach(this::start);
+  }
+
+  public List<String> names() {
+    return new ArrayList<>(recipes.keySet());
+  }
+
+  public synchronized void start(String name) {
+    if (closed) {
+      throw new IllegalStateException("the cluster was closed (Ctrl-C?)");
+    }
+    running.put(name, recipes.get(name).get().start());
+  }
+
+  /** kill -9, then start it again at once (same name and state dir). */
+  public synchronized void killAndRestart(String name) {
+    running.get(name).kill9();
+    start(name);
+  }
+
+  /** Graceful stop (SIGTERM, up to 30 s); {@link #start} brings it back. */
+  public synchronized void stop(String name) {
+    JavaProcess p = running.remove(name);
+    if (p != null) {
+      p.stop(Duration.ofSeconds(30));
+    }
+  }
+
+  /** Restarts any process that exited without being told to; returns their names. */
+  public synchronized List<String> restartDead() {
+    List<String> dead = new ArrayList<>();
+    for (Map.Entry<String, JavaProcess> e : new ArrayList<>(running.entrySet())) {
+      if (!e.getValue().isAlive()) {
+        dead.add(e.getKey() + " (" + e.getValue().logTail(3).replace('\n', ' ') + ")");
+        unexpectedExits++;
+        start(e.getKey());
+      }
+    }
+    return dead;
+  }
+
+  public int unexpectedExits() {
+    return unexpectedExits;
+  }
+
+  /** A process that died during start-up, with its log tail, or null. */
+  public synchronized String deadOne() {
+    for (Map.Entry<String, JavaProcess> e : running.entrySet()) {
+      if (!e.getValue().isAlive()) {
+        return e.getKey() + ":\n" + e.getValue().logTail(40);
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    for (JavaProcess p : running.values()) {
+      try {
+        p.close();
+      } catch (RuntimeException e) {
+        // keep stopping the others
+      }
+    }
+    running.clear();
+  }
+}

@@ -1,0 +1,150 @@
+package io.tasklane.chaos.internal;
+
+import io.tasklane.chaos.ChaosOptions;
+import io.tasklane.testkit.LocalStack;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The faults of a run, on the chaos thread: {@code cycles} kill -9 + restart of a random app every
+ * 5–15 s (each app once per round of five), the broker restart halfway, the MariaDB restart at two
+ * thirds, and the binlog purge under a stopped relay at the end. After each fault a {@link Probe}
+ * measures recovery.
+ */
+public final class Faults {
+  private static final Duration PROBE_TIMEOUT = Duration.ofMinutes(3);
+  private static final Duration DOWNTIME = Duration.ofSeconds(3);
+  private final ChaosOptions options;
+  private final LocalStack stack;
+  private final Cluster cluster;
+  private final Probe probe;
+  private final List<String> notes;
+  private final Consumer<String> step;
+  private final SplittableRandom random;
+  private final List<String> lines = new ArrayList<>();
+  private final List<String> round = new ArrayList<>();
+  private double maxRecovery;
+  private int kills;
+
+  public Faults(
+      ChaosOptions options,
+      LocalStack stack,
+      Cluster cluster,
+      Probe probe,
+      List<String> notes,
+      Consumer<String> step) {
+    this.options = options;
+    this.stack = stack;
+    this.cluster = cluster;
+    this.probe = probe;
+    this.notes = notes;
+    this.step = step;
+    this.random = new SplittableRandom(options.seed());
+  }
+
+  public void runAll() throws Exception {
+    int brokerAt = Math.max(1, options.cycles() / 2);
+    int mariaDbAt = Math.max(1, options.cycles() * 2 / 3);
+    pause(System.nanoTime(), options.minGap());
+    for (int cycle = 1; cycle <= options.cycles(); cycle++) {
+      long since = System.nanoTime();
+      String victim = nextVictim();
+      cluster.killAndRestart(victim);
+      kills++;
+      recovered("cycle " + cycle + "/" + options.cycles() + ": kill -9 " + victim, since);
+      if (cycle == brokerAt && options.brokerRestart()) {
+        long b = System.nanoTime();
+        stack.restartKafka(DOWNTIME);
+        recovered("Kafka broker restart (" + DOWNTIME.toSeconds() + " s down)", b);
+      }
+      if (cycle == mariaDbAt && options.mariaDbRestart()) {
+        long m = System.nanoTime();
+        stack.restartMariaDb(DOWNTIME);
+        recovered("MariaDB restart (" + DOWNTIME.toSeconds() + " s down)", m);
+      }
+      long gap =
+          options.minGap().toMillis()
+              + random.nextLong(options.maxGap().toMillis() - options.minGap().toMillis() + 1);
+      pause(since, Duration.ofMillis(gap));
+    }
+    if (options.binlogPurge()) {
+      purgeBinlogUnderStoppedRelay();
+    }
+  }
+
+  private void purgeBinlogUnderStoppedRelay() throws Exception {
+    long since = System.nanoTime();
+    cluster.stop(Cluster.RELAY);
+    pause(since, Duration.ofSeconds(5));
+    String purged;
+    try (Connection c = DriverManager.getConnection(stack.rootJdbcUrl());
+        Statement s = c.createStatement()) {
+      s.execute("FLUSH BINARY LOGS");
+      try (ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+        rs.next();
+        purged = rs.getString(1);
+      }
+      s.execute("PURGE BINARY LOGS TO '" + purged + "'");
+    }
+    cluster.start(Cluster.RELAY);
+    recovered("binlog purged to " + purged + " under a stopped relay", since);
+  }
+
+  private void recovered(String what, long since) throws InterruptedException {
+    notes.addAll(cluster.restartDead());
+    double s = probe.await(since, PROBE_TIMEOUT);
+    String line =
+        s < 0
+            ? what + ": NOT recovered within " + PROBE_TIMEOUT.toSeconds() + " s"
+            : String.format("%s: recovered in %.1f s", what, s);
+    if (s < 0) {
+      notes.add(line);
+      s = PROBE_TIMEOUT.toSeconds();
+    }
+    maxRecovery = Math.max(maxRecovery, s);
+    lines.add(line);
+    step.accept(line);
+  }
+
+  /** Main-code polling: waits until {@code duration} after {@code since}, minding crashes. */
+  private void pause(long since, Duration duration) throws InterruptedException {
+    long until = since + duration.toNanos();
+    while (System.nanoTime() < until) {
+      notes.addAll(cluster.restartDead());
+      TimeUnit.MILLISECONDS.sleep(
+          Math.min(500, Math.max(1, (until - System.nanoTime()) / 1_000_000)));
+    }
+  }
+
+  /** Rounds of a shuffled list of all apps: every app is killed once per round of five. */
+  private String nextVictim() {
+    if (round.isEmpty()) {
+      round.addAll(cluster.names());
+      for (int i = round.size() - 1; i > 0; i--) {
+        int j = random.nextInt(i + 1);
+        round.set(i, round.set(j, round.get(i)));
+      }
+    }
+    return round.remove(0);
+  }
+
+  public int kills() {
+    return kills;
+  }
+
+  public double maxRecoveryS() {
+    return maxRecovery;
+  }
+
+  public List<String> lines() {
+    return lines;
+  }
+}

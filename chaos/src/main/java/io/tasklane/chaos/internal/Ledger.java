@@ -1,0 +1,36 @@
+package io.tasklane.chaos.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The task ids the chaos run offered: those whose commit returned normally ({@link #committed}) and
+ * those whose commit threw ({@link #ambiguous}: committed or not, the verifier asks the outbox).
+ * Thread-safe; kept in memory so the relay's purge of old outbox rows does not matter.
+ */
+public final class Ledger {
+  private final Set<String> committed = ConcurrentHashMap.newKeySet();
+  private final Set<String> ambiguous = ConcurrentHashMap.newKeySet();
+
+  public void committed(List<String> ids) {
+    committed.addAll(ids);
+  }
+
+  public void ambiguous(List<String> ids) {
+    ambiguous.addAll(ids);
+  }
+
+  public int committedCount() {
+    return committed.size();
+  }
+
+  public List<String> committed() {
+    return new ArrayList<>(committed);
+  }
+
+  public List<String> ambiguous() {
+    return new ArrayList<>(ambiguous);
+  }
+}

@@ -1,0 +1,103 @@
+package io.tasklane.chaos.internal;
+
+import io.tasklane.examples.demo.Database;
+import io.tasklane.outbox.JdbcTaskOutbox;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Offers the {@link Mix} at a steady rate: every 20 ms one transaction of {@code rate / 50} tasks
+ * through {@link JdbcTaskOutbox} on its own thread and connection. A batch whose commit throws
+ * (e.g. MariaDB down) goes to the ledger as ambiguous, and the connection is reopened.
+ */
+public final class Load implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Load.class);
+  private static final long TICK_MS = 20;
+  private final Database db;
+  private final Ledger ledger;
+  private final double perTick;
+  private final SplittableRandom random;
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "chaos-load"));
+  private final AtomicLong failedBatches = new AtomicLong();
+  private final AtomicLong nextRef = new AtomicLong(1);
+  private double carry;
+  private Connection connection;
+
+  public Load(Database db, Ledger ledger, int rate, long seed) {
+    this.db = db;
+    this.ledger = ledger;
+    this.perTick = rate * TICK_MS / 1000.0;
+    this.random = new SplittableRandom(seed);
+  }
+
+  public void start() {
+    timer.scheduleAtFixedRate(this::tick, 0, TICK_MS, TimeUnit.MILLISECONDS);
+  }
+
+  private void tick() {
+    carry += perTick;
+    int n = (int) carry;
+    carry -= n;
+    if (n == 0) {
+      return;
+    }
+    List<String> ids = new ArrayList<>(n);
+    try {
+      if (connection == null) {
+        connection = db.connect();
+        connection.setAutoCommit(false);
+      }
+      JdbcTaskOutbox outbox = JdbcTaskOutbox.of(connection);
+      for (int i = 0; i < n; i++) {
+        ids.add(outbox.enqueue(Mix.next(random, nextRef.getAndIncrement())));
+      }
+      connection.commit();
+      ledger.committed(ids);
+    } catch (Throwable t) {
+      ledger.ambiguous(ids);
+      if (failedBatches.incrementAndGet() % 50 == 1) {
+        LOG.warn(
+            "load: a batch of {} failed ({} so far): {}", n, failedBatches.get(), t.toString());
+      }
+      closeConnection();
+    }
+  }
+
+  /** Batches whose transaction threw. */
+  public long failedBatches() {
+    return failedBatches.get();
+  }
+
+  private void closeConnection() {
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        // already broken
+      }
+      connection = null;
+    }
+  }
+
+  /** Stops offering and waits for the running batch. */
+  @Override
+  public void close() {
+    timer.shutdown();
+    try {
+      timer.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    closeConnection();
+  }
+}

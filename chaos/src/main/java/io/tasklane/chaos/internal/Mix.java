@@ -1,0 +1,49 @@
+package io.tasklane.chaos.internal;
+
+import io.tasklane.core.RetryPolicy;
+import io.tasklane.examples.orders.OrderRef;
+import io.tasklane.examples.orders.ScenarioHandlers;
+import io.tasklane.outbox.TaskRequest;
+import java.time.Duration;
+import java.util.random.RandomGenerator;
+
+/**
+ * The task mix of the load, all with example handlers that write one effect row through the JDBC
+ * idempotency store: 60 % immediate reminders, 25 % reminders delayed 1–5 s, 15 % partner calls
+ * that fail twice and succeed on attempt 3 (retried by the scheduler).
+ */
+public final class Mix {
+  private static final RetryPolicy FAST =
+      RetryPolicy.fixed(Duration.ofMillis(500), Duration.ofSeconds(1));
+
+  /** Enough attempts that kills and restarts never exhaust them (a DEAD task counts as lost). */
+  static final int MAX_ATTEMPTS = 50;
+
+  private Mix() {}
+
+  /** The next request; {@code ref} goes into the payload (and the effect row). */
+  public static TaskRequest next(RandomGenerator random, long ref) {
+    double dice = random.nextDouble();
+    OrderRef payload = new OrderRef(ref);
+    if (dice < 0.60) {
+      return TaskRequest.to(ScenarioHandlers.REMINDER).payload(payload).maxAttempts(MAX_ATTEMPTS);
+    }
+    if (dice < 0.85) {
+      return TaskRequest.to(ScenarioHandlers.REMINDER)
+          .payload(payload)
+          .maxAttempts(MAX_ATTEMPTS)
+          .delay(Duration.ofMillis(1000 + random.nextInt(4000)));
+    }
+    return TaskRequest.to(ScenarioHandlers.PARTNER)
+        .payload(payload)
+        .maxAttempts(MAX_ATTEMPTS)
+        .backoff(FAST);
+  }
+
+  /** A probe: an immediate reminder with a negative ref. */
+  public static TaskRequest probe(long ref) {
+    return TaskRequest.to(ScenarioHandlers.REMINDER)
+        .payload(new OrderRef(-ref))
+        .maxAttempts(MAX_ATTEMPTS);
+  }
+}

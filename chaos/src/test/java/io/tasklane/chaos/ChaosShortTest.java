@@ -1,0 +1,56 @@
+package io.tasklane.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The short chaos run of {@code bin/test}: 3 kill -9 cycles and one broker restart under ~150
+ * tasks/s on a private stack; nothing may be lost and no effect may be written twice. Timing is
+ * reported, never asserted.
+ */
+class ChaosShortTest {
+
+  @Test
+  void threeKillCyclesAndABrokerRestartLoseNothing() throws Exception {
+    Path home = Path.of("").toAbsolutePath().getParent();
+    ChaosOptions options =
+        ChaosOptions.defaults(home)
+            .withCycles(3)
+            .withRate(150)
+            .withGaps(Duration.ofSeconds(5), Duration.ofSeconds(6))
+            .withFaults(true, false, false)
+            .withDrainTimeout(Duration.ofMinutes(3));
+
+    ChaosResult result = new ChaosRun(options, System.out).run();
+
+    System.out.println(result.toJson());
+    assertThat(result.cycles()).isEqualTo(3);
+    assertThat(result.faults()).hasSize(4).anyMatch(f -> f.startsWith("Kafka broker restart"));
+    assertThat(
+            result.faults().stream()
+                .filter(f -> f.contains("kill -9"))
+                .map(f -> f.replaceAll(".*kill -9 (\\S+):.*", "$1"))
+                .distinct())
+        .as("three different apps killed")
+        .hasSize(3);
+    assertThat(result.tasks()).isGreaterThan(1000);
+    assertThat(result.lost()).as("lost tasks; notes: %s", result.notes()).isZero();
+    assertThat(result.duplicateEffects()).isZero();
+  }
+
+  @Test
+  void flagsAreParsedAndChecked() {
+    ChaosOptions o =
+        ChaosMain.parse(new String[] {"--cycles", "100", "--rate", "50", "--no-binlog-purge"});
+    assertThat(o.cycles()).isEqualTo(100);
+    assertThat(o.rate()).isEqualTo(50);
+    assertThat(o.binlogPurge()).isFalse();
+    assertThat(o.brokerRestart()).isTrue();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ChaosMain.parse(new String[] {"--cycles", "0"}))
+        .hasMessageContaining("ChaosOptions.cycles must be in 1–10,000".replace(",", ""));
+  }
+}
