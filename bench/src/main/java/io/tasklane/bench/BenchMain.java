@@ -1,0 +1,131 @@
+package io.tasklane.bench;
+
+import io.tasklane.bench.internal.BenchOptions;
+import io.tasklane.bench.internal.BenchRun;
+import io.tasklane.bench.internal.Report;
+import io.tasklane.bench.internal.Results;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code bin/bench [scenario...] [--quick]}: runs the benchmark scenarios on a private local stack
+ * and writes {@code target/bench/results.json} and {@code docs/benchmarks.md}. Exit code 0 when
+ * every scenario ran, 1 on an error.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "Tasklane benchmarks: throughput, peer (db-scheduler), latency, scale, delay, failover.")
+public final class BenchMain implements Callable<Integer> {
+  @Parameters(
+      arity = "0..*",
+      description = "scenarios (default: all): ${COMPLETION-CANDIDATES}",
+      completionCandidates = Names.class)
+  List<String> scenarios = new ArrayList<>();
+
+  @Option(names = "--quick", description = "short mode (< 3 minutes): small N everywhere")
+  boolean quick;
+
+  @Option(names = "--home", description = "the Tasklane checkout", defaultValue = ".")
+  Path home;
+
+  @Option(names = "--tasks", description = "N of throughput and peer (default 200000; quick 10000)")
+  Integer tasks;
+
+  @Option(names = "--rate", description = "offered tasks/s of latency (default 1000)")
+  Integer rate;
+
+  @Option(names = "--seconds", description = "duration of latency (default 60; quick 10)")
+  Integer seconds;
+
+  @Option(
+      names = "--pending",
+      description = "far-future tasks pending in delay (default 1000000; quick 20000)")
+  Long pending;
+
+  @Option(names = "--due", description = "tasks due during delay (default 10000; quick 1000)")
+  Integer due;
+
+  @Option(
+      names = "--window",
+      description = "seconds over which the delay tasks are due (default 60; quick 10)")
+  Integer window;
+
+  @Option(
+      names = "--scale",
+      description = "tasks admitted by scale (default 1000000, --long 10000000; quick 20000)")
+  Long scale;
+
+  @Option(names = "--long", description = "scale with 10,000,000 pending tasks")
+  boolean longMode;
+
+  @Option(
+      names = "--jfr",
+      description = "record relay, scheduler and worker with JFR (files in target/bench/run-*)")
+  boolean jfr;
+
+  @Option(names = "--no-docs", description = "do not regenerate docs/benchmarks.md")
+  boolean noDocs;
+
+  static final class Names extends ArrayList<String> {
+    Names() {
+      super(BenchOptions.ALL);
+    }
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    BenchOptions o = options();
+    System.out.println(
+        "bin/bench: " + String.join(", ", o.scenarios()) + (quick ? " (quick)" : ""));
+    try (BenchRun run = new BenchRun(o, System.out, null)) {
+      Results r = run.execute();
+      finish(o, r);
+    }
+    return 0;
+  }
+
+  BenchOptions options() {
+    List<String> s = scenarios.isEmpty() ? BenchOptions.ALL : scenarios;
+    return new BenchOptions(
+        home.toAbsolutePath().normalize(),
+        s,
+        quick,
+        or(tasks, quick ? 10_000 : 200_000),
+        or(rate, 1000),
+        or(seconds, quick ? 10 : 60),
+        or(pending, quick ? 20_000L : 1_000_000L),
+        or(due, quick ? 1000 : 10_000),
+        or(window, quick ? 10 : 60),
+        or(scale, quick ? 20_000L : longMode ? 10_000_000L : 1_000_000L),
+        quick ? 200 : 500,
+        quick ? 15 : 30,
+        jfr,
+        !noDocs);
+  }
+
+  static void finish(BenchOptions o, Results r) throws java.io.IOException {
+    Path json = Report.writeJson(o.home(), r, o);
+    System.out.println("results: " + json);
+    if (o.writeDocs()) {
+      System.out.println("report: " + Report.writeDocs(o.home(), r, o));
+    }
+    r.map().forEach((k, v) -> System.out.printf("  %-36s %s%n", k, v));
+  }
+
+  private static <T> T or(T value, T dflt) {
+    return value != null ? value : dflt;
+  }
+
+  public static void main(String[] args) {
+    int code = new CommandLine(new BenchMain()).execute(args);
+    System.exit(code);
+  }
+}

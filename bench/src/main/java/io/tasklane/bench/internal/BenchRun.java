@@ -1,0 +1,223 @@
+package io.tasklane.bench.internal;
+
+import io.tasklane.core.Topics;
+import io.tasklane.outbox.OutboxSchema;
+import io.tasklane.testkit.JavaProcess;
+import io.tasklane.testkit.LocalStack;
+import io.tasklane.testkit.LocalStackConfig;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * One benchmark run: a private stack, the relay, a scheduler and the no-op worker as processes,
+ * then the chosen scenarios ({@link Scenarios}) in order. Everything it starts is stopped by {@link
+ * #close()}, which a JVM shutdown hook also calls on Ctrl-C. Runs on the caller's thread.
+ */
+public final class BenchRun implements AutoCloseable {
+  static final String NAMESPACE = "bench";
+  final BenchOptions options;
+  final PrintStream out;
+  final Results results = new Results();
+  final long t0 = System.currentTimeMillis();
+  private final List<AutoCloseable> started = new ArrayList<>();
+  private final Thread hook = new Thread(this::closeQuietly, "bench-shutdown");
+  private final LocalStack givenStack;
+  LocalStack stack;
+  Apps apps;
+  Tap tap;
+  String url;
+  JavaProcess relay;
+  JavaProcess scheduler;
+  JavaProcess worker;
+  int schedulerPort;
+
+  /**
+   * @param givenStack a running stack to use (tests pass the shared one), or null for a private one
+   */
+  public BenchRun(BenchOptions options, PrintStream out, LocalStack givenStack) {
+    this.options = options;
+    this.out = out;
+    this.givenStack = givenStack;
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  /** Runs the scenarios; returns the results (also written by {@link Report}). */
+  public Results execute() throws Exception {
+    Path runDir = options.home().resolve("target/bench/run-" + t0);
+    step(
+        "starting a private stack: MariaDB (innodb-flush-log-at-trx-commit=1, sync-binlog=1) + KRaft Kafka");
+    stack =
+        givenStack != null
+            ? givenStack
+            : track(
+                LocalStack.start(
+                    LocalStackConfig.defaults()
+                        .withBaseDir(runDir.resolve("stack"))
+                        .withDeleteOnClose(true)
+                        .withDurability(1, 1)
+                        .withKafkaFastStart(false)
+                        .withKafkaHeap("768m")));
+    String db = givenStack != null ? "bench_" + Long.toString(t0, 36) : "tasklane_bench";
+    url = stack.createDatabase(db);
+    try (Connection c = DriverManager.getConnection(url, stack.username(), stack.password())) {
+      OutboxSchema.create(c);
+    }
+    String ns = givenStack != null ? NAMESPACE + Long.toString(t0, 36) : NAMESPACE;
+    Topics topics = new Topics(ns);
+    createTopics(topics);
+    apps =
+        new Apps(
+            options.home(),
+            runDir,
+            url,
+            stack.username(),
+            stack.password(),
+            stack.bootstrapServers(),
+            ns,
+            options.jfr());
+    results.machine(stack, url);
+    step(
+        "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
+    schedulerPort = freePort();
+    relay = track(apps.relay("relay").start());
+    scheduler = track(apps.scheduler("scheduler-1", schedulerPort).start());
+    worker = track(apps.worker("worker").start());
+    tap = track(new Tap(stack.bootstrapServers(), topics));
+    step("waiting for the pipeline: a probe task must come through end to end");
+    awaitProbe();
+    Scenarios scenarios = new Scenarios(this, topics);
+    for (String s : options.scenarios()) {
+      step("scenario " + s);
+      long start = System.currentTimeMillis();
+      scenarios.run(s);
+      results.put(s + "_scenario_s", (System.currentTimeMillis() - start) / 1000.0);
+    }
+    results.put("total_s", (System.currentTimeMillis() - t0) / 1000.0);
+    return results;
+  }
+
+  private void awaitProbe() throws Exception {
+    Enqueuer e = new Enqueuer(url, stack.username(), stack.password());
+    long deadline = System.currentTimeMillis() + 180_000;
+    long next = 0;
+    while (tap.succeeded() == 0) {
+      for (JavaProcess p : List.of(relay, scheduler, worker)) {
+        if (!p.isAlive()) {
+          throw new IllegalStateException(p + " died during start-up:\n" + p.logTail(40));
+        }
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("no probe task came through in 180 s; see " + apps.logs());
+      }
+      if (System.currentTimeMillis() > next) { // one probe every 10 s: topics may appear late
+        e.run(1, 1, 1, null, false);
+        next = System.currentTimeMillis() + 10_000;
+      }
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+  }
+
+  private void createTopics(Topics topics) throws InterruptedException, ExecutionException {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
+    try (Admin admin = Admin.create(p)) {
+      // All four co-partitioned topics: the scheduler checks their partition counts at start.
+      for (String t : List.of(topics.tasks(), topics.results(), topics.control(), topics.logs())) {
+        try {
+          admin.createTopics(List.of(new NewTopic(t, 6, (short) 1))).all().get();
+        } catch (ExecutionException ex) {
+          if (!(ex.getCause() instanceof TopicExistsException)) {
+            throw ex;
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Prints a progress line every second until {@code done} or {@code timeout}; false on timeout.
+   */
+  boolean progress(String label, Supplier<String> line, BooleanSupplier done, Duration timeout)
+      throws InterruptedException {
+    long end = System.currentTimeMillis() + timeout.toMillis();
+    long nextPrint = 0;
+    while (!done.getAsBoolean()) {
+      if (System.currentTimeMillis() > end) {
+        out.printf("%n  %s: timed out after %d s%n", label, timeout.toSeconds());
+        return false;
+      }
+      if (System.currentTimeMillis() >= nextPrint) {
+        out.printf(
+            "\r  [%5.1fs] %s: %s        ",
+            (System.currentTimeMillis() - t0) / 1000.0, label, line.get());
+        out.flush();
+        nextPrint = System.currentTimeMillis() + 1000;
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+    out.printf(
+        "\r  [%5.1fs] %s: %s        %n",
+        (System.currentTimeMillis() - t0) / 1000.0, label, line.get());
+    return true;
+  }
+
+  void step(String text) {
+    out.printf("[%5.1fs] %s%n", (System.currentTimeMillis() - t0) / 1000.0, text);
+  }
+
+  <T extends AutoCloseable> T track(T resource) {
+    started.add(resource);
+    return resource;
+  }
+
+  static int freePort() throws java.io.IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private void closeQuietly() {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      AutoCloseable c = started.get(i);
+      try {
+        if (c instanceof JavaProcess p) {
+          p.stop(Duration.ofSeconds(15));
+        }
+        c.close();
+      } catch (Exception e) {
+        out.println("while stopping " + c + ": " + e);
+      }
+    }
+    started.clear();
+  }
+
+  @Override
+  public void close() {
+    closeQuietly();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // already shutting down: the hook is what called us
+    }
+  }
+
+  Map<String, Object> map() {
+    return results.map();
+  }
+}

@@ -1,0 +1,174 @@
+package io.tasklane.bench.internal;
+
+import io.tasklane.bench.NoopHandler;
+import io.tasklane.outbox.JdbcTaskOutbox;
+import io.tasklane.outbox.TaskRequest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+
+/**
+ * Enqueues no-op tasks through {@link JdbcTaskOutbox} on plain JDBC connections (auto-commit off),
+ * {@code batch} tasks per transaction, on {@code threads} threads. Commit times are kept by task id
+ * when asked, for commit → handler start latencies.
+ */
+public final class Enqueuer {
+  private final String url;
+  private final String user;
+  private final String password;
+  private final AtomicLong enqueued = new AtomicLong();
+  private final Map<String, Long> commits = new ConcurrentHashMap<>();
+  private final Map<String, Long> dues = new ConcurrentHashMap<>();
+
+  public Enqueuer(String url, String user, String password) {
+    this.url = url;
+    this.user = user;
+    this.password = password;
+  }
+
+  /** Due time (epoch ms) by task id of the kept tasks that had one. */
+  public Map<String, Long> dues() {
+    return dues;
+  }
+
+  /** Forgets the kept commit and due times. */
+  public void clear() {
+    commits.clear();
+    dues.clear();
+  }
+
+  public long enqueued() {
+    return enqueued.get();
+  }
+
+  /** Commit time (epoch ms) by task id of the calls that asked to keep them. */
+  public Map<String, Long> commits() {
+    return commits;
+  }
+
+  /**
+   * Enqueues {@code n} tasks due at {@code dueAt.apply(i)} (null: now), {@code batch} per
+   * transaction, split over {@code threads} threads; returns when all are committed.
+   */
+  public void run(int n, int batch, int threads, LongFunction<Instant> dueAt, boolean keepCommits)
+      throws InterruptedException {
+    List<Thread> ts = new ArrayList<>();
+    List<Throwable> errors = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int from = (int) ((long) n * t / threads);
+      int to = (int) ((long) n * (t + 1) / threads);
+      Thread th =
+          new Thread(
+              () -> {
+                try {
+                  range(from, to, batch, dueAt, keepCommits);
+                } catch (Throwable e) {
+                  synchronized (errors) {
+                    errors.add(e);
+                  }
+                }
+              },
+              "bench-enqueue-" + t);
+      th.start();
+      ts.add(th);
+    }
+    for (Thread th : ts) {
+      th.join();
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalStateException("enqueue failed: " + errors.get(0), errors.get(0));
+    }
+  }
+
+  private void range(int from, int to, int batch, LongFunction<Instant> dueAt, boolean keep)
+      throws SQLException {
+    try (Connection c = DriverManager.getConnection(url, user, password)) {
+      c.setAutoCommit(false);
+      JdbcTaskOutbox outbox = JdbcTaskOutbox.of(c);
+      for (int i = from; i < to; i += batch) {
+        List<TaskRequest> reqs = new ArrayList<>(batch);
+        for (int j = i; j < Math.min(to, i + batch); j++) {
+          Instant due = dueAt == null ? null : dueAt.apply(j);
+          TaskRequest r = TaskRequest.to(NoopHandler.NAME).maxAttempts(3);
+          reqs.add(due == null ? r : r.at(due));
+        }
+        List<String> ids = outbox.enqueueAll(reqs);
+        c.commit();
+        long now = System.currentTimeMillis();
+        if (keep) {
+          for (int k = 0; k < ids.size(); k++) {
+            commits.put(ids.get(k), now);
+            if (reqs.get(k).dueAt() != null) {
+              dues.put(ids.get(k), reqs.get(k).dueAt().toEpochMilli());
+            }
+          }
+        }
+        enqueued.addAndGet(ids.size());
+      }
+    }
+  }
+
+  /**
+   * Enqueues one task per transaction at {@code rate} per second in all for {@code seconds}, over
+   * {@code threads} connections (a thread that falls behind its schedule commits as fast as it
+   * can).
+   */
+  public void paced(int rate, int seconds, int threads, LongFunction<Instant> dueAt)
+      throws InterruptedException {
+    long start = System.nanoTime();
+    long total = (long) rate * seconds;
+    List<Thread> ts = new ArrayList<>();
+    List<Throwable> errors = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int first = t;
+      Thread th =
+          new Thread(
+              () -> {
+                try {
+                  pacedRange(first, threads, total, rate, start, dueAt);
+                } catch (Throwable e) {
+                  synchronized (errors) {
+                    errors.add(e);
+                  }
+                }
+              },
+              "bench-paced-" + t);
+      th.start();
+      ts.add(th);
+    }
+    for (Thread th : ts) {
+      th.join();
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalStateException("enqueue failed: " + errors.get(0), errors.get(0));
+    }
+  }
+
+  private void pacedRange(
+      long first, int step, long total, int rate, long start, LongFunction<Instant> dueAt)
+      throws SQLException, InterruptedException {
+    try (Connection c = DriverManager.getConnection(url, user, password)) {
+      c.setAutoCommit(false);
+      JdbcTaskOutbox outbox = JdbcTaskOutbox.of(c);
+      for (long i = first; i < total; i += step) {
+        long wait = start + i * 1_000_000_000L / rate - System.nanoTime();
+        if (wait > 0) {
+          Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
+        Instant due = dueAt == null ? null : dueAt.apply(i);
+        TaskRequest r = TaskRequest.to(NoopHandler.NAME).maxAttempts(3);
+        String id = outbox.enqueue(due == null ? r : r.at(due));
+        c.commit();
+        commits.put(id, System.currentTimeMillis());
+        enqueued.incrementAndGet();
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.tasklane.bench.internal;
+
+import io.tasklane.testkit.JavaProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Two scheduler instances (num-standby-replicas=1, session timeout 6 s), an offered load, kill -9
+ * of the first instance at a third of it. Failover time: the longest commit → handler start of the
+ * tasks committed in the 2 s after the kill, i.e. how long dispatch of their partitions stopped.
+ */
+final class Failover {
+  private final BenchRun run;
+  private final Enqueuer enqueuer;
+
+  Failover(BenchRun run, Enqueuer enqueuer) {
+    this.run = run;
+    this.enqueuer = enqueuer;
+  }
+
+  void run() throws Exception {
+    int port2 = BenchRun.freePort();
+    JavaProcess second = run.track(run.apps.scheduler("scheduler-2", port2).start());
+    HttpClient http = HttpClient.newHttpClient();
+    run.progress(
+        "starting scheduler-2 (standby replicas 1)",
+        () -> "waiting for /health UP",
+        () -> healthy(http, port2, second),
+        Duration.ofSeconds(120));
+    // A short warm-up load: the group has rebalanced and the standby has restored once it passes.
+    enqueuer.clear();
+    enqueuer.paced(50, 5, 1, null);
+    Map<String, Long> warm = Map.copyOf(enqueuer.commits());
+    run.progress(
+        "warm-up through both instances",
+        () -> started(warm) + "/" + warm.size(),
+        () -> started(warm) >= warm.size(),
+        Duration.ofSeconds(90));
+    TimeUnit.SECONDS.sleep(3);
+
+    int rate = run.options.failoverRate();
+    int secs = run.options.failoverSeconds();
+    enqueuer.clear();
+    AtomicLong killAt = new AtomicLong();
+    Thread load = Scenarios.background(() -> enqueuer.paced(rate, secs, 2, null));
+    long killTime = System.currentTimeMillis() + secs * 1000L / 3;
+    run.progress(
+        String.format("%d tasks/s for %d s, kill -9 scheduler-1 at %d s", rate, secs, secs / 3),
+        () -> enqueuer.enqueued() + " committed" + (killAt.get() > 0 ? ", scheduler-1 killed" : ""),
+        () -> {
+          if (killAt.get() == 0 && System.currentTimeMillis() >= killTime) {
+            run.scheduler.kill9();
+            killAt.set(System.currentTimeMillis());
+          }
+          return !load.isAlive();
+        },
+        Duration.ofSeconds(secs * 3L + 30));
+    Map<String, Long> commits = Map.copyOf(enqueuer.commits());
+    run.progress(
+        "waiting for every task",
+        () -> started(commits) + "/" + commits.size() + " started",
+        () -> started(commits) >= commits.size(),
+        Duration.ofSeconds(120));
+    long worst = 0;
+    long late = 0;
+    for (Map.Entry<String, Long> e : commits.entrySet()) {
+      Long s = run.tap.startOf(e.getKey());
+      if (e.getValue() >= killAt.get() && e.getValue() <= killAt.get() + 2000) {
+        long wait = s == null ? System.currentTimeMillis() - e.getValue() : s - e.getValue();
+        worst = Math.max(worst, wait);
+        late += wait > 1000 ? 1 : 0;
+      }
+    }
+    run.results.put("failover_s", worst / 1000.0);
+    run.results.put("failover_tasks_delayed_over_1s", late);
+    run.results.put("failover_unfinished", commits.size() - started(commits));
+    run.out.printf(
+        "  dispatch resumed %.1f s after kill -9 (worst commit → start of tasks committed in the 2 s after the kill)%n",
+        worst / 1000.0);
+  }
+
+  private long started(Map<String, Long> ids) {
+    return ids.keySet().stream().filter(id -> run.tap.startOf(id) != null).count();
+  }
+
+  private static boolean healthy(HttpClient http, int port, JavaProcess p) {
+    if (!p.isAlive()) {
+      throw new IllegalStateException("scheduler-2 died:\n" + p.logTail(30));
+    }
+    try {
+      return http.send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                      .timeout(Duration.ofSeconds(2))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode()
+          == 200;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,290 @@
+package io.tasklane.bench.internal;
+
+import io.tasklane.core.Topics;
+import io.tasklane.outbox.OutboxSchema;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The Tasklane scenarios of one {@link BenchRun}; db-scheduler's side is in {@link PeerScenarios}.
+ */
+final class Scenarios {
+  private final BenchRun run;
+  private final BenchOptions o;
+  private final Results r;
+  private final Topics topics;
+  private final Enqueuer enqueuer;
+  private final PeerScenarios peer;
+
+  Scenarios(BenchRun run, Topics topics) {
+    this.run = run;
+    this.o = run.options;
+    this.r = run.results;
+    this.topics = topics;
+    this.enqueuer = new Enqueuer(run.url, run.stack.username(), run.stack.password());
+    this.peer = new PeerScenarios(run);
+  }
+
+  void run(String scenario) throws Exception {
+    switch (scenario) {
+      case "throughput" -> throughput();
+      case "peer" -> peer.throughput();
+      case "latency" -> latency();
+      case "scale" -> scale();
+      case "delay" -> {
+        delay();
+        peer.delay();
+      }
+      case "failover" -> new Failover(run, enqueuer).run();
+      default -> throw new IllegalArgumentException(scenario);
+    }
+  }
+
+  private void throughput() throws Exception {
+    int n = o.tasks();
+    String ceilingUrl =
+        run.stack.createDatabase(
+            run.url.substring(run.url.lastIndexOf('/') + 1).replaceAll("\\?.*", "") + "_ceiling");
+    try (Connection c =
+        DriverManager.getConnection(ceilingUrl, run.stack.username(), run.stack.password())) {
+      OutboxSchema.create(c);
+    }
+    Enqueuer ceiling = new Enqueuer(ceilingUrl, run.stack.username(), run.stack.password());
+    long s0 = System.currentTimeMillis();
+    Thread t = background(() -> ceiling.run(n, 100, 4, null, false));
+    run.progress(
+        "insert ceiling (no relay on this database)",
+        () -> ceiling.enqueued() + "/" + n + " rows",
+        () -> !t.isAlive(),
+        Duration.ofMinutes(10));
+    double ceilingRate = n * 1000.0 / Math.max(1, System.currentTimeMillis() - s0);
+    r.put("insert_ceiling_rows_per_s", ceilingRate);
+    try (Connection c =
+            DriverManager.getConnection(ceilingUrl, run.stack.username(), run.stack.password());
+        Statement s = c.createStatement()) {
+      s.execute("TRUNCATE TABLE " + OutboxSchema.TABLE);
+    }
+
+    long base = run.tap.succeeded();
+    long tasksBase = run.tap.tasksSeen();
+    Enqueuer e = new Enqueuer(run.url, run.stack.username(), run.stack.password());
+    long start = System.currentTimeMillis();
+    AtomicLong enqueueEnd = new AtomicLong();
+    Thread load =
+        background(
+            () -> {
+              e.run(n, 100, 4, null, false);
+              enqueueEnd.set(System.currentTimeMillis());
+            });
+    boolean done =
+        run.progress(
+            "end to end",
+            () ->
+                String.format(
+                    "committed %d, relayed %d, succeeded %d of %d",
+                    e.enqueued(), run.tap.tasksSeen() - tasksBase, run.tap.succeeded() - base, n),
+            () -> run.tap.succeeded() - base >= n,
+            Duration.ofSeconds(Math.max(120, n / 200)));
+    load.join();
+    long end = done ? run.tap.lastResultTs() : System.currentTimeMillis();
+    r.put("throughput_tasks", n);
+    r.put(
+        "throughput_tasks_per_s", (run.tap.succeeded() - base) * 1000.0 / Math.max(1, end - start));
+    r.put("enqueue_rows_per_s_with_relay", n * 1000.0 / Math.max(1, enqueueEnd.get() - start));
+    r.put(
+        "relay_rows_per_s",
+        (run.tap.tasksSeen() - tasksBase) * 1000.0 / Math.max(1, run.tap.lastTaskTs() - start));
+    r.throughput.put("Tasklane", run.tap.perSecond(start, end));
+    run.out.printf(
+        "  insert ceiling %.0f rows/s; relay %.0f rows/s; end to end %.0f tasks/s%n",
+        ceilingRate, r.get("relay_rows_per_s"), r.get("throughput_tasks_per_s"));
+  }
+
+  private void latency() throws Exception {
+    int rate = o.latencyRate();
+    int secs = o.latencySeconds();
+    enqueuer.clear();
+    long start = System.currentTimeMillis();
+    Thread load = background(() -> enqueuer.paced(rate, secs, 4, null));
+    run.progress(
+        String.format("offering %d tasks/s for %d s", rate, secs),
+        () -> enqueuer.enqueued() + " committed",
+        () -> !load.isAlive(),
+        Duration.ofSeconds(secs * 3L + 30));
+    double offered =
+        enqueuer.commits().size() * 1000.0 / Math.max(1, System.currentTimeMillis() - start);
+    Map<String, Long> commits = Map.copyOf(enqueuer.commits());
+    run.progress(
+        "waiting for the handlers",
+        () -> count(commits) + "/" + commits.size() + " started",
+        () -> count(commits) >= commits.size(),
+        Duration.ofSeconds(60));
+    Histogram h = Results.histogram();
+    commits.forEach(
+        (id, c) -> {
+          Long s = run.tap.startOf(id);
+          if (s != null) {
+            h.recordValue(Math.max(0, s - c));
+          }
+        });
+    r.put("latency_offered_tasks_per_s", offered);
+    r.put("latency_p50_ms", h.getValueAtPercentile(50));
+    r.put("latency_p90_ms", h.getValueAtPercentile(90));
+    r.put("latency_p99_ms", h.getValueAtPercentile(99));
+    r.put("latency_max_ms", h.getMaxValue());
+    r.put("latency_missing", commits.size() - h.getTotalCount());
+    r.latencies.put("Tasklane commit → handler start", h);
+    run.out.printf(
+        "  commit → handler start at %.0f/s: p50 %d ms, p90 %d ms, p99 %d ms, max %d ms%n",
+        offered,
+        h.getValueAtPercentile(50),
+        h.getValueAtPercentile(90),
+        h.getValueAtPercentile(99),
+        h.getMaxValue());
+  }
+
+  private long count(Map<String, Long> ids) {
+    long n = 0;
+    for (String id : ids.keySet()) {
+      if (run.tap.startOf(id) != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private void scale() throws Exception {
+    long pendingBefore = Math.max(0, Probes.schedulerTasks(run.schedulerPort, "PENDING"));
+    long n = o.scalePending();
+    long start = System.currentTimeMillis();
+    long admittedAt = fill(n, pendingBefore, true);
+    long pending = Probes.schedulerTasks(run.schedulerPort, "PENDING");
+    r.put("pending_tasks", pending);
+    r.put(
+        "admission_tasks_per_s",
+        (pending - pendingBefore) * 1000.0 / Math.max(1, admittedAt - start));
+    double rss = Probes.rssMb(run.scheduler.pid());
+    double heap = Probes.heapUsedMb(run.scheduler.pid(), true);
+    r.put("scheduler_rss_mb", rss);
+    r.put("scheduler_heap_used_mb_after_gc", heap);
+    r.put("scheduler_rss_max_mb", r.scale.stream().mapToDouble(x -> x[2]).max().orElse(rss));
+    run.out.printf(
+        "  %d pending; scheduler RSS %.0f MiB, heap after GC %.0f MiB (-Xmx512m); admission %.0f tasks/s%n",
+        pending, rss, heap, r.get("admission_tasks_per_s"));
+  }
+
+  /** Preloads {@code n} far-future tasks; returns when the scheduler counts them PENDING. */
+  private long fill(long n, long pendingBefore, boolean sample) throws Exception {
+    AtomicLong produced = new AtomicLong();
+    long start = System.currentTimeMillis();
+    Thread t =
+        background(
+            () ->
+                Preloader.preload(
+                    run.stack.bootstrapServers(),
+                    topics.tasks(),
+                    n,
+                    Duration.ofDays(1).toMillis(),
+                    produced::set));
+    AtomicLong pending = new AtomicLong(pendingBefore);
+    AtomicLong lastSample = new AtomicLong();
+    run.progress(
+        "preloading far-future tasks",
+        () ->
+            String.format(
+                "produced %d, admitted %d of %d, scheduler RSS %.0f MiB",
+                produced.get(),
+                pending.get() - pendingBefore,
+                n,
+                Probes.rssMb(run.scheduler.pid())),
+        () -> {
+          long now = System.currentTimeMillis();
+          if (now - lastSample.get() >= 1000) {
+            lastSample.set(now);
+            pending.set(Probes.schedulerTasks(run.schedulerPort, "PENDING"));
+            if (sample) {
+              r.scale.add(
+                  new double[] {
+                    (now - start) / 1000.0,
+                    pending.get() - pendingBefore,
+                    Probes.rssMb(run.scheduler.pid())
+                  });
+            }
+          }
+          return pending.get() - pendingBefore >= n;
+        },
+        Duration.ofSeconds(Math.max(180, n / 1000)));
+    t.join();
+    return System.currentTimeMillis();
+  }
+
+  private void delay() throws Exception {
+    long pendingNow = Math.max(0, Probes.schedulerTasks(run.schedulerPort, "PENDING"));
+    if (pendingNow < o.pending()) {
+      fill(o.pending() - pendingNow, pendingNow, false);
+    }
+    int m = o.delayTasks();
+    long windowMs = o.delayWindowSeconds() * 1000L;
+    long first = System.currentTimeMillis() + 8_000;
+    enqueuer.clear();
+    enqueuer.run(m, 100, 2, i -> Instant.ofEpochMilli(first + i * windowMs / m), true);
+    Map<String, Long> dues = Map.copyOf(enqueuer.dues());
+    long pending = Probes.schedulerTasks(run.schedulerPort, "PENDING");
+    r.put("delay_pending_tasks", pending);
+    run.progress(
+        String.format("%d tasks due over %d s, %d pending", m, o.delayWindowSeconds(), pending),
+        () -> count(dues) + "/" + m + " started",
+        () -> count(dues) >= m,
+        Duration.ofMillis(first - System.currentTimeMillis() + windowMs + 60_000));
+    Histogram h = Results.histogram();
+    long early = 0;
+    for (Map.Entry<String, Long> d : dues.entrySet()) {
+      Long s = run.tap.startOf(d.getKey());
+      if (s != null) {
+        early += s < d.getValue() ? 1 : 0;
+        h.recordValue(Math.max(0, s - d.getValue()));
+      }
+    }
+    r.put("lateness_p50_ms", h.getValueAtPercentile(50));
+    r.put("lateness_p99_ms", h.getValueAtPercentile(99));
+    r.put("lateness_max_ms", h.getMaxValue());
+    r.put("early_starts", early);
+    r.put("lateness_missing", m - h.getTotalCount());
+    r.lateness.put("Tasklane", h);
+    run.out.printf(
+        "  lateness (handler start − dueAt) with %d pending: p50 %d ms, p99 %d ms, max %d ms; early starts %d%n",
+        pending, h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue(), early);
+  }
+
+  interface Body {
+    void run() throws Exception;
+  }
+
+  static Thread background(Body body) {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                body.run();
+              } catch (Throwable e) {
+                System.err.println("bench: " + e);
+                e.printStackTrace();
+              }
+            },
+            "bench-load");
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  static List<String> names() {
+    return BenchOptions.ALL;
+  }
+}
