@@ -83,15 +83,35 @@ public final class SchedulerRuntime {
             TopicAdmin.Spec.of(topics.results(), p),
             TopicAdmin.Spec.of(topics.control(), p),
             TopicAdmin.Spec.of(topics.logs(), p)));
-    Map<String, Integer> counts = new java.util.LinkedHashMap<>();
-    for (String t : List.of(topics.tasks(), topics.results(), topics.control())) {
-      counts.put(t, TopicAdmin.partitions(admin, t).orElse(-1));
-    }
+    Map<String, Integer> counts = partitionCounts();
     if (counts.values().stream().distinct().count() != 1) {
       throw new SchedulerException(
           "topics must have the same partition count (co-partitioned by routing key), found "
               + counts
               + "; repartition them or point tasklane.scheduler.namespace elsewhere");
+    }
+  }
+
+  /**
+   * Partition counts of the co-partitioned topics. A topic created a moment ago may not be in the
+   * metadata yet (-1): describe again for up to 10 s before judging.
+   */
+  private Map<String, Integer> partitionCounts() {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+      for (String t : List.of(topics.tasks(), topics.results(), topics.control())) {
+        counts.put(t, TopicAdmin.partitions(admin, t).orElse(-1));
+      }
+      if (!counts.containsValue(-1) || System.nanoTime() > deadline) {
+        return counts;
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return counts;
+      }
     }
   }
 
