@@ -1,4 +1,4 @@
-package io.tasklane.examples.compose;
+package io.tasklane.chaos.compose;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
