@@ -1,5 +1,7 @@
 package io.tasklane.testkit;
 
+import io.tasklane.testkit.internal.Processes;
+import io.tasklane.testkit.internal.ShutdownReaper;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,17 +51,19 @@ public final class JavaProcess implements AutoCloseable {
 
   /** The last {@code lines} lines of the process's output (for failure messages). */
   public String logTail(int lines) {
-    return ProcessKiller.tail(logFile, lines);
+    return Processes.tail(logFile, lines);
   }
 
   /** SIGKILL, as a crash: no shutdown hooks run in the process. Waits until it is gone. */
   public void kill9() {
-    ProcessKiller.kill9(process.toHandle());
+    Processes.kill9(process.toHandle());
+    ShutdownReaper.unregister(process.toHandle());
   }
 
   /** SIGTERM (graceful shutdown), then SIGKILL if still alive after {@code grace}. */
   public void stop(Duration grace) {
-    ProcessKiller.stop(process.toHandle(), grace);
+    Processes.stop(process.toHandle(), grace);
+    ShutdownReaper.unregister(process.toHandle());
   }
 
   /** Waits for the process to exit and returns its exit code, or -1 on timeout. */
@@ -148,7 +152,7 @@ public final class JavaProcess implements AutoCloseable {
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().putAll(env);
         Process p = pb.start();
-        ProcessKiller.killOnExit(p.toHandle());
+        ShutdownReaper.register(p.toHandle());
         return new JavaProcess(name, p, log);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot start " + name + " (" + mainClass + ")", e);

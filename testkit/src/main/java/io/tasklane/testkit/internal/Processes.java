@@ -82,6 +82,15 @@ public final class Processes {
     return graceful;
   }
 
+  /** SIGKILL to a process and its descendants, as a crash; waits until they are gone. */
+  public static void kill9(ProcessHandle process) {
+    List<ProcessHandle> family =
+        java.util.stream.Stream.concat(java.util.stream.Stream.of(process), process.descendants())
+            .toList();
+    family.forEach(ProcessHandle::destroyForcibly);
+    family.forEach(p -> awaitExit(p, Duration.ofSeconds(10)));
+  }
+
   /** Waits for the process to exit; true if it did within {@code timeout}. */
   public static boolean awaitExit(ProcessHandle process, Duration timeout) {
     try {
