@@ -2,6 +2,7 @@ package io.tasklane.core;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
 
 /** The control commands besides cancel. Each is keyed by the routing key of {@code id}. */
 public final class ControlCommand {
@@ -34,12 +35,43 @@ public final class ControlCommand {
   /**
    * Dependency protocol, first leg: task {@code waiterId} waits for task {@code id}. Keyed by
    * {@code id} so it reaches the partition that owns the dependency.
+   *
+   * <p>The same record is the cycle-detection probe: {@code path} holds the ids of the tasks that
+   * transitively wait on {@code waiterId} (outermost first). It is empty for the await a task sends
+   * when it is admitted and is omitted from JSON then, so the record reads and writes as before.
+   *
+   * @param path at most {@link #MAX_PROBE_PATH} ids; null is read as empty
    */
   public record Await(
-      @JsonProperty(required = true) int v, String id, String waiterId, String waiterRoutingKey)
+      @JsonProperty(required = true) int v,
+      String id,
+      String waiterId,
+      String waiterRoutingKey,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> path)
       implements ControlRecord {
+    /** The longest probe path; a cycle with more members than this is not detected. */
+    public static final int MAX_PROBE_PATH = 64;
+
+    public Await {
+      path = path == null ? List.of() : List.copyOf(path);
+      if (path.size() > MAX_PROBE_PATH) {
+        throw new WireFormatException(
+            "await path has " + path.size() + " ids; the limit is " + MAX_PROBE_PATH);
+      }
+    }
+
+    /** The await a task sends for one of its dependencies when it is admitted. */
     public static Await of(String dependencyId, String waiterId, String waiterRoutingKey) {
-      return new Await(Wire.VERSION, dependencyId, waiterId, waiterRoutingKey);
+      return new Await(Wire.VERSION, dependencyId, waiterId, waiterRoutingKey, List.of());
+    }
+
+    /**
+     * A forwarded probe: {@code waiterId} (itself waiting) passes on an await it received; {@code
+     * path} is the received path plus the received await's waiter.
+     */
+    public static Await probe(
+        String dependencyId, String waiterId, String waiterRoutingKey, List<String> path) {
+      return new Await(Wire.VERSION, dependencyId, waiterId, waiterRoutingKey, path);
     }
   }
 

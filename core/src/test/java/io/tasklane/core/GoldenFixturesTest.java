@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 class GoldenFixturesTest {
   static final String ID = "0190f3a2-7b1c-7e4a-9d2b-3c4d5e6f7a8b";
   static final String DEP = "0190f3a2-7b1c-7e4a-9d2b-000000000001";
+  static final String DEP2 = "0190f3a2-7b1c-7e4a-9d2b-000000000002";
+  static final String ID2 = "0190f3a2-7b1c-7e4a-9d2b-000000000003";
 
   static byte[] fixture(String name) throws IOException {
     try (InputStream in = GoldenFixturesTest.class.getResourceAsStream("/fixtures/" + name)) {
@@ -102,6 +104,8 @@ class GoldenFixturesTest {
             "control-trigger.json", ControlCommand.Trigger.of(ID, 1767225600000L),
             "control-discard.json", ControlCommand.Discard.of(ID, 1767225600000L),
             "control-await.json", ControlCommand.Await.of(DEP, ID, ID),
+            "control-await-probe.json",
+                ControlCommand.Await.probe(DEP, ID, "order-42", List.of(DEP2, ID2)),
             "control-dependency-done.json",
                 ControlCommand.DependencyDone.of(ID, DEP, TaskState.DEAD, "dependency went DEAD"));
     for (var e : expected.entrySet()) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,6 +50,24 @@ class WireCodecTest {
         .as(label)
         .isInstanceOf(WireFormatException.class)
         .hasMessageContaining(mentions);
+  }
+
+  @Test
+  void awaitWithATooLongProbePathIsRefusedNamingTheLimit() {
+    String path =
+        IntStream.rangeClosed(0, ControlCommand.Await.MAX_PROBE_PATH)
+            .mapToObj(i -> "\"t" + i + "\"")
+            .collect(Collectors.joining(",", "[", "]"));
+    String json =
+        "{\"type\":\"await\",\"v\":1,\"id\":\"d\",\"waiterId\":\"w\",\"waiterRoutingKey\":\"w\",\"path\":"
+            + path
+            + "}";
+    assertThatThrownBy(() -> WireCodec.decodeControl(utf8(json)))
+        .isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("path")
+        .hasMessageContaining(String.valueOf(ControlCommand.Await.MAX_PROBE_PATH));
+    assertThat(WireCodec.decodeControl(utf8(json.replace("\"t0\",", ""))))
+        .isInstanceOf(ControlCommand.Await.class);
   }
 
   @Test

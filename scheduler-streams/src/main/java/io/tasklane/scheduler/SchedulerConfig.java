@@ -23,7 +23,9 @@ import java.util.Set;
  * @param stateDir where RocksDB keeps the stores (keep it out of /tmp)
  * @param retention how long finished tasks stay queryable and deduplicated
  * @param snoozeCap the most RETRY_LATER answers per task before it goes DEAD
- * @param timeoutGrace added to a task's timeout to get the attempt's deadline
+ * @param timeoutGrace added to a task's timeout to get the attempt's deadline; it must also cover
+ *     the time a dispatch may wait in its handler topic behind a backlog (the deadline counts from
+ *     dispatch, the worker enforces the timeout itself from the handler's start)
  * @param topicRefreshInterval how often the list of handler topics is refreshed
  * @param advertisedHost the host other instances use to reach this one's HTTP API
  * @param kafka extra Kafka / Streams settings passed through as they are (SASL, TLS, ...)
@@ -57,7 +59,15 @@ public record SchedulerConfig(
       Path.of(System.getProperty("user.home"), ".tasklane", "scheduler-state");
   public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
   public static final int DEFAULT_SNOOZE_CAP = 100;
-  public static final Duration DEFAULT_TIMEOUT_GRACE = Duration.ofSeconds(10);
+
+  /**
+   * 30 minutes: the scheduler's deadline is only the last resort for an attempt whose result never
+   * comes (the worker times out its handler itself, and a dead worker's dispatches are redelivered
+   * by Kafka). Ten seconds made a backlog longer than the task timeout re-dispatch every queued
+   * task (docs/scheduler-streams.md, timeouts).
+   */
+  public static final Duration DEFAULT_TIMEOUT_GRACE = Duration.ofMinutes(30);
+
   public static final Duration DEFAULT_TOPIC_REFRESH_INTERVAL = Duration.ofSeconds(5);
   public static final String DEFAULT_ADVERTISED_HOST = "localhost";
 

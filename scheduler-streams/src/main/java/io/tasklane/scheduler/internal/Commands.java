@@ -3,6 +3,7 @@ package io.tasklane.scheduler.internal;
 import io.tasklane.core.ControlCommand;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.TaskState;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -16,11 +17,13 @@ final class Commands {
   private final TaskMachine machine;
   private final TaskStore store;
   private final Engine engine;
+  private final CycleProbes probes;
 
   Commands(TaskMachine machine) {
     this.machine = machine;
     this.store = machine.store;
     this.engine = machine.engine;
+    this.probes = new CycleProbes(machine);
   }
 
   /** Cancels in any non-terminal state; an unknown id is remembered for the retention window. */
@@ -83,7 +86,10 @@ final class Commands {
     store.delete(id, previous);
   }
 
-  /** Dependency protocol on the dependency's side: answer now if finished, else remember. */
+  /**
+   * Dependency protocol on the dependency's side: answer now if finished, else remember the waiter;
+   * a WAITING dependency also detects a cycle or passes the probe on ({@link CycleProbes}).
+   */
   void await(ControlCommand.Await await, long now) {
     String id = await.id();
     TaskRecord previous = store.get(id);
@@ -103,6 +109,13 @@ final class Commands {
     if (previous == null) {
       e.updatedAt = now;
       e.timer(now + engine.settings().retentionMs(), TimerKind.PURGE);
+    } else if (previous.state() == TaskState.WAITING) {
+      List<String> cycle = CycleProbes.cycle(id, await);
+      if (cycle != null) {
+        probes.fail(e, id, cycle, now);
+      } else {
+        probes.forward(e, id, await, now);
+      }
     }
     store.put(id, previous, e.build());
   }

@@ -30,22 +30,25 @@ public final class Stores {
 
   static StoreBuilder<KeyValueStore<String, TaskRecord>> tasks() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-        org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASKS),
-        Serdes.String(),
-        new TaskRecordSerde());
+            org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASKS),
+            Serdes.String(),
+            new TaskRecordSerde())
+        .withCachingEnabled();
   }
 
   static StoreBuilder<KeyValueStore<Bytes, byte[]>> dueIndex() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-        org.apache.kafka.streams.state.Stores.persistentKeyValueStore(DUE_INDEX),
-        Serdes.Bytes(),
-        Serdes.ByteArray());
+            org.apache.kafka.streams.state.Stores.persistentKeyValueStore(DUE_INDEX),
+            Serdes.Bytes(),
+            Serdes.ByteArray())
+        .withCachingEnabled();
   }
 
   static StoreBuilder<KeyValueStore<String, Long>> stateCounts() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-        org.apache.kafka.streams.state.Stores.persistentKeyValueStore(STATE_COUNTS),
-        Serdes.String(),
-        Serdes.Long());
+            org.apache.kafka.streams.state.Stores.persistentKeyValueStore(STATE_COUNTS),
+            Serdes.String(),
+            Serdes.Long())
+        .withCachingEnabled();
   }
 }

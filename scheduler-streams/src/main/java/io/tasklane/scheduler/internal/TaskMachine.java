@@ -31,6 +31,7 @@ final class TaskMachine {
   /** Makes the task {@code state} due at {@code dueAt}: dispatched now if due, else a timer. */
   void schedule(TaskRecord.Edit e, TaskState state, long dueAt, long now) {
     e.state = state;
+    e.probes.clear();
     e.dueAt = dueAt;
     e.updatedAt = now;
     if (dueAt <= now) {
@@ -107,6 +108,7 @@ final class TaskMachine {
   /** A terminal state: kept for the retention window, then purged; waiters are told. */
   void finish(TaskRecord.Edit e, String id, TaskState state, String reason, long now) {
     e.state = state;
+    e.probes.clear();
     e.reason = reason;
     e.finishedAt = now;
     e.updatedAt = now;

@@ -25,6 +25,8 @@ import java.util.List;
  * @param history the last {@link #MAX_HISTORY} attempts
  * @param waitingOn dependency ids not yet succeeded (WAITING)
  * @param waiters tasks waiting for this one
+ * @param probes initiators whose cycle probe this WAITING task has forwarded (see {@link
+ *     CycleProbes}); cleared when it leaves WAITING
  * @param updatedAt epoch millis of the last change
  * @param finishedAt epoch millis it reached a terminal state, 0 before
  */
@@ -44,6 +46,7 @@ record TaskRecord(
     List<AttemptEntry> history,
     List<String> waitingOn,
     List<Waiter> waiters,
+    List<String> probes,
     long updatedAt,
     long finishedAt) {
 
@@ -53,6 +56,7 @@ record TaskRecord(
     history = history == null ? List.of() : List.copyOf(history);
     waitingOn = waitingOn == null ? List.of() : List.copyOf(waitingOn);
     waiters = waiters == null ? List.of() : List.copyOf(waiters);
+    probes = probes == null ? List.of() : List.copyOf(probes);
     if (timerKind == null) {
       timerAt = -1;
     }
@@ -60,7 +64,8 @@ record TaskRecord(
 
   /** An empty record (no task, no state) to fill in with {@link #edit()}. */
   static TaskRecord empty() {
-    return new TaskRecord(null, null, 0, 0, 0, 0, 0, -1, null, null, null, null, null, null, 0, 0);
+    return new TaskRecord(
+        null, null, 0, 0, 0, 0, 0, -1, null, null, null, null, null, null, null, 0, 0);
   }
 
   boolean isPlaceholder() {
@@ -91,6 +96,7 @@ record TaskRecord(
     List<AttemptEntry> history;
     List<String> waitingOn;
     List<Waiter> waiters;
+    List<String> probes;
     long updatedAt;
     long finishedAt;
 
@@ -109,6 +115,7 @@ record TaskRecord(
       history = new ArrayList<>(r.history);
       waitingOn = new ArrayList<>(r.waitingOn);
       waiters = new ArrayList<>(r.waiters);
+      probes = new ArrayList<>(r.probes);
       updatedAt = r.updatedAt;
       finishedAt = r.finishedAt;
     }
@@ -158,6 +165,7 @@ record TaskRecord(
           history,
           waitingOn,
           waiters,
+          probes,
           updatedAt,
           finishedAt);
     }
