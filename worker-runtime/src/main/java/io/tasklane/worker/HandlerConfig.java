@@ -8,9 +8,10 @@ import java.time.Duration;
  * @param enabled {@code enabled}: false leaves the handler's topic unconsumed by this worker
  * @param concurrency {@code concurrency}: threads of the handler's own pool (1 to {@value
  *     #MAX_CONCURRENCY}), default {@link WorkerConfig#concurrency()}
- * @param maxInFlight {@code max-in-flight}: dispatches taken from Kafka and not yet acknowledged
- *     (running, queued for a thread, or waiting for their result's ack); fetching pauses at this
- *     number. Default {@code 2 × concurrency}; at least {@code concurrency}
+ * @param maxInFlight {@code max-in-flight}: dispatches in the handler's pool (running or queued for
+ *     a thread); fetching pauses at this number (and while 1,000 or {@code max-in-flight},
+ *     whichever is larger, results wait for their ack). Default {@code 2 × concurrency}; at least
+ *     {@code concurrency}
  * @param timeout {@code timeout}: execution timeout of one attempt; null = the task's own {@code
  *     timeoutMs}
  * @param partitions {@code partitions}: partitions of the handler topic and its DLT when this

@@ -32,6 +32,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
   private final DataSource dataSource;
   private final Clock clock;
+  private volatile boolean tableDeferred;
 
   public JdbcIdempotencyStore(DataSource dataSource, Clock clock) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -49,8 +50,47 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         Statement s = c.createStatement()) {
       s.execute(ddl());
     } catch (SQLException e) {
-      throw new WorkerException("cannot create table tasklane_processed: " + e.getMessage(), e);
+      throw new WorkerException("cannot create table tasklane_processed: " + describe(e), e);
     }
+  }
+
+  /**
+   * Creates the table now, or, if that fails because the database is unreachable or refuses the
+   * login (database down, credentials expired, the pool's checkout timeout), before the next {@link
+   * #isProcessed}: the worker then starts anyway and each attempt fails until the database answers.
+   * An access-rule or syntax error (SQLState class 42, e.g. no CREATE privilege) is a configuration
+   * error and is thrown. Start-up thread.
+   *
+   * @return the failure that deferred the creation, or null if the table exists now
+   * @throws WorkerException when the creation failed with a configuration error
+   */
+  public WorkerException createTableOrDefer() {
+    try {
+      createTable();
+      return null;
+    } catch (WorkerException e) {
+      if (isConfigurationError(e.getCause())) {
+        throw e;
+      }
+      tableDeferred = true;
+      return e;
+    }
+  }
+
+  /**
+   * SQLState class 42 (syntax error or access rule violation, e.g. CREATE denied) anywhere in the
+   * cause chain: retrying will not help. Connection failures (class 08), refused or expired logins
+   * (28, MariaDB 1820) and pool checkout timeouts (no or another state) are not.
+   */
+  static boolean isConfigurationError(Throwable t) {
+    for (int depth = 0; t != null && depth < 10; t = t.getCause(), depth++) {
+      if (t instanceof SQLException sql
+          && sql.getSQLState() != null
+          && sql.getSQLState().startsWith("42")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The DDL of the table (CREATE TABLE IF NOT EXISTS). */
@@ -67,6 +107,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
   @Override
   public boolean isProcessed(String taskId) {
+    if (tableDeferred) {
+      createTable(); // throws while the database still fails: the attempt fails before it runs
+      tableDeferred = false;
+    }
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps =
             c.prepareStatement("SELECT 1 FROM tasklane_processed WHERE task_id = ?")) {
@@ -75,7 +119,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         return rs.next();
       }
     } catch (SQLException e) {
-      throw new WorkerException("cannot read tasklane_processed: " + e.getMessage(), e);
+      throw new WorkerException("cannot read tasklane_processed: " + describe(e), e);
     }
   }
 
@@ -85,7 +129,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
       c.setAutoCommit(true);
       tryMark(c, taskId, handler);
     } catch (SQLException e) {
-      throw new WorkerException("cannot write tasklane_processed: " + e.getMessage(), e);
+      throw new WorkerException("cannot write tasklane_processed: " + describe(e), e);
     }
   }
 
@@ -134,6 +178,22 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         c.setAutoCommit(autoCommit);
       }
     }
+  }
+
+  /**
+   * The message of {@code e} and of its root cause: a pool's "connection is not available" hides
+   * the database's own answer (e.g. MariaDB's "You must SET PASSWORD before executing this
+   * statement") in its cause.
+   */
+  private static String describe(SQLException e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = String.valueOf(e.getMessage());
+    return root == e || message.contains(String.valueOf(root.getMessage()))
+        ? message
+        : message + " (caused by " + root.getMessage() + ")";
   }
 
   private static void rollbackQuietly(Connection c, Throwable cause) {

@@ -27,6 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class BasicSuite {
   private BasicSuite() {}
 
+  /** Lines the {@code chatty} kind of the {@code outcomes} handler logs. */
+  static final int CHATTY_LINES = 10_240;
+
   record Greeting(String name, int times) {}
 
   /** What the handlers observed. */
@@ -101,7 +104,7 @@ final class BasicSuite {
         }
         case "chatty" -> {
           String kb = "x".repeat(1024);
-          for (int i = 0; i < 2_000; i++) {
+          for (int i = 0; i < CHATTY_LINES; i++) { // 10,240 lines of over 1 KiB: over 10 MB
             ctx.log().info("line {} {}", i, kb);
           }
         }

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class WorkerRuntimeTest {
   private static final List<String> HANDLERS =
       List.of("echo", "outcomes", "slow", "db", MethodCall.DEFAULT_HANDLER);
+  private static final int LOG_BUDGET = 65_536;
   private static WorkerFixture fx;
   private static ApplicationContext ctx;
   private static Probe probe;
@@ -47,7 +49,7 @@ class WorkerRuntimeTest {
             Map.of(
                 "tasklane.worker.handlers.slow.concurrency", 2,
                 "tasklane.worker.handlers.slow.max-in-flight", 4,
-                "tasklane.worker.log-bytes-per-attempt", 65_536));
+                "tasklane.worker.log-bytes-per-attempt", LOG_BUDGET));
     probe = ctx.getBean(Probe.class);
   }
 
@@ -235,21 +237,43 @@ class WorkerRuntimeTest {
   }
 
   @Test
-  void logLinesAreCappedPerAttempt() {
-    Dispatch d = Dispatches.of("outcomes", Map.of("kind", "chatty"), 30_000);
-    fx.send(d);
+  void tenMegabytesOfLogLinesAreCappedPerAttemptAndTheHandlersOtherTasksStillSucceed() {
+    Dispatch chatty = Dispatches.of("outcomes", Map.of("kind", "chatty"), 30_000);
+    Dispatch sibling = Dispatches.of("outcomes", Map.of("kind", "ok"), 30_000);
+    fx.send(chatty);
+    fx.send(sibling);
 
-    assertThat(fx.awaitResult(d.id()).outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(fx.awaitResult(chatty.id()).outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(fx.awaitResult(sibling.id()).outcome()).isEqualTo(Outcome.SUCCEEDED);
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
             () ->
-                assertThat(logLines(d.id()))
+                assertThat(logLines(sibling.id()))
+                    .extracting(TaskLogLine::message)
+                    .containsExactly("ok"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(logLines(chatty.id()))
                     .last()
                     .extracting(TaskLogLine::message)
                     .asString()
                     .startsWith("log truncated"));
-    assertThat(logLines(d.id())).hasSizeLessThan(70);
+    List<TaskLogLine> lines = logLines(chatty.id());
+    List<TaskLogLine> shipped = lines.subList(0, lines.size() - 1);
+    long shippedBytes =
+        shipped.stream().mapToLong(l -> l.message().getBytes(StandardCharsets.UTF_8).length).sum();
+    // the budget (64 KiB here) is used up to less than one line, and not exceeded
+    assertThat(shippedBytes).isLessThanOrEqualTo(LOG_BUDGET).isGreaterThan(LOG_BUDGET - 1_100);
+    assertThat(shipped)
+        .allSatisfy(l -> assertThat(l.message()).doesNotStartWith("log truncated"))
+        .extracting(l -> l.message().substring(0, l.message().indexOf(' ', 5)))
+        .containsExactlyElementsOf(
+            IntStream.range(0, shipped.size()).mapToObj(i -> "line " + i).toList());
+    assertThat(lines).extracting(TaskLogLine::attempt).containsOnly(1);
+    assertThat(shipped.size()).isLessThan(BasicSuite.CHATTY_LINES / 100);
   }
 
   @Test

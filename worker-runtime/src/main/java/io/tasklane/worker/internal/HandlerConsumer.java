@@ -25,13 +25,29 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The consumer thread of one handler: polls its topic, hands records to the handler's own pool,
- * pauses every partition while {@code max-in-flight} records are unacknowledged (a small buffer of
- * at most one poll holds the overflow), and commits per partition up to the lowest unacknowledged
+ * pauses every partition while {@code max-in-flight} records are in the pool (queued or running) or
+ * {@link #MAX_AWAITING_ACK} results are not yet acknowledged by the broker (a small buffer of at
+ * most one poll holds the overflow), and commits per partition up to the lowest unacknowledged
  * offset. Stopping drains in-flight work until the grace deadline, commits, closes.
  */
 final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
   private static final Logger LOG = LoggerFactory.getLogger(HandlerConsumer.class);
   private static final Duration POLL = Duration.ofMillis(100);
+
+  /**
+   * Asynchronous offset commits happen at most this often (a commit per poll costs the worker and
+   * the broker a request per few records; a crash re-delivers at most this much, absorbed by task
+   * ids). Revocation and shutdown commit synchronously at once.
+   */
+  private static final long ASYNC_COMMIT_INTERVAL_NANOS = Duration.ofMillis(200).toNanos();
+
+  /**
+   * Results handed to the producer and not yet acknowledged. A finished handler frees its pool slot
+   * at once: waiting for {@code acks=all} inside the {@code max-in-flight} window capped a handler
+   * at {@code max-in-flight / ack latency} tasks per second.
+   */
+  static final int MAX_AWAITING_ACK = 1_000;
+
   private static final long LAG_EVERY_MS = 5_000;
 
   private record Done(TopicPartition partition, long offset) {}
@@ -47,7 +63,14 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
   private final OffsetLedger ledger = new OffsetLedger();
   private final ArrayDeque<ConsumerRecord<byte[], byte[]>> buffer = new ArrayDeque<>();
   private final AtomicBoolean waiting = new AtomicBoolean();
-  private final AtomicInteger inFlight = new AtomicInteger();
+
+  /** Handed to the pool, handler not yet returned. */
+  private final AtomicInteger inPool = new AtomicInteger();
+
+  /** Taken from Kafka, result not yet acknowledged. */
+  private final AtomicInteger unacked = new AtomicInteger();
+
+  private long lastAsyncCommit = System.nanoTime();
   private volatile boolean running = true;
   private volatile boolean abandoned;
   private volatile long stopDeadline = Long.MAX_VALUE;
@@ -99,9 +122,14 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
 
   private void step() {
     drainDone();
-    commit(false);
+    long now = System.nanoTime();
+    if (now - lastAsyncCommit >= ASYNC_COMMIT_INTERVAL_NANOS) {
+      lastAsyncCommit = now;
+      commit(false);
+    }
     submitBuffered();
-    boolean full = !buffer.isEmpty() || inFlight.get() >= config.maxInFlight();
+    waiting.set(true); // before the check: a slot freed after it wakes the poll
+    boolean full = !buffer.isEmpty() || !hasRoom();
     if (full) {
       consumer.pause(consumer.assignment());
     } else if (!consumer.paused().isEmpty()) {
@@ -121,11 +149,12 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
   }
 
   private void submitBuffered() {
-    while (!buffer.isEmpty() && inFlight.get() < config.maxInFlight()) {
+    while (!buffer.isEmpty() && hasRoom()) {
       ConsumerRecord<byte[], byte[]> r = buffer.poll();
       TopicPartition tp = new TopicPartition(r.topic(), r.partition());
       ledger.started(tp, r.offset());
-      inFlight.incrementAndGet();
+      inPool.incrementAndGet();
+      unacked.incrementAndGet();
       TaskExecution exec =
           new TaskExecution(
               r,
@@ -134,12 +163,27 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
               services,
               metrics,
               () -> completed(tp, r.offset()),
+              this::released,
               () -> abandoned);
       try {
         pool.execute(exec);
       } catch (RejectedExecutionException e) {
         exec.rejected();
+        released();
       }
+    }
+  }
+
+  private boolean hasRoom() {
+    return inPool.get() < config.maxInFlight()
+        && unacked.get() < Math.max(MAX_AWAITING_ACK, config.maxInFlight());
+  }
+
+  /** Pool thread: the handler returned (its result may still be on its way to the broker). */
+  private void released() {
+    inPool.decrementAndGet();
+    if (waiting.getAndSet(false)) {
+      consumer.wakeup();
     }
   }
 
@@ -158,7 +202,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
   }
 
   private void complete(Done d) {
-    inFlight.decrementAndGet();
+    unacked.decrementAndGet();
     ledger.completed(d.partition(), d.offset());
   }
 
@@ -264,7 +308,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
 
   @Override
   public int inFlight() {
-    return inFlight.get();
+    return unacked.get();
   }
 
   @Override

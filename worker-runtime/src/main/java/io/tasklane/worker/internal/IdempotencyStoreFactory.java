@@ -8,20 +8,27 @@ import io.micronaut.core.reflect.ClassUtils;
 import io.micronaut.core.value.PropertyResolver;
 import io.tasklane.worker.IdempotencyStore;
 import io.tasklane.worker.JdbcIdempotencyStore;
+import io.tasklane.worker.WorkerException;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The default {@link IdempotencyStore}: a {@link JdbcIdempotencyStore} on the application's
  * DataSource bean, creating its table at start-up unless {@code
- * tasklane.worker.idempotency.create-table} is false. Off with {@code
- * tasklane.worker.idempotency.enabled=false}; replaced by any IdempotencyStore bean of the app.
+ * tasklane.worker.idempotency.create-table} is false (if the database fails at start-up the table
+ * is created before the first attempt that finds it answering, and the worker starts). Off with
+ * {@code tasklane.worker.idempotency.enabled=false}; replaced by any IdempotencyStore bean of the
+ * app.
  */
 @Factory
 @Internal
 public class IdempotencyStoreFactory {
+  private static final Logger LOG = LoggerFactory.getLogger(IdempotencyStoreFactory.class);
+
   @Singleton
   @Requires(beans = DataSource.class)
   @Requires(missingBeans = IdempotencyStore.class)
@@ -31,7 +38,14 @@ public class IdempotencyStoreFactory {
     JdbcIdempotencyStore store =
         new JdbcIdempotencyStore(unwrap(dataSource, beans), clock.orElse(Clock.systemUTC()));
     if (env.get("tasklane.worker.idempotency.create-table", Boolean.class).orElse(true)) {
-      store.createTable();
+      WorkerException deferred = store.createTableOrDefer();
+      if (deferred != null) {
+        LOG.warn(
+            "{}; the worker starts anyway: every attempt fails (FAILED, retried by the scheduler)"
+                + " until the database answers, then the table is created"
+                + " (tasklane.worker.idempotency.create-table)",
+            deferred.getMessage());
+      }
     }
     return store;
   }

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One dispatch on a pool thread: decode (poison → DLT), skip if already processed, bind the
  * payload, run the handler under its timeout, publish exactly one result, then tell the consumer
- * the record is done (only after the result's ack). The timeout runs on the timer thread: it
+ * the record is done (only after the result's ack), and tell it separately when the pool thread is
+ * free again (it may be before or after the ack). The timeout runs on the timer thread: it
  * interrupts the handler and publishes FAILED(timeout) at once, even if the handler ignores the
  * interrupt (its pool thread then stays busy until it returns).
  */
@@ -38,6 +39,7 @@ final class TaskExecution implements Runnable {
   private final WorkerServices services;
   private final WorkerMetrics.HandlerMetrics metrics;
   private final Runnable done;
+  private final Runnable released;
   private final BooleanSupplier abandoned;
   private final AtomicInteger state = new AtomicInteger(NEW);
   private Thread thread;
@@ -55,6 +57,7 @@ final class TaskExecution implements Runnable {
       WorkerServices services,
       WorkerMetrics.HandlerMetrics metrics,
       Runnable done,
+      Runnable released,
       BooleanSupplier abandoned) {
     this.record = record;
     this.abandoned = abandoned;
@@ -63,6 +66,7 @@ final class TaskExecution implements Runnable {
     this.services = services;
     this.metrics = metrics;
     this.done = done;
+    this.released = released;
   }
 
   @Override
@@ -74,6 +78,8 @@ final class TaskExecution implements Runnable {
       if (dispatch != null && state.compareAndSet(RUNNING, DONE)) {
         report(results.thrown(t));
       }
+    } finally {
+      released.run();
     }
   }
 

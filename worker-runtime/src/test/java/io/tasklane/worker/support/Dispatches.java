@@ -40,4 +40,10 @@ public final class Dispatches {
             null);
     return Dispatch.of(task, 1, now + timeoutMs + 600_000, now);
   }
+
+  /** Attempt {@code attempt} of the task of {@code first}, as the scheduler dispatches a retry. */
+  public static Dispatch retry(Dispatch first, int attempt) {
+    long now = System.currentTimeMillis();
+    return Dispatch.of(first.task(), attempt, now + first.task().timeoutMs() + 600_000, now);
+  }
 }
