@@ -121,11 +121,19 @@ public final class ChaosRun {
       loadErrors = load.failedBatches();
     }
     step("load stopped after " + ledger.committedCount() + " committed tasks; draining");
+    faults.awaitProbes();
     Verifier verifier = new Verifier(db, ledger);
     long deadline = System.nanoTime() + options.drainTimeout().toNanos();
     Map<String, Integer> effects;
     Set<String> committed;
     long missing;
+    for (long done;
+        (done = verifier.distinctEffectTasks()) < ledger.committedCount()
+            && System.nanoTime() < deadline; ) {
+      notes.addAll(cluster.restartDead());
+      step("drain: " + (ledger.committedCount() - done) + " committed tasks without effect");
+      TimeUnit.SECONDS.sleep(5);
+    }
     do {
       notes.addAll(cluster.restartDead());
       effects = verifier.effects();

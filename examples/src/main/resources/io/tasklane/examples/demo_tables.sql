@@ -13,7 +13,8 @@ CREATE TABLE IF NOT EXISTS demo_effects (
   ref BIGINT NOT NULL,
   attempt INT NOT NULL,
   started_at BIGINT NOT NULL,
-  KEY demo_effects_kind (kind, ref)
+  KEY demo_effects_kind (kind, ref),
+  KEY demo_effects_task (task_id)
 ) ENGINE=InnoDB;
 
 CREATE TABLE IF NOT EXISTS demo_audit (

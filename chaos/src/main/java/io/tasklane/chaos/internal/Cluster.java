@@ -29,7 +29,7 @@ public final class Cluster implements AutoCloseable {
   private boolean closed;
 
   public Cluster(TasklaneApps apps, int schedulerPort1, int schedulerPort2) {
-    recipes.put(RELAY, () -> apps.relay(RELAY));
+    recipes.put(RELAY, () -> small(apps.relay(RELAY)));
     recipes.put("scheduler-1", () -> scheduler(apps, "scheduler-1", schedulerPort1));
     recipes.put("scheduler-2", () -> scheduler(apps, "scheduler-2", schedulerPort2));
     recipes.put("worker-1", () -> worker(apps, "worker-1"));
@@ -37,14 +37,24 @@ public final class Cluster implements AutoCloseable {
   }
 
   private static JavaProcess.Builder scheduler(TasklaneApps apps, String name, int port) {
-    return apps.scheduler(name, port)
+    return small(apps.scheduler(name, port))
         .sysProp("tasklane.scheduler.num-standby-replicas", "1")
         .sysProp("tasklane.scheduler.kafka.session.timeout.ms", SESSION_TIMEOUT_MS);
   }
 
   private static JavaProcess.Builder worker(TasklaneApps apps, String name) {
-    return apps.worker(name, false)
+    return small(apps.worker(name, false))
         .sysProp("tasklane.worker.kafka.session.timeout.ms", SESSION_TIMEOUT_MS);
+  }
+
+  /**
+   * The apps run with the C1 compiler only: restarted every 5–15 s on 2 cores, C2's warm-up of
+   * every new JVM cost more CPU than its faster code saved (docs/chaos.md, capacity).
+   */
+  static final String JIT = "-XX:TieredStopAtLevel=1";
+
+  private static JavaProcess.Builder small(JavaProcess.Builder b) {
+    return b.jvmArg(JIT);
   }
 
   public synchronized void startAll() {

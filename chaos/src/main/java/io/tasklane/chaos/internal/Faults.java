@@ -10,6 +10,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -17,10 +21,16 @@ import java.util.function.Consumer;
  * The faults of a run, on the chaos thread: {@code cycles} kill -9 + restart of a random app every
  * 5–15 s (each app once per round of five), the broker restart halfway, the MariaDB restart at two
  * thirds, and the binlog purge under a stopped relay at the end. After each fault a {@link Probe}
- * measures recovery.
+ * measures recovery on a probe thread of its own, so the faults keep their schedule however long a
+ * recovery takes; {@link #awaitProbes} collects the figures.
  */
 public final class Faults {
-  private static final Duration PROBE_TIMEOUT = Duration.ofMinutes(3);
+  /**
+   * Long enough to measure a recovery that waits behind a backlog (probes run on their own threads,
+   * so a long wait never delays the next fault).
+   */
+  private static final Duration PROBE_TIMEOUT = Duration.ofMinutes(15);
+
   private static final Duration DOWNTIME = Duration.ofSeconds(3);
   private final ChaosOptions options;
   private final LocalStack stack;
@@ -31,6 +41,14 @@ public final class Faults {
   private final SplittableRandom random;
   private final List<String> lines = new ArrayList<>();
   private final List<String> round = new ArrayList<>();
+  private final ExecutorService probes =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "chaos-probe");
+            t.setDaemon(true);
+            return t;
+          });
+  private final List<Future<String>> pending = new ArrayList<>();
   private double maxRecovery;
   private int kills;
 
@@ -98,20 +116,47 @@ public final class Faults {
     recovered("binlog purged to " + purged + " under a stopped relay", since);
   }
 
-  private void recovered(String what, long since) throws InterruptedException {
+  /** Starts the recovery probe of a fault that began at {@code since} on a probe thread. */
+  private void recovered(String what, long since) {
     notes.addAll(cluster.restartDead());
+    step.accept(what);
+    pending.add(probes.submit(() -> measure(what, since)));
+  }
+
+  /** Probe thread. */
+  private String measure(String what, long since) throws InterruptedException {
     double s = probe.await(since, PROBE_TIMEOUT);
     String line =
         s < 0
             ? what + ": NOT recovered within " + PROBE_TIMEOUT.toSeconds() + " s"
             : String.format("%s: recovered in %.1f s", what, s);
-    if (s < 0) {
-      notes.add(line);
-      s = PROBE_TIMEOUT.toSeconds();
+    synchronized (this) {
+      if (s < 0) {
+        notes.add(line);
+        s = PROBE_TIMEOUT.toSeconds();
+      }
+      maxRecovery = Math.max(maxRecovery, s);
     }
-    maxRecovery = Math.max(maxRecovery, s);
-    lines.add(line);
     step.accept(line);
+    return line;
+  }
+
+  /**
+   * Chaos thread, after the last fault: waits for every recovery probe (each ends within {@link
+   * #PROBE_TIMEOUT}) and keeps their lines in fault order.
+   */
+  public void awaitProbes() throws InterruptedException {
+    for (Future<String> f : pending) {
+      try {
+        lines.add(f.get());
+      } catch (ExecutionException e) {
+        synchronized (this) {
+          notes.add("a recovery probe failed: " + e.getCause());
+        }
+      }
+    }
+    pending.clear();
+    probes.shutdown();
   }
 
   /** Main-code polling: waits until {@code duration} after {@code since}, minding crashes. */
@@ -140,7 +185,7 @@ public final class Faults {
     return kills;
   }
 
-  public double maxRecoveryS() {
+  public synchronized double maxRecoveryS() {
     return maxRecovery;
   }
 

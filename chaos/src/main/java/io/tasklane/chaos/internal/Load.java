@@ -2,6 +2,7 @@ package io.tasklane.chaos.internal;
 
 import io.tasklane.examples.demo.Database;
 import io.tasklane.outbox.JdbcTaskOutbox;
+import io.tasklane.outbox.TaskRequest;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -16,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Offers the {@link Mix} at a steady rate: every 20 ms one transaction of {@code rate / 50} tasks
- * through {@link JdbcTaskOutbox} on its own thread and connection. A batch whose commit throws
- * (e.g. MariaDB down) goes to the ledger as ambiguous, and the connection is reopened.
+ * through {@link JdbcTaskOutbox}'s {@code enqueueAll} (one JDBC batch) on its own thread and
+ * connection. A batch whose commit throws (e.g. MariaDB down) goes to the ledger as ambiguous, and
+ * the connection is reopened.
  */
 public final class Load implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Load.class);
@@ -57,10 +59,11 @@ public final class Load implements AutoCloseable {
         connection = db.connect();
         connection.setAutoCommit(false);
       }
-      JdbcTaskOutbox outbox = JdbcTaskOutbox.of(connection);
+      List<TaskRequest> batch = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        ids.add(outbox.enqueue(Mix.next(random, nextRef.getAndIncrement())));
+        batch.add(Mix.next(random, nextRef.getAndIncrement()));
       }
+      ids.addAll(JdbcTaskOutbox.of(connection).enqueueAll(batch));
       connection.commit();
       ledger.committed(ids);
     } catch (Throwable t) {
