@@ -26,6 +26,9 @@ import java.util.Set;
  * @param timeoutGrace added to a task's timeout to get the attempt's deadline; it must also cover
  *     the time a dispatch may wait in its handler topic behind a backlog (the deadline counts from
  *     dispatch, the worker enforces the timeout itself from the handler's start)
+ * @param maxDispatched the most attempts of one handler out (dispatched, no result yet) per
+ *     scheduler partition; further due tasks wait in the scheduler, in due order, instead of piling
+ *     up in the handler topic
  * @param topicRefreshInterval how often the list of handler topics is refreshed
  * @param advertisedHost the host other instances use to reach this one's HTTP API
  * @param kafka extra Kafka / Streams settings passed through as they are (SASL, TLS, ...)
@@ -44,6 +47,7 @@ public record SchedulerConfig(
     Duration retention,
     int snoozeCap,
     Duration timeoutGrace,
+    int maxDispatched,
     Duration topicRefreshInterval,
     String advertisedHost,
     Map<String, String> kafka,
@@ -67,6 +71,12 @@ public record SchedulerConfig(
    * task (docs/scheduler-streams.md, timeouts).
    */
   public static final Duration DEFAULT_TIMEOUT_GRACE = Duration.ofMinutes(30);
+
+  /**
+   * 1,000 per handler and partition: enough to keep a worker fleet busy, small enough that a
+   * dispatch never waits long in the handler topic (docs/scheduler-streams.md, flow control).
+   */
+  public static final int DEFAULT_MAX_DISPATCHED = 1_000;
 
   public static final Duration DEFAULT_TOPIC_REFRESH_INTERVAL = Duration.ofSeconds(5);
   public static final String DEFAULT_ADVERTISED_HOST = "localhost";
@@ -107,6 +117,7 @@ public record SchedulerConfig(
     range("snooze-cap", snoozeCap, 1, 100_000);
     timeoutGrace = orDefault(timeoutGrace, DEFAULT_TIMEOUT_GRACE);
     range("timeout-grace", timeoutGrace, Duration.ZERO, Duration.ofHours(1));
+    range("max-dispatched", maxDispatched, 1, 1_000_000);
     topicRefreshInterval = orDefault(topicRefreshInterval, DEFAULT_TOPIC_REFRESH_INTERVAL);
     range(
         "topic-refresh-interval",

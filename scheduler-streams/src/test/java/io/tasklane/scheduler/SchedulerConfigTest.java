@@ -22,6 +22,7 @@ class SchedulerConfigTest {
         null,
         100,
         null,
+        SchedulerConfig.DEFAULT_MAX_DISPATCHED,
         null,
         null,
         Map.of(),

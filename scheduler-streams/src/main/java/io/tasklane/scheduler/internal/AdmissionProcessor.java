@@ -46,6 +46,14 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
         engine.settings().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, punctuator);
   }
 
+  /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
+  @Override
+  public void close() {
+    if (context != null) {
+      engine.loads().forget(context.taskId());
+    }
+  }
+
   @Override
   public void process(Record<String, byte[]> record) {
     TaskTopicRecord value = Inputs.decode("tasks", record, WireCodec::decodeTaskRecord, engine);

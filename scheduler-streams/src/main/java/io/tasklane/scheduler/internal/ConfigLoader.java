@@ -38,6 +38,9 @@ final class ConfigLoader {
             .getProperty(P + "snooze-cap", Integer.class)
             .orElse(SchedulerConfig.DEFAULT_SNOOZE_CAP),
         duration(props, "timeout-grace"),
+        props
+            .getProperty(P + "max-dispatched", Integer.class)
+            .orElse(SchedulerConfig.DEFAULT_MAX_DISPATCHED),
         duration(props, "topic-refresh-interval"),
         props.getProperty(P + "advertised-host", String.class).orElse(null),
         strings(props.getProperties(P + "kafka", StringConvention.RAW)),

@@ -24,6 +24,14 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
     this.commands = new Commands(new TaskMachine(ctx, engine));
   }
 
+  /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
+  @Override
+  public void close() {
+    if (context != null) {
+      engine.loads().forget(context.taskId());
+    }
+  }
+
   @Override
   public void process(Record<String, byte[]> record) {
     ControlRecord value = Inputs.decode("control", record, WireCodec::decodeControl, engine);

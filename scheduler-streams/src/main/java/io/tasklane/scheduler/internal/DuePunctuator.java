@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The wall-clock punctuator: range-scans the due-index up to now, at most {@code scanBound} entries
  * per tick, and fires each timer (dispatch, deadline, purge). An entry that no longer matches its
- * task's record is stale and only removed.
+ * task's record is stale and only removed. Then it releases queued tasks of every handler with free
+ * slots, oldest due first, within what is left of the bound.
  */
 final class DuePunctuator implements Punctuator {
   private static final Logger LOG = LoggerFactory.getLogger(DuePunctuator.class);
@@ -51,7 +52,61 @@ final class DuePunctuator implements Punctuator {
         engine.metrics().count("error.timer");
       }
     }
-    engine.metrics().scanned(System.nanoTime() - started, due.size());
+    int released = release(now, bound - due.size());
+    engine.metrics().scanned(System.nanoTime() - started, due.size() + released);
+  }
+
+  /** Dispatches up to {@code budget} queued tasks of handlers below {@code maxDispatched}. */
+  private int release(long now, int budget) {
+    HandlerLoad load = store.load();
+    int released = 0;
+    for (String handler : load.queuedHandlers(store)) {
+      int room =
+          Math.min(
+              budget - released,
+              engine.settings().maxDispatched() - load.dispatched(handler, store));
+      if (room <= 0) {
+        continue;
+      }
+      List<Bytes> head = new ArrayList<>();
+      try (KeyValueIterator<Bytes, byte[]> it =
+          store.index().range(DueIndexKey.queueFrom(handler), DueIndexKey.queueTo(handler))) {
+        while (it.hasNext() && head.size() < room) {
+          head.add(it.next().key);
+        }
+      }
+      if (head.isEmpty()) {
+        load.queueEmpty(handler);
+        continue;
+      }
+      for (Bytes key : head) {
+        try {
+          releaseOne(handler, key, now);
+        } catch (StreamsException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          LOG.error("queued task {} failed; dropped", DueIndexKey.queuedTaskId(key, handler), e);
+          engine.metrics().count("error.timer");
+        }
+      }
+      released += head.size();
+    }
+    return released;
+  }
+
+  private void releaseOne(String handler, Bytes key, long now) {
+    String id = DueIndexKey.queuedTaskId(key, handler);
+    TaskRecord previous = store.get(id);
+    if (previous == null
+        || previous.timerKind() != TimerKind.QUEUED
+        || previous.timerAt() != DueIndexKey.queuedDueAt(key, handler)) {
+      store.index().delete(key);
+      engine.metrics().count("timer.stale");
+      return;
+    }
+    TaskRecord.Edit e = previous.edit().noTimer();
+    machine.dispatchOrPark(e, now, true);
+    store.put(id, previous, e.build());
   }
 
   private void fire(Bytes key, byte[] value, long now) {
@@ -67,6 +122,7 @@ final class DuePunctuator implements Punctuator {
     TaskRecord.Edit e = previous.edit().noTimer();
     switch (kind) {
       case DUE -> machine.dispatchOrPark(e, now);
+      case QUEUED -> machine.dispatchOrPark(e, now, true);
       case DEADLINE -> {
         String msg = "no result within timeoutMs " + e.task.timeoutMs() + " ms + grace";
         e.endAttempt(e.attempt, now, "TIMEOUT", msg, null);

@@ -12,10 +12,23 @@ import java.util.random.RandomGenerator;
  * @param handlerTopics which handler and DLT topics exist
  * @param metrics where counts go
  * @param random the jitter source, asked on the stream thread at each use
+ * @param loads the per-handler load of each stream task of this process
  */
 public record Engine(
     Topics topics,
     EngineSettings settings,
     HandlerTopics handlerTopics,
     SchedulerMetrics metrics,
-    Supplier<RandomGenerator> random) {}
+    Supplier<RandomGenerator> random,
+    HandlerLoad.Registry loads) {
+
+  /** An engine with its own, empty load registry. */
+  public Engine(
+      Topics topics,
+      EngineSettings settings,
+      HandlerTopics handlerTopics,
+      SchedulerMetrics metrics,
+      Supplier<RandomGenerator> random) {
+    this(topics, settings, handlerTopics, metrics, random, new HandlerLoad.Registry());
+  }
+}

@@ -11,6 +11,7 @@ import java.time.Duration;
  * @param timeoutGraceMs added to a task's timeout to get its attempt's deadline
  * @param snoozeCap the most RETRY_LATER answers before the task goes DEAD
  * @param noHandlerRecheckMs how often a NO_HANDLER task looks for its topic again
+ * @param maxDispatched the most attempts of one handler out per stream task; more due tasks queue
  */
 public record EngineSettings(
     Duration punctuationInterval,
@@ -18,4 +19,5 @@ public record EngineSettings(
     long retentionMs,
     long timeoutGraceMs,
     int snoozeCap,
-    long noHandlerRecheckMs) {}
+    long noHandlerRecheckMs,
+    int maxDispatched) {}

@@ -28,6 +28,14 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
     this.machine = new TaskMachine(ctx, engine);
   }
 
+  /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
+  @Override
+  public void close() {
+    if (context != null) {
+      engine.loads().forget(context.taskId());
+    }
+  }
+
   @Override
   public void process(Record<String, byte[]> record) {
     TaskResult result = Inputs.decode("results", record, WireCodec::decodeResult, engine);

@@ -132,7 +132,8 @@ public final class SchedulerRuntime {
             config.retention().toMillis(),
             config.timeoutGrace().toMillis(),
             config.snoozeCap(),
-            config.topicRefreshInterval().toMillis());
+            config.topicRefreshInterval().toMillis(),
+            config.maxDispatched());
     Engine engine = new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current);
     Properties props = StreamsProps.streams(config, self);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);

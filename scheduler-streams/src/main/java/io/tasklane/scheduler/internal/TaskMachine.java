@@ -23,7 +23,7 @@ final class TaskMachine {
   final Outputs out;
 
   TaskMachine(ProcessorContext<String, Object> context, Engine engine) {
-    this.store = new TaskStore(context);
+    this.store = new TaskStore(context, engine.loads());
     this.engine = engine;
     this.out = new Outputs(context);
   }
@@ -41,8 +41,19 @@ final class TaskMachine {
     }
   }
 
-  /** Dispatches a due task, or parks it as NO_HANDLER while its handler topic does not exist. */
+  /**
+   * Dispatches a due task; parks it as NO_HANDLER while its handler topic does not exist, or queues
+   * it while its handler has {@code maxDispatched} attempts out (or others already queued).
+   */
   void dispatchOrPark(TaskRecord.Edit e, long now) {
+    dispatchOrPark(e, now, false);
+  }
+
+  /**
+   * As {@link #dispatchOrPark(TaskRecord.Edit, long)}; {@code fromQueue} is true when the task
+   * leaves its handler's queue, so it does not queue behind the others again.
+   */
+  void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue) {
     String topic = engine.topics().handler(e.task.handler());
     e.updatedAt = now;
     if (!engine.handlerTopics().exists(topic)) {
@@ -54,6 +65,14 @@ final class TaskMachine {
       e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
       return;
     }
+    if (mustQueue(e.task.handler(), fromQueue)) {
+      if (e.state == TaskState.NO_HANDLER) {
+        e.state = TaskState.PENDING;
+      }
+      e.timer(e.dueAt, TimerKind.QUEUED);
+      engine.metrics().count("queued");
+      return;
+    }
     e.attempt++;
     e.deadline = now + e.task.timeoutMs() + engine.settings().timeoutGraceMs();
     e.state = TaskState.DISPATCHED;
@@ -63,6 +82,12 @@ final class TaskMachine {
         new Dispatch(Wire.VERSION, e.task, e.attempt, e.deadline, e.task.routingKey(), now), now);
     // A task enqueued as "run now" (dueAt in the past) counts from its creation instead.
     engine.metrics().dispatched(Math.max(0, now - Math.max(e.dueAt, e.task.createdAt())));
+  }
+
+  private boolean mustQueue(String handler, boolean fromQueue) {
+    HandlerLoad load = store.load();
+    return load.dispatched(handler, store) >= engine.settings().maxDispatched()
+        || (!fromQueue && load.queued(handler, store) > 0);
   }
 
   /** A failed attempt: RETRYING with the task's backoff, or DEAD when attempts are used up. */

@@ -2,22 +2,33 @@ package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The three stores of one stream task behind one door: writing a record also moves its due-index
- * entry and its state count, so the index and the counts never drift from the records.
+ * entry (or queue entry), its state count and its {@link HandlerLoad}, so none of them drifts from
+ * the records.
  */
 final class TaskStore {
   private final KeyValueStore<String, TaskRecord> tasks;
   private final KeyValueStore<Bytes, byte[]> index;
   private final KeyValueStore<String, Long> counts;
+  private final HandlerLoad.Registry loads;
+  private final TaskId taskId;
 
-  TaskStore(ProcessingContext context) {
+  TaskStore(ProcessingContext context, HandlerLoad.Registry loads) {
     this.tasks = context.getStateStore(Stores.TASKS);
     this.index = context.getStateStore(Stores.DUE_INDEX);
     this.counts = context.getStateStore(Stores.STATE_COUNTS);
+    this.loads = loads;
+    this.taskId = context.taskId();
+  }
+
+  /** This stream task's per-handler load (attempts out, tasks queued); new after a forget. */
+  HandlerLoad load() {
+    return loads.of(taskId);
   }
 
   TaskRecord get(String id) {
@@ -33,11 +44,12 @@ final class TaskStore {
     if (previous != null
         && previous.hasTimer()
         && (previous.timerAt() != next.timerAt() || previous.timerKind() != next.timerKind())) {
-      index.delete(DueIndexKey.of(previous.timerAt(), id));
+      index.delete(indexKey(id, previous));
     }
     if (next.hasTimer()) {
-      index.put(DueIndexKey.of(next.timerAt(), id), new byte[] {next.timerKind().code});
+      index.put(indexKey(id, next), new byte[] {next.timerKind().code});
     }
+    load().moved(previous, next);
     TaskState before = previous == null ? null : previous.state();
     if (before != next.state()) {
       count(before, -1);
@@ -53,17 +65,25 @@ final class TaskStore {
    */
   void reassertTimer(String id, TaskRecord record) {
     if (record.hasTimer()) {
-      index.put(DueIndexKey.of(record.timerAt(), id), new byte[] {record.timerKind().code});
+      index.put(indexKey(id, record), new byte[] {record.timerKind().code});
     }
   }
 
   /** Forgets a task: its record, its timer and its count. */
   void delete(String id, TaskRecord previous) {
     if (previous.hasTimer()) {
-      index.delete(DueIndexKey.of(previous.timerAt(), id));
+      index.delete(indexKey(id, previous));
     }
+    load().moved(previous, null);
     count(previous.state(), -1);
     tasks.delete(id);
+  }
+
+  /** The due-index key of {@code r}'s timer: a time key, or a queue key when QUEUED. */
+  private static Bytes indexKey(String id, TaskRecord r) {
+    return r.timerKind() == TimerKind.QUEUED
+        ? DueIndexKey.queued(r.task().handler(), r.timerAt(), id)
+        : DueIndexKey.of(r.timerAt(), id);
   }
 
   private void count(TaskState state, long delta) {

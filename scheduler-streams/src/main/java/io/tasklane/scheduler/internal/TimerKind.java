@@ -7,7 +7,13 @@ enum TimerKind {
   /** The attempt of a DISPATCHED task timed out. */
   DEADLINE((byte) 'T'),
   /** The retention of a finished task (or a cancel that came first) ended: forget it. */
-  PURGE((byte) 'P');
+  PURGE((byte) 'P'),
+  /**
+   * Due, but its handler already has {@code max-dispatched} attempts out in this partition: waits
+   * in the handler's queue (a key range of the due-index, see {@link DueIndexKey#queued}) until a
+   * result frees a slot. Never fires by time.
+   */
+  QUEUED((byte) 'Q');
 
   final byte code;
 

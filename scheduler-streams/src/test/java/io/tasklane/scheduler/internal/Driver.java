@@ -36,6 +36,7 @@ final class Driver implements AutoCloseable {
   final KnownTopics known = new KnownTopics();
   final CountingMetrics metrics = new CountingMetrics();
   final EngineSettings settings;
+  final Engine engine;
   final TopologyTestDriver driver;
   final TestInputTopic<String, byte[]> tasks;
   final TestInputTopic<String, byte[]> results;
@@ -48,12 +49,22 @@ final class Driver implements AutoCloseable {
   }
 
   Driver(Path stateDir, int scanBound) {
+    this(stateDir, scanBound, 1_000);
+  }
+
+  Driver(Path stateDir, int scanBound, int maxDispatched) {
     settings =
         new EngineSettings(
-            Duration.ofMillis(100), scanBound, Duration.ofDays(7).toMillis(), 10_000, 3, 1_000);
+            Duration.ofMillis(100),
+            scanBound,
+            Duration.ofDays(7).toMillis(),
+            10_000,
+            3,
+            1_000,
+            maxDispatched);
     known.topics.add(topics.handler(HANDLER));
     known.topics.add(topics.handlerDlt(HANDLER));
-    Engine engine = new Engine(topics, settings, known, metrics, FixedRandom::new);
+    engine = new Engine(topics, settings, known, metrics, FixedRandom::new);
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -74,10 +85,15 @@ final class Driver implements AutoCloseable {
   }
 
   static TaskEnvelope task(long dueAt, int maxAttempts, RetryPolicy backoff, List<String> deps) {
+    return task(HANDLER, dueAt, maxAttempts, backoff, deps);
+  }
+
+  static TaskEnvelope task(
+      String handler, long dueAt, int maxAttempts, RetryPolicy backoff, List<String> deps) {
     return new TaskEnvelope(
         Wire.VERSION,
         UUID.randomUUID().toString(),
-        HANDLER,
+        handler,
         null,
         null,
         WireCodec.readTree("{\"to\":\"a@b.c\"}"),
@@ -117,7 +133,11 @@ final class Driver implements AutoCloseable {
   }
 
   List<Dispatch> dispatches() {
-    return read(topics.handler(HANDLER)).stream()
+    return dispatches(HANDLER);
+  }
+
+  List<Dispatch> dispatches(String handler) {
+    return read(topics.handler(handler)).stream()
         .map(r -> WireCodec.decodeDispatch(r.value()))
         .toList();
   }

@@ -1,0 +1,158 @@
+package io.tasklane.scheduler.internal;
+
+import static io.tasklane.scheduler.internal.Driver.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tasklane.core.CancelCommand;
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskResult;
+import io.tasklane.core.TaskState;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.processor.TaskId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code max-dispatched}: due tasks beyond a handler's window wait in the scheduler, in order. */
+class FlowControlTest {
+  static final int MAX = 3;
+
+  @TempDir Path dir;
+  Driver d;
+
+  @BeforeEach
+  void start() {
+    d = new Driver(dir, 1_000, MAX);
+  }
+
+  @AfterEach
+  void stop() {
+    d.close();
+  }
+
+  private List<TaskEnvelope> sendDue(int n) {
+    List<TaskEnvelope> sent = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      TaskEnvelope t = Driver.task(T0 - 1_000 + i);
+      d.send(t);
+      sent.add(t);
+    }
+    return sent;
+  }
+
+  private void succeed(Dispatch dispatch) {
+    d.sendResult(TaskResult.succeeded(dispatch.id(), dispatch.attempt(), d.now, d.now, "w1"));
+  }
+
+  @Test
+  void queuesBeyondTheWindowAndReleasesInDueOrderAsResultsArrive() {
+    List<TaskEnvelope> sent = sendDue(10);
+
+    List<Dispatch> first = d.dispatches();
+    assertThat(first).extracting(Dispatch::id).containsExactly(ids(sent, 0, 3));
+    assertThat(d.count("DISPATCHED")).isEqualTo(MAX);
+    TaskRecord queued = d.record(sent.get(3).id());
+    assertThat(queued.state()).isEqualTo(TaskState.PENDING);
+    assertThat(queued.timerKind()).isEqualTo(TimerKind.QUEUED);
+    assertThat(d.metrics.get("queued")).isEqualTo(7);
+
+    d.advance(1_000);
+    assertThat(d.dispatches()).as("no free slot, nothing released").isEmpty();
+
+    succeed(first.get(0));
+    succeed(first.get(1));
+    d.advance(100);
+
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(ids(sent, 3, 5));
+    assertThat(d.count("DISPATCHED")).isEqualTo(MAX);
+    assertThat(d.count("SUCCEEDED")).isEqualTo(2);
+  }
+
+  @Test
+  void aNewDueTaskQueuesBehindTheWaitingOnesEvenWhenASlotIsFree() {
+    List<TaskEnvelope> sent = sendDue(4);
+    succeed(d.dispatches().get(0));
+
+    TaskEnvelope late = Driver.task(T0);
+    d.send(late);
+    assertThat(d.dispatches()).as("the free slot belongs to the queue's head").isEmpty();
+    assertThat(d.record(late.id()).timerKind()).isEqualTo(TimerKind.QUEUED);
+
+    d.advance(100);
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
+  }
+
+  @Test
+  void aTimedOutAttemptFreesItsSlot() {
+    List<TaskEnvelope> sent = sendDue(4);
+    assertThat(d.dispatches()).hasSize(MAX);
+
+    // timeoutMs 5 s + grace 10 s: every attempt out times out and goes RETRYING.
+    d.advance(15_000);
+
+    assertThat(d.record(sent.get(0).id()).state()).isEqualTo(TaskState.RETRYING);
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
+  }
+
+  @Test
+  void aCancelledQueuedTaskLeavesTheQueue() {
+    List<TaskEnvelope> sent = sendDue(5);
+    List<Dispatch> out = d.dispatches();
+    String cancelled = sent.get(3).id();
+    d.sendControl(cancelled, CancelCommand.of(cancelled, "order paid", d.now));
+    assertThat(d.record(cancelled).state()).isEqualTo(TaskState.CANCELLED);
+
+    succeed(out.get(0));
+    d.advance(100);
+
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(4).id());
+    assertThat(d.metrics.get("timer.stale")).isZero();
+  }
+
+  @Test
+  void aFullHandlerDoesNotHoldUpAnother() {
+    sendDue(5);
+    TaskEnvelope other =
+        Driver.task("sms.send", T0, 3, RetryPolicy.fixed(Duration.ofSeconds(1)), List.of());
+    d.known.topics.add(d.topics.handler("sms.send"));
+    d.send(other);
+    assertThat(d.dispatches("sms.send")).extracting(Dispatch::id).containsExactly(other.id());
+  }
+
+  @Test
+  void theLoadIsCountedAgainFromTheStoresAfterTheProcessorsRestart() {
+    List<TaskEnvelope> sent = sendDue(6);
+    List<Dispatch> out = d.dispatches();
+
+    d.engine.loads().forget(new TaskId(0, 0)); // what a crash, move or restart does
+    succeed(out.get(0));
+    d.advance(100);
+
+    // Counted from the index: 2 attempts out and 3 queued, so exactly one is released.
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
+    succeed(out.get(1));
+    succeed(out.get(2));
+    d.advance(100);
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(ids(sent, 4, 6));
+  }
+
+  @Test
+  void aTriggeredQueuedTaskStaysInTheQueue() {
+    List<TaskEnvelope> sent = sendDue(4);
+    d.dispatches();
+    String id = sent.get(3).id();
+    d.sendControl(id, io.tasklane.core.ControlCommand.Trigger.of(id, d.now));
+    assertThat(d.dispatches()).isEmpty();
+    assertThat(d.record(id).timerKind()).isEqualTo(TimerKind.QUEUED);
+  }
+
+  private static String[] ids(List<TaskEnvelope> sent, int from, int to) {
+    return sent.subList(from, to).stream().map(TaskEnvelope::id).toArray(String[]::new);
+  }
+}
