@@ -39,6 +39,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
   @Override
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
+    engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     this.machine = new TaskMachine(ctx, engine);
     this.commands = new Commands(machine);
     DuePunctuator punctuator = new DuePunctuator(machine);

@@ -71,6 +71,11 @@ final class Commands {
       engine.metrics().count("trigger.ignored");
       return;
     }
+    if (previous.timerKind() == TimerKind.QUEUED) {
+      // Already due and waiting for a slot: keep its place instead of joining the queue's end.
+      engine.metrics().count("trigger.queued");
+      return;
+    }
     TaskRecord.Edit e = previous.edit();
     machine.schedule(e, previous.state(), now, now);
     store.put(id, previous, e.build());

@@ -21,6 +21,7 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
   @Override
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
+    engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     this.commands = new Commands(new TaskMachine(ctx, engine));
   }
 

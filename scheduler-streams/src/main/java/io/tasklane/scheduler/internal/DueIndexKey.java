@@ -34,6 +34,12 @@ final class DueIndexKey {
     return Bytes.wrap(key);
   }
 
+  /** Before every queue key. */
+  static final Bytes QUEUES_FIRST = Bytes.wrap(new byte[] {(byte) 0xFF});
+
+  /** After every queue key: handler names are ASCII, never 0xFF. */
+  static final Bytes QUEUES_LAST = Bytes.wrap(new byte[] {(byte) 0xFF, (byte) 0xFF});
+
   /** The queue key of a task of {@code handler} due at {@code dueAt}. */
   static Bytes queued(String handler, long dueAt, String taskId) {
     byte[] h = handler.getBytes(StandardCharsets.UTF_8);

@@ -24,6 +24,7 @@ final class DuePunctuator implements Punctuator {
   private final TaskMachine machine;
   private final TaskStore store;
   private final Engine engine;
+  private long ticks;
 
   DuePunctuator(TaskMachine machine) {
     this.machine = machine;
@@ -34,6 +35,8 @@ final class DuePunctuator implements Punctuator {
   @Override
   public void punctuate(long now) {
     long started = System.nanoTime();
+    // Count the load before any timer moves it (the count reads the index).
+    store.load().count(store);
     List<KeyValue<Bytes, byte[]>> due = new ArrayList<>();
     int bound = engine.settings().scanBound();
     try (KeyValueIterator<Bytes, byte[]> it =
@@ -52,15 +55,23 @@ final class DuePunctuator implements Punctuator {
         engine.metrics().count("error.timer");
       }
     }
-    int released = release(now, bound - due.size());
+    int released = release(now, bound);
     engine.metrics().scanned(System.nanoTime() - started, due.size() + released);
   }
 
-  /** Dispatches up to {@code budget} queued tasks of handlers below {@code maxDispatched}. */
+  /**
+   * Dispatches up to {@code budget} queued tasks of handlers below {@code maxDispatched}, starting
+   * with a different handler each tick so a small budget is shared in turn.
+   */
   private int release(long now, int budget) {
     HandlerLoad load = store.load();
+    List<String> handlers = store.queuedHandlers();
+    if (handlers.isEmpty()) {
+      return 0;
+    }
+    java.util.Collections.rotate(handlers, -(int) (ticks++ % handlers.size()));
     int released = 0;
-    for (String handler : load.queuedHandlers(store)) {
+    for (String handler : handlers) {
       int room =
           Math.min(
               budget - released,
@@ -85,7 +96,12 @@ final class DuePunctuator implements Punctuator {
         } catch (StreamsException e) {
           throw e;
         } catch (RuntimeException e) {
-          LOG.error("queued task {} failed; dropped", DueIndexKey.queuedTaskId(key, handler), e);
+          // Taken out of the queue so that it cannot block the queue's head tick after tick.
+          store.index().delete(key);
+          LOG.error(
+              "queued task {} failed; taken out of the queue",
+              DueIndexKey.queuedTaskId(key, handler),
+              e);
           engine.metrics().count("error.timer");
         }
       }
@@ -122,7 +138,6 @@ final class DuePunctuator implements Punctuator {
     TaskRecord.Edit e = previous.edit().noTimer();
     switch (kind) {
       case DUE -> machine.dispatchOrPark(e, now);
-      case QUEUED -> machine.dispatchOrPark(e, now, true);
       case DEADLINE -> {
         String msg = "no result within timeoutMs " + e.task.timeoutMs() + " ms + grace";
         e.endAttempt(e.attempt, now, "TIMEOUT", msg, null);

@@ -1,9 +1,7 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.utils.Bytes;
@@ -41,20 +39,18 @@ final class HandlerLoad {
 
   /** The attempts of {@code handler} out right now. */
   int dispatched(String handler, TaskStore store) {
-    ensureCounted(store);
+    count(store);
     return dispatched.getOrDefault(handler, 0);
   }
 
-  /** The tasks of {@code handler} waiting in its queue. */
+  /**
+   * About how many tasks of {@code handler} wait in its queue: a hint for keeping the order (a
+   * newcomer queues behind them). Which queues exist is always read from the index ({@link
+   * TaskStore#queuedHandlers()}), so a wrong hint never strands a queue.
+   */
   int queued(String handler, TaskStore store) {
-    ensureCounted(store);
+    count(store);
     return queued.getOrDefault(handler, 0);
-  }
-
-  /** Handlers with at least one queued task. */
-  List<String> queuedHandlers(TaskStore store) {
-    ensureCounted(store);
-    return new ArrayList<>(queued.keySet());
   }
 
   /** The handler's queue turned out empty: forget a count left by stale queue entries. */
@@ -72,10 +68,11 @@ final class HandlerLoad {
   }
 
   /**
-   * Counts from the due-index, not the records: its keys are cheap to walk (no decoding), queue
-   * keys carry their handler, and only DEADLINE entries (one per attempt out) need their record.
+   * Counts from the due-index once per life of this object. Its keys are cheap to walk (no
+   * decoding) and queue keys carry their handler; a DEADLINE entry counts only when its record is
+   * DISPATCHED with that very deadline timer, so a stale entry left by a crash is not counted.
    */
-  private void ensureCounted(TaskStore store) {
+  void count(TaskStore store) {
     if (counted) {
       return;
     }
@@ -89,7 +86,11 @@ final class HandlerLoad {
             && kv.value.length > 0
             && kv.value[0] == TimerKind.DEADLINE.code) {
           TaskRecord r = store.get(DueIndexKey.taskId(kv.key));
-          if (r != null && r.state() == TaskState.DISPATCHED && r.task() != null) {
+          if (r != null
+              && r.task() != null
+              && r.state() == TaskState.DISPATCHED
+              && r.timerKind() == TimerKind.DEADLINE
+              && r.timerAt() == DueIndexKey.dueAt(kv.key)) {
             bump(dispatched, r.task().handler(), 1);
           }
         }

@@ -25,6 +25,7 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
   @Override
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
+    engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     this.machine = new TaskMachine(ctx, engine);
   }
 

@@ -1,9 +1,12 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -49,13 +52,13 @@ final class TaskStore {
     if (next.hasTimer()) {
       index.put(indexKey(id, next), new byte[] {next.timerKind().code});
     }
-    load().moved(previous, next);
     TaskState before = previous == null ? null : previous.state();
     if (before != next.state()) {
       count(before, -1);
       count(next.state(), 1);
     }
     tasks.put(id, next);
+    load().moved(previous, next);
   }
 
   /**
@@ -74,9 +77,28 @@ final class TaskStore {
     if (previous.hasTimer()) {
       index.delete(indexKey(id, previous));
     }
-    load().moved(previous, null);
     count(previous.state(), -1);
     tasks.delete(id);
+    load().moved(previous, null);
+  }
+
+  /**
+   * The handlers with a non-empty queue, read from the index: one seek per handler, jumping from
+   * each handler's queue to the next.
+   */
+  List<String> queuedHandlers() {
+    List<String> handlers = new ArrayList<>();
+    Bytes from = DueIndexKey.QUEUES_FIRST;
+    while (true) {
+      try (KeyValueIterator<Bytes, byte[]> it = index.range(from, DueIndexKey.QUEUES_LAST)) {
+        if (!it.hasNext()) {
+          return handlers;
+        }
+        String handler = DueIndexKey.queueHandler(it.next().key);
+        handlers.add(handler);
+        from = DueIndexKey.queueTo(handler);
+      }
+    }
   }
 
   /** The due-index key of {@code r}'s timer: a time key, or a queue key when QUEUED. */

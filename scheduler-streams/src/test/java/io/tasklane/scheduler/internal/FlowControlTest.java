@@ -4,6 +4,7 @@ import static io.tasklane.scheduler.internal.Driver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tasklane.core.CancelCommand;
+import io.tasklane.core.ControlCommand;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
@@ -13,7 +14,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -143,13 +146,78 @@ class FlowControlTest {
   }
 
   @Test
-  void aTriggeredQueuedTaskStaysInTheQueue() {
-    List<TaskEnvelope> sent = sendDue(4);
-    d.dispatches();
-    String id = sent.get(3).id();
-    d.sendControl(id, io.tasklane.core.ControlCommand.Trigger.of(id, d.now));
+  void aTriggeredQueuedTaskKeepsItsPlace() {
+    List<TaskEnvelope> sent = sendDue(5);
+    List<Dispatch> out = d.dispatches();
+    String head = sent.get(3).id();
+    d.advance(1_000);
+    d.sendControl(head, ControlCommand.Trigger.of(head, d.now));
     assertThat(d.dispatches()).isEmpty();
-    assertThat(d.record(id).timerKind()).isEqualTo(TimerKind.QUEUED);
+    assertThat(d.metrics.get("trigger.queued")).isEqualTo(1);
+
+    succeed(out.get(0));
+    d.advance(100);
+
+    // Moved to "now" it would sort behind sent[4]; it stays the head.
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(head);
+  }
+
+  @Test
+  void aStaleDeadlineEntryIsNotCountedAsAnAttemptOut() {
+    List<TaskEnvelope> sent = sendDue(5);
+    List<Dispatch> out = d.dispatches();
+    // What a crash between the stores' flushes can leave: a second, older deadline entry.
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    index.put(DueIndexKey.of(T0 + 999_999, out.get(0).id()), new byte[] {TimerKind.DEADLINE.code});
+    d.engine.loads().forget(new TaskId(0, 0));
+    d.advance(100); // counted again while that task is still out
+
+    succeed(out.get(1));
+    d.advance(100);
+
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
+  }
+
+  @Test
+  void handlersShareASmallReleaseBudgetInTurn() {
+    d.close();
+    d = new Driver(dir.resolve("small"), 1, 2);
+    d.known.topics.add(d.topics.handler("sms.send"));
+    RetryPolicy backoff = RetryPolicy.fixed(Duration.ofSeconds(1));
+    List<TaskEnvelope> mail = new ArrayList<>();
+    List<TaskEnvelope> sms = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      mail.add(Driver.task(Driver.HANDLER, T0 - 100 + i, 3, backoff, List.of()));
+      sms.add(Driver.task("sms.send", T0 - 100 + i, 3, backoff, List.of()));
+      d.send(mail.get(i));
+      d.send(sms.get(i));
+    }
+    d.dispatches().forEach(this::succeed);
+    d.dispatches("sms.send").forEach(this::succeed);
+
+    // Both handlers have two free slots, the budget is one release per tick (scan-bound 1):
+    // two ticks release one task of each, not two of the handler that sorts first.
+    d.advance(100);
+    d.advance(100);
+
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(mail.get(2).id());
+    assertThat(d.dispatches("sms.send")).extracting(Dispatch::id).containsExactly(sms.get(2).id());
+  }
+
+  @Test
+  void aNoHandlerTaskWhoseTopicAppearsJoinsTheQueueWhenTheWindowIsFull() {
+    sendDue(3);
+    d.known.topics.remove(d.topics.handler(Driver.HANDLER));
+    TaskEnvelope parked = Driver.task(T0);
+    d.send(parked);
+    assertThat(d.record(parked.id()).state()).isEqualTo(TaskState.NO_HANDLER);
+
+    d.known.topics.add(d.topics.handler(Driver.HANDLER));
+    d.advance(1_000);
+
+    TaskRecord r = d.record(parked.id());
+    assertThat(r.state()).isEqualTo(TaskState.PENDING);
+    assertThat(r.timerKind()).isEqualTo(TimerKind.QUEUED);
   }
 
   private static String[] ids(List<TaskEnvelope> sent, int from, int to) {
