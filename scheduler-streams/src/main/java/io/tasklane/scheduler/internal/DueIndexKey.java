@@ -34,6 +34,9 @@ final class DueIndexKey {
     return Bytes.wrap(key);
   }
 
+  /** After every timer key (of any time ≥ 0) and before every queue key. */
+  static final Bytes TIMERS_LAST = Bytes.wrap(new byte[] {(byte) 0x80});
+
   /** Before every queue key. */
   static final Bytes QUEUES_FIRST = Bytes.wrap(new byte[] {(byte) 0xFF});
 

@@ -2,8 +2,12 @@ package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.TaskState;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -24,6 +28,9 @@ final class DuePunctuator implements Punctuator {
   private final TaskMachine machine;
   private final TaskStore store;
   private final Engine engine;
+  private static final int INDEX_READ_EVERY = 50;
+  private static final int HEAD_BATCH = 2_000;
+  private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
   private long ticks;
 
   DuePunctuator(TaskMachine machine) {
@@ -65,11 +72,15 @@ final class DuePunctuator implements Punctuator {
    */
   private int release(long now, int budget) {
     HandlerLoad load = store.load();
-    List<String> handlers = store.queuedHandlers();
+    long tick = ticks++;
+    // The index is the truth about which queues exist, but a range over the cached store copies
+    // the cached keys in it first: read it now and then, trust the counts in between.
+    List<String> handlers =
+        tick % INDEX_READ_EVERY == 0 ? store.queuedHandlers() : load.queuedHandlers();
     if (handlers.isEmpty()) {
       return 0;
     }
-    java.util.Collections.rotate(handlers, -(int) (ticks++ % handlers.size()));
+    Collections.rotate(handlers, -(int) (tick % handlers.size()));
     int released = 0;
     for (String handler : handlers) {
       int room =
@@ -79,18 +90,17 @@ final class DuePunctuator implements Punctuator {
       if (room <= 0) {
         continue;
       }
-      List<Bytes> head = new ArrayList<>();
-      try (KeyValueIterator<Bytes, byte[]> it =
-          store.index().range(DueIndexKey.queueFrom(handler), DueIndexKey.queueTo(handler))) {
-        while (it.hasNext() && head.size() < room) {
-          head.add(it.next().key);
-        }
+      ArrayDeque<Bytes> head = heads.computeIfAbsent(handler, h -> new ArrayDeque<>());
+      if (head.isEmpty()) {
+        readHead(handler, head);
       }
       if (head.isEmpty()) {
         load.queueEmpty(handler);
+        heads.remove(handler);
         continue;
       }
-      for (Bytes key : head) {
+      for (int n = 0; n < room && !head.isEmpty(); n++, released++) {
+        Bytes key = head.poll();
         try {
           releaseOne(handler, key, now);
         } catch (StreamsException e) {
@@ -105,9 +115,22 @@ final class DuePunctuator implements Punctuator {
           engine.metrics().count("error.timer");
         }
       }
-      released += head.size();
     }
     return released;
+  }
+
+  /**
+   * Reads the next {@link #HEAD_BATCH} keys of a handler's queue in one range: one copy of the
+   * cached keys per batch instead of one per tick. Tasks queued meanwhile with an earlier due time
+   * wait for the next batch, so the order is due order batch by batch.
+   */
+  private void readHead(String handler, ArrayDeque<Bytes> head) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.index().range(DueIndexKey.queueFrom(handler), DueIndexKey.queueTo(handler))) {
+      while (it.hasNext() && head.size() < HEAD_BATCH) {
+        head.add(it.next().key);
+      }
+    }
   }
 
   private void releaseOne(String handler, Bytes key, long now) {

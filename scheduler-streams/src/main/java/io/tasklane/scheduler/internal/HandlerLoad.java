@@ -1,8 +1,11 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -34,7 +37,7 @@ final class HandlerLoad {
   }
 
   private final Map<String, Integer> dispatched = new HashMap<>();
-  private final Map<String, Integer> queued = new HashMap<>();
+  private final Map<String, Integer> queued = new TreeMap<>(); // sorted like the index
   private boolean counted;
 
   /** The attempts of {@code handler} out right now. */
@@ -45,12 +48,17 @@ final class HandlerLoad {
 
   /**
    * About how many tasks of {@code handler} wait in its queue: a hint for keeping the order (a
-   * newcomer queues behind them). Which queues exist is always read from the index ({@link
+   * newcomer queues behind them). Which queues exist is read from the index now and then ({@link
    * TaskStore#queuedHandlers()}), so a wrong hint never strands a queue.
    */
   int queued(String handler, TaskStore store) {
     count(store);
     return queued.getOrDefault(handler, 0);
+  }
+
+  /** Handlers whose queued count is above zero (a hint; see {@link #queued}). */
+  List<String> queuedHandlers() {
+    return new ArrayList<>(queued.keySet());
   }
 
   /** The handler's queue turned out empty: forget a count left by stale queue entries. */
@@ -68,23 +76,29 @@ final class HandlerLoad {
   }
 
   /**
-   * Counts from the due-index once per life of this object. Its keys are cheap to walk (no
-   * decoding) and queue keys carry their handler; a DEADLINE entry counts only when its record is
-   * DISPATCHED with that very deadline timer, so a stale entry left by a crash is not counted.
+   * Counts from the due-index (queue keys, then timer keys) once per life of this object. Their
+   * keys are cheap to walk (no decoding) and queue keys carry their handler; a DEADLINE entry
+   * counts only when its record is DISPATCHED with that very deadline timer, so a stale entry left
+   * by a crash is not counted.
    */
   void count(TaskStore store) {
     if (counted) {
       return;
     }
-    try (KeyValueIterator<Bytes, byte[]> it = store.index().all()) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.index().range(DueIndexKey.QUEUES_FIRST, DueIndexKey.QUEUES_LAST)) {
       while (it.hasNext()) {
-        KeyValue<Bytes, byte[]> kv = it.next();
-        String queue = DueIndexKey.queueHandler(kv.key);
+        String queue = DueIndexKey.queueHandler(it.next().key);
         if (queue != null) {
           bump(queued, queue, 1);
-        } else if (kv.value != null
-            && kv.value.length > 0
-            && kv.value[0] == TimerKind.DEADLINE.code) {
+        }
+      }
+    }
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.index().range(DueIndexKey.FIRST, DueIndexKey.TIMERS_LAST)) {
+      while (it.hasNext()) {
+        KeyValue<Bytes, byte[]> kv = it.next();
+        if (kv.value != null && kv.value.length > 0 && kv.value[0] == TimerKind.DEADLINE.code) {
           TaskRecord r = store.get(DueIndexKey.taskId(kv.key));
           if (r != null
               && r.task() != null
