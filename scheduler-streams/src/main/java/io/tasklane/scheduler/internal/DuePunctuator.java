@@ -30,6 +30,7 @@ final class DuePunctuator implements Punctuator {
   private final Engine engine;
   private static final int INDEX_READ_EVERY = 50;
   private static final int HEAD_BATCH = 2_000;
+  private static final int HEAL_SLICE = 2_000;
   private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
   private long ticks;
 
@@ -42,8 +43,10 @@ final class DuePunctuator implements Punctuator {
   @Override
   public void punctuate(long now) {
     long started = System.nanoTime();
-    // Count the load before any timer moves it (the count reads the index).
+    // Count the load before any timer moves it (the count reads the index), and after a (re)start
+    // write back index entries a kill -9 may have lost, a slice per tick.
     store.load().count(store);
+    store.load().healNextSlice(store, HEAL_SLICE, engine.metrics());
     List<KeyValue<Bytes, byte[]>> due = new ArrayList<>();
     int bound = engine.settings().scanBound();
     try (KeyValueIterator<Bytes, byte[]> it =

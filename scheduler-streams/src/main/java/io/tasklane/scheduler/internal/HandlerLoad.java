@@ -39,6 +39,8 @@ final class HandlerLoad {
   private final Map<String, Integer> dispatched = new HashMap<>();
   private final Map<String, Integer> queued = new TreeMap<>(); // sorted like the index
   private boolean counted;
+  private boolean healed;
+  private String healedUpTo;
 
   /** The attempts of {@code handler} out right now. */
   int dispatched(String handler, TaskStore store) {
@@ -59,6 +61,18 @@ final class HandlerLoad {
   /** Handlers whose queued count is above zero (a hint; see {@link #queued}). */
   List<String> queuedHandlers() {
     return new ArrayList<>(queued.keySet());
+  }
+
+  /**
+   * Heals the next slice of timers after a (re)start ({@link TaskStore#healTimers}); a no-op once
+   * the whole store has been read.
+   */
+  void healNextSlice(TaskStore store, int slice, SchedulerMetrics metrics) {
+    if (healed) {
+      return;
+    }
+    healedUpTo = store.healTimers(healedUpTo, slice, metrics);
+    healed = healedUpTo == null;
   }
 
   /** The handler's queue turned out empty: forget a count left by stale queue entries. */

@@ -4,6 +4,7 @@ import io.tasklane.core.TaskState;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -70,6 +71,37 @@ final class TaskStore {
     if (record.hasTimer()) {
       index.put(indexKey(id, record), new byte[] {record.timerKind().code});
     }
+  }
+
+  /**
+   * Writes back the missing index entries of up to {@code n} records after {@code after} (null:
+   * from the first). Under at-least-once a kill -9 in the middle of a commit's flush can keep a
+   * store's changes and lose another's; a change made by the punctuator is not replayed, so a
+   * record could keep a timer whose entry is gone and never fire. Returns the last key read, or
+   * null when the store has been read to its end.
+   */
+  String healTimers(String after, int n, SchedulerMetrics metrics) {
+    int seen = 0;
+    String last = null;
+    try (KeyValueIterator<String, TaskRecord> it =
+        after == null ? tasks.all() : tasks.range(after, null)) {
+      while (it.hasNext() && seen < n) {
+        KeyValue<String, TaskRecord> kv = it.next();
+        if (kv.key.equals(after)) {
+          continue;
+        }
+        last = kv.key;
+        seen++;
+        if (kv.value != null && kv.value.hasTimer()) {
+          Bytes key = indexKey(kv.key, kv.value);
+          if (index.get(key) == null) {
+            index.put(key, new byte[] {kv.value.timerKind().code});
+            metrics.count("timer.healed");
+          }
+        }
+      }
+    }
+    return seen < n ? null : last;
   }
 
   /** Forgets a task: its record, its timer and its count. */

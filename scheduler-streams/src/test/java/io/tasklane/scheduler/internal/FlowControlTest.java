@@ -179,6 +179,21 @@ class FlowControlTest {
   }
 
   @Test
+  void aTimerEntryLostByAKillIsWrittenBackAfterTheRestart() {
+    TaskEnvelope later = Driver.task(T0 + 5_000);
+    d.send(later);
+    // A kill -9 in the middle of a flush: the index lost the entry, the record kept its timer.
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    index.delete(DueIndexKey.of(T0 + 5_000, later.id()));
+    d.engine.loads().forget(new TaskId(0, 0));
+
+    d.advanceTo(T0 + 5_000);
+
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(later.id());
+    assertThat(d.metrics.get("timer.healed")).isEqualTo(1);
+  }
+
+  @Test
   void handlersShareASmallReleaseBudgetInTurn() {
     d.close();
     d = new Driver(dir.resolve("small"), 1, 2);
