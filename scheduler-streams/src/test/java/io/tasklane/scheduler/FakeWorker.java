@@ -6,6 +6,7 @@ import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,10 @@ final class FakeWorker implements AutoCloseable {
   final Set<String> seen = ConcurrentHashMap.newKeySet();
   final AtomicLong dispatches = new AtomicLong();
   final AtomicLong early = new AtomicLong();
+
+  /** The handler partition each routing key's dispatches arrived on (the last one seen). */
+  final Map<String, Integer> partitionOf = new ConcurrentHashMap<>();
+
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final Thread thread;
 
@@ -50,6 +55,7 @@ final class FakeWorker implements AutoCloseable {
                     }
                     dispatches.incrementAndGet();
                     seen.add(d.id());
+                    partitionOf.put(d.routingKey(), r.partition());
                     TaskResult ok = TaskResult.succeeded(d.id(), d.attempt(), now, now, "fake");
                     producer.send(
                         new ProducerRecord<>(

@@ -13,6 +13,7 @@ import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,7 +38,17 @@ class SchedulerFailoverTest {
   static final String HANDLER = "load.test";
   static final int TASKS = 3_000;
 
+  /** Distinct ordering keys: routing keys other than the task ids. */
+  static final int KEYS = 97;
+
+  private final Map<String, String> routingKeys = new ConcurrentHashMap<>();
+
   @TempDir Path dir;
+
+  /** The status path of task {@code id}: it lives on its routing key's partition. */
+  private String status(String id) {
+    return "/api/tasks/" + id + "?routingKey=" + routingKeys.get(id);
+  }
 
   private static int freePort() throws Exception {
     try (ServerSocket s = new ServerSocket(0)) {
@@ -74,7 +86,7 @@ class SchedulerFailoverTest {
         UUID.randomUUID().toString(),
         HANDLER,
         null,
-        null,
+        "key-" + i % KEYS,
         WireCodec.readTree("{\"n\":" + i + "}"),
         now + (i % 20) * 250L,
         10,
@@ -106,6 +118,7 @@ class SchedulerFailoverTest {
     int portA = freePort();
     int portB = freePort();
     List<String> ids = new ArrayList<>();
+    routingKeys.clear();
     try (JavaProcess a = start(stack, topics, "a", portA);
         JavaProcess b = start(stack, topics, "b", portB);
         FakeWorker worker = new FakeWorker(stack.bootstrapServers(), topics, HANDLER);
@@ -127,7 +140,7 @@ class SchedulerFailoverTest {
                 .atMost(Duration.ofSeconds(30))
                 .untilAsserted(
                     () ->
-                        assertThat(StackSupport.get(portA, "/api/tasks/" + id, VIEWER).statusCode())
+                        assertThat(StackSupport.get(portA, status(id), VIEWER).statusCode())
                             .as(id)
                             .isEqualTo(200));
           }
@@ -135,6 +148,7 @@ class SchedulerFailoverTest {
         }
         TaskEnvelope t = task(i);
         ids.add(t.id());
+        routingKeys.put(t.id(), t.routingKey());
         producer.send(new ProducerRecord<>(topics.tasks(), t.routingKey(), WireCodec.encode(t)));
       }
       producer.flush();
@@ -144,6 +158,17 @@ class SchedulerFailoverTest {
           .untilAsserted(
               () -> assertThat(worker.seen).as(b.logTail(30)).hasSize(TASKS).containsAll(ids));
       assertThat(worker.early.get()).as("dispatches before dueAt").isZero();
+      // Handler topic and tasks have 4 partitions each: a dispatch goes to its routing key's own
+      // partition number, so a dead worker only holds up the windows of the partitions it owns.
+      assertThat(worker.partitionOf)
+          .hasSize(KEYS)
+          .allSatisfy(
+              (routingKey, partition) ->
+                  assertThat(partition)
+                      .as(routingKey)
+                      .isEqualTo(
+                          BuiltInPartitioner.partitionForKey(
+                              routingKey.getBytes(StandardCharsets.UTF_8), 4)));
 
       Set<String> open = ConcurrentHashMap.newKeySet();
       open.addAll(ids);
@@ -152,7 +177,7 @@ class SchedulerFailoverTest {
           .untilAsserted(
               () -> {
                 for (String id : List.copyOf(open)) {
-                  String body = StackSupport.get(portB, "/api/tasks/" + id, VIEWER).body();
+                  String body = StackSupport.get(portB, status(id), VIEWER).body();
                   if (body.contains("\"state\":\"SUCCEEDED\"")) {
                     open.remove(id);
                   }

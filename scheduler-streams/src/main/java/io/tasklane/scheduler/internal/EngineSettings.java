@@ -12,6 +12,9 @@ import java.time.Duration;
  * @param snoozeCap the most RETRY_LATER answers before the task goes DEAD
  * @param noHandlerRecheckMs how often a NO_HANDLER task looks for its topic again
  * @param maxDispatched the most attempts of one handler out per stream task; more due tasks queue
+ * @param partitions the partition count of {@code tasks} (one stream task each), which picks the
+ *     handler partitions of each stream task's dispatches ({@link DispatchPartitioner}); 0 when
+ *     unknown: dispatches keep Kafka's default partitioning by task id
  */
 public record EngineSettings(
     Duration punctuationInterval,
@@ -20,4 +23,5 @@ public record EngineSettings(
     long timeoutGraceMs,
     int snoozeCap,
     long noHandlerRecheckMs,
-    int maxDispatched) {}
+    int maxDispatched,
+    int partitions) {}

@@ -47,6 +47,7 @@ public final class SchedulerRuntime {
   final KafkaProducer<String, byte[]> producer;
   private final ScheduledExecutorService timer;
   private volatile KafkaStreams streams;
+  private int partitions;
   volatile HostInfo self;
 
   SchedulerRuntime(Environment env, MeterRegistry registry) {
@@ -90,6 +91,7 @@ public final class SchedulerRuntime {
               + counts
               + "; repartition them or point tasklane.scheduler.namespace elsewhere");
     }
+    partitions = counts.get(topics.tasks());
   }
 
   /**
@@ -133,7 +135,8 @@ public final class SchedulerRuntime {
             config.timeoutGrace().toMillis(),
             config.snoozeCap(),
             config.topicRefreshInterval().toMillis(),
-            config.maxDispatched());
+            config.maxDispatched(),
+            partitions);
     Engine engine = new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current);
     Properties props = StreamsProps.streams(config, self);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);

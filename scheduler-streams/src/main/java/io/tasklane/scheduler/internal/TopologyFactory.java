@@ -45,6 +45,7 @@ public final class TopologyFactory {
         (key, value, ctx) -> engine.topics().handler(((Dispatch) value).task().handler()),
         Serdes.String().serializer(),
         json,
+        new DispatchPartitioner(engine.settings().partitions()),
         processors);
     t.addSink(
         Stores.SINK_DLT,

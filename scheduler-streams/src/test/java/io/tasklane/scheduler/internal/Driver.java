@@ -61,7 +61,8 @@ final class Driver implements AutoCloseable {
             10_000,
             3,
             1_000,
-            maxDispatched);
+            maxDispatched,
+            6);
     known.topics.add(topics.handler(HANDLER));
     known.topics.add(topics.handlerDlt(HANDLER));
     engine = new Engine(topics, settings, known, metrics, FixedRandom::new);
