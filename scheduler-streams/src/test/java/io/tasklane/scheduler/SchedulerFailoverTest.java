@@ -12,9 +12,7 @@ import io.tasklane.core.WireCodec;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +39,8 @@ class SchedulerFailoverTest {
   /** Distinct ordering keys: routing keys other than the task ids. */
   static final int KEYS = 97;
 
+  private static final Map<String, String> GRACE = Map.of("timeout-grace", "1s");
+
   private final Map<String, String> routingKeys = new ConcurrentHashMap<>();
 
   @TempDir Path dir;
@@ -48,35 +48,6 @@ class SchedulerFailoverTest {
   /** The status path of task {@code id}: it lives on its routing key's partition. */
   private String status(String id) {
     return "/api/tasks/" + id + "?routingKey=" + routingKeys.get(id);
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  private JavaProcess start(LocalStack stack, Topics topics, String name, int port)
-      throws Exception {
-    String cp =
-        Path.of("target", "classes").toAbsolutePath()
-            + java.io.File.pathSeparator
-            + Files.readString(Path.of("target", "app.classpath")).trim();
-    return JavaProcess.builder("io.tasklane.scheduler.SchedulerApp")
-        .classpath(cp)
-        .name("scheduler-" + name)
-        .jvmArg("-Xmx256m")
-        .sysProp("micronaut.server.port", String.valueOf(port))
-        .sysProp("tasklane.scheduler.bootstrap-servers", stack.bootstrapServers())
-        .sysProp("tasklane.scheduler.namespace", topics.namespace())
-        .sysProp("tasklane.scheduler.partitions", "4")
-        .sysProp("tasklane.scheduler.state-dir", dir.resolve(name).toString())
-        .sysProp("tasklane.scheduler.timeout-grace", "1s")
-        .sysProp("tasklane.scheduler.topic-refresh-interval", "1s")
-        .sysProp("tasklane.scheduler.api.tokens", VIEWER + ":viewer")
-        .sysProp("tasklane.scheduler.kafka.session.timeout.ms", "6000")
-        .sysProp("tasklane.scheduler.kafka.heartbeat.interval.ms", "1000")
-        .start();
   }
 
   private static TaskEnvelope task(int i) {
@@ -99,32 +70,20 @@ class SchedulerFailoverTest {
         null);
   }
 
-  private static void awaitUp(JavaProcess p, int port) {
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .ignoreExceptionsInstanceOf(java.net.ConnectException.class)
-        .failFast("the scheduler process exited", () -> !p.isAlive())
-        .untilAsserted(
-            () -> {
-              assertThat(p.isAlive()).as(p.logTail(40)).isTrue();
-              assertThat(StackSupport.get(port, "/health", null).body()).contains("\"UP\"");
-            });
-  }
-
   @Test
   void survivingInstanceTakesOverAndNoTaskIsLostAfterKill9(LocalStack stack) throws Exception {
     Topics topics = StackSupport.uniqueTopics();
     StackSupport.createTopics(stack.bootstrapServers(), Map.of(topics.handler(HANDLER), 4));
-    int portA = freePort();
-    int portB = freePort();
+    int portA = SchedulerProcess.freePort();
+    int portB = SchedulerProcess.freePort();
     List<String> ids = new ArrayList<>();
     routingKeys.clear();
-    try (JavaProcess a = start(stack, topics, "a", portA);
-        JavaProcess b = start(stack, topics, "b", portB);
+    try (JavaProcess a = SchedulerProcess.start(stack, topics, dir, "a", portA, GRACE);
+        JavaProcess b = SchedulerProcess.start(stack, topics, dir, "b", portB, GRACE);
         FakeWorker worker = new FakeWorker(stack.bootstrapServers(), topics, HANDLER);
         KafkaProducer<String, byte[]> producer = StackSupport.producer(stack.bootstrapServers())) {
-      awaitUp(a, portA);
-      awaitUp(b, portB);
+      SchedulerProcess.awaitUp(a, portA);
+      SchedulerProcess.awaitUp(b, portB);
       for (int i = 0; i < TASKS; i++) {
         if (i == TASKS / 2) {
           producer.flush();

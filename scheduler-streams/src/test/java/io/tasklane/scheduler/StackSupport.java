@@ -53,12 +53,17 @@ final class StackSupport {
   }
 
   static TaskEnvelope task(String handler, long dueAt) {
+    return task(handler, dueAt, null);
+  }
+
+  /** A task with an ordering key: its routing key (and so its partition) is not its id's. */
+  static TaskEnvelope task(String handler, long dueAt, String orderingKey) {
     return new TaskEnvelope(
         Wire.VERSION,
         UUID.randomUUID().toString(),
         handler,
         null,
-        null,
+        orderingKey,
         WireCodec.readTree("{}"),
         dueAt,
         5,
