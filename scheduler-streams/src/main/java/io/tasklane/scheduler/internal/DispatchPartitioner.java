@@ -13,8 +13,10 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
  * Kafka's default key hashing over {@code schedulerPartitions}) sends to the handler partitions
  * {@code q} with {@code q mod schedulerPartitions == p}, spread among them by task id; when the
  * handler topic has fewer partitions, to {@code p mod handlerPartitions}. A flow-control window
- * (per scheduler partition) then waits only on the workers that own its partitions: a dead worker
- * holds up the windows of its own partitions, not every window. Called on the stream thread; pure.
+ * (per scheduler partition) then waits only on the workers that own its partitions: a hung worker
+ * holds up the windows of its own partitions, not every window. Kafka's partitioning by task id
+ * does the same only for tasks routed by id into a multiple of the scheduler's partition count;
+ * ordering keys would spread every window over every partition. Called on the stream thread; pure.
  */
 final class DispatchPartitioner implements StreamPartitioner<String, Object> {
   private final int schedulerPartitions;

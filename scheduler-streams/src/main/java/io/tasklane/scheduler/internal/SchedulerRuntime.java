@@ -47,7 +47,7 @@ public final class SchedulerRuntime {
   final KafkaProducer<String, byte[]> producer;
   private final ScheduledExecutorService timer;
   private volatile KafkaStreams streams;
-  private int partitions;
+  private final int partitions; // of tasks, results and control
   volatile HostInfo self;
 
   SchedulerRuntime(Environment env, MeterRegistry registry) {
@@ -55,7 +55,7 @@ public final class SchedulerRuntime {
     this.topics = new Topics(config.namespace());
     this.admin = Admin.create(StreamsProps.clients(config));
     try {
-      checkTopics();
+      this.partitions = checkTopics();
     } catch (RuntimeException e) {
       admin.close(Duration.ofSeconds(5));
       throw e;
@@ -75,7 +75,8 @@ public final class SchedulerRuntime {
             });
   }
 
-  private void checkTopics() {
+  /** Creates the missing topics and checks them; returns their (common) partition count. */
+  private int checkTopics() {
     int p = config.partitions();
     TopicAdmin.ensure(
         admin,
@@ -91,7 +92,7 @@ public final class SchedulerRuntime {
               + counts
               + "; repartition them or point tasklane.scheduler.namespace elsewhere");
     }
-    partitions = counts.get(topics.tasks());
+    return counts.get(topics.tasks());
   }
 
   /**
