@@ -44,9 +44,11 @@ final class DuePunctuator implements Punctuator {
   public void punctuate(long now) {
     long started = System.nanoTime();
     // Count the load before any timer moves it (the count reads the index), and after a (re)start
-    // write back index entries a kill -9 may have lost, a slice per tick.
+    // write back index entries a kill -9 may have lost, a slice per tick (at-least-once only).
     store.load().count(store);
-    store.load().healNextSlice(store, HEAL_SLICE, engine.metrics());
+    if (engine.settings().healTimers()) {
+      store.load().healNextSlice(store, HEAL_SLICE, engine.metrics());
+    }
     List<KeyValue<Bytes, byte[]>> due = new ArrayList<>();
     int bound = engine.settings().scanBound();
     try (KeyValueIterator<Bytes, byte[]> it =

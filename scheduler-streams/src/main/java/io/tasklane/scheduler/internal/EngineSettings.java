@@ -15,6 +15,9 @@ import java.time.Duration;
  * @param partitions the partition count of {@code tasks} (one stream task each), which picks the
  *     handler partitions of each stream task's dispatches ({@link DispatchPartitioner}); 0 when
  *     unknown: dispatches keep Kafka's default partitioning by task id
+ * @param healTimers write back lost timer entries after every (re)start of a stream task: needed
+ *     under at-least-once, where a kill -9 can split a flush; under {@code exactly_once_v2} the
+ *     stores' changelog writes commit atomically and the pass is skipped
  */
 public record EngineSettings(
     Duration punctuationInterval,
@@ -24,4 +27,5 @@ public record EngineSettings(
     int snoozeCap,
     long noHandlerRecheckMs,
     int maxDispatched,
-    int partitions) {}
+    int partitions,
+    boolean healTimers) {}

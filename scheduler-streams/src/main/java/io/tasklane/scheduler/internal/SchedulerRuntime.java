@@ -137,7 +137,8 @@ public final class SchedulerRuntime {
             config.snoozeCap(),
             config.topicRefreshInterval().toMillis(),
             config.maxDispatched(),
-            partitions);
+            partitions,
+            !"exactly_once_v2".equals(config.processingGuarantee()));
     Engine engine = new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current);
     Properties props = StreamsProps.streams(config, self);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);

@@ -53,6 +53,10 @@ final class Driver implements AutoCloseable {
   }
 
   Driver(Path stateDir, int scanBound, int maxDispatched) {
+    this(stateDir, scanBound, maxDispatched, true);
+  }
+
+  Driver(Path stateDir, int scanBound, int maxDispatched, boolean healTimers) {
     settings =
         new EngineSettings(
             Duration.ofMillis(100),
@@ -62,7 +66,8 @@ final class Driver implements AutoCloseable {
             3,
             1_000,
             maxDispatched,
-            6);
+            6,
+            healTimers);
     known.topics.add(topics.handler(HANDLER));
     known.topics.add(topics.handlerDlt(HANDLER));
     engine = new Engine(topics, settings, known, metrics, FixedRandom::new);

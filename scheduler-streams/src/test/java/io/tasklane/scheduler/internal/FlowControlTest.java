@@ -194,6 +194,23 @@ class FlowControlTest {
   }
 
   @Test
+  void underExactlyOnceNoTimerIsWrittenBack() {
+    d.close();
+    d = new Driver(dir.resolve("eos"), 1_000, 1_000, false);
+    TaskEnvelope later = Driver.task(T0 + 5_000);
+    d.send(later);
+    // Cannot happen under exactly_once_v2 (the stores commit atomically), so no pass looks for it.
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    index.delete(DueIndexKey.of(T0 + 5_000, later.id()));
+    d.engine.loads().forget(new TaskId(0, 0));
+
+    d.advanceTo(T0 + 5_000);
+
+    assertThat(d.dispatches()).isEmpty();
+    assertThat(d.metrics.get("timer.healed")).isZero();
+  }
+
+  @Test
   void handlersShareASmallReleaseBudgetInTurn() {
     d.close();
     d = new Driver(dir.resolve("small"), 1, 2);
