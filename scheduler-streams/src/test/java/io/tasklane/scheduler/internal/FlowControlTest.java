@@ -178,14 +178,22 @@ class FlowControlTest {
     assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
   }
 
+  /**
+   * Sends a task due at {@code dueAt}, then does what a kill -9 in the middle of a flush can do:
+   * the index loses its entry, the record keeps its timer, and the stream task restarts.
+   */
+  private TaskEnvelope sendAndLoseItsTimer(long dueAt) {
+    TaskEnvelope task = Driver.task(dueAt);
+    d.send(task);
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    index.delete(DueIndexKey.of(dueAt, task.id()));
+    d.engine.loads().forget(new TaskId(0, 0));
+    return task;
+  }
+
   @Test
   void aTimerEntryLostByAKillIsWrittenBackAfterTheRestart() {
-    TaskEnvelope later = Driver.task(T0 + 5_000);
-    d.send(later);
-    // A kill -9 in the middle of a flush: the index lost the entry, the record kept its timer.
-    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
-    index.delete(DueIndexKey.of(T0 + 5_000, later.id()));
-    d.engine.loads().forget(new TaskId(0, 0));
+    TaskEnvelope later = sendAndLoseItsTimer(T0 + 5_000);
 
     d.advanceTo(T0 + 5_000);
 
@@ -197,12 +205,8 @@ class FlowControlTest {
   void underExactlyOnceNoTimerIsWrittenBack() {
     d.close();
     d = new Driver(dir.resolve("eos"), 1_000, 1_000, false);
-    TaskEnvelope later = Driver.task(T0 + 5_000);
-    d.send(later);
     // Cannot happen under exactly_once_v2 (the stores commit atomically), so no pass looks for it.
-    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
-    index.delete(DueIndexKey.of(T0 + 5_000, later.id()));
-    d.engine.loads().forget(new TaskId(0, 0));
+    sendAndLoseItsTimer(T0 + 5_000);
 
     d.advanceTo(T0 + 5_000);
 
