@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.text.Normalizer;
 import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,13 +37,18 @@ public final class TaskIds {
     return new UUID(msb, lsb).toString();
   }
 
-  /** The stable id of the task with idempotency key {@code key} for {@code handler}. */
+  /**
+   * The stable id of the task with idempotency key {@code key} for {@code handler}. The key is
+   * normalised to Unicode NFC first, so "é" typed as one code point or as "e" plus a combining
+   * accent names the same task.
+   */
   public static String forKey(String handler, String key) {
     HandlerNames.check(handler);
     if (key == null || key.isEmpty()) {
       throw new InvalidTaskException("key", "is empty; leave it out for a keyless task");
     }
-    return nameBased("key\u0000" + handler + "\u0000" + key);
+    String nfc = Normalizer.normalize(key, Normalizer.Form.NFC);
+    return nameBased("key\u0000" + handler + "\u0000" + nfc);
   }
 
   /** The stable id of one fire of a recurring schedule (shard -1 for an unsharded fire). */

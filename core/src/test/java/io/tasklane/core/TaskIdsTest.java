@@ -65,4 +65,24 @@ class TaskIdsTest {
         .isInstanceOf(InvalidTaskException.class)
         .hasMessageStartingWith("key:");
   }
+
+  @Test
+  void keysInNfcAndNfdNameTheSameTask() {
+    String nfc = "caf\u00e9-42";
+    String nfd = "cafe\u0301-42";
+    assertThat(nfc).isNotEqualTo(nfd);
+    assertThat(TaskIds.forKey("order.cancel", nfd)).isEqualTo(TaskIds.forKey("order.cancel", nfc));
+    assertThat(TaskKey.of("order.cancel", nfd).taskId())
+        .isEqualTo(TaskIds.forKey("order.cancel", nfc));
+  }
+
+  @Test
+  void aTaskKeyIsCheckedLikeAnEnqueue() {
+    assertThatThrownBy(() -> TaskKey.of("Bad Handler", "k"))
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessageStartingWith("handler:");
+    assertThatThrownBy(() -> TaskKey.of("order.cancel", ""))
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessageStartingWith("key:");
+  }
 }

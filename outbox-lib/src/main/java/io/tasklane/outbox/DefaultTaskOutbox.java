@@ -2,6 +2,7 @@ package io.tasklane.outbox;
 
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -72,9 +73,10 @@ final class DefaultTaskOutbox implements JdbcTaskOutbox {
   }
 
   @Override
-  public String cancel(String handler, String key) {
-    String taskId = TaskIds.forKey(handler, key);
-    sink.insert(List.of(rows.cancel(taskId, handler, key, null)));
+  public String cancel(TaskKey task) {
+    Objects.requireNonNull(task, "task");
+    String taskId = task.taskId();
+    sink.insert(List.of(rows.cancel(taskId, task.handler(), task.key(), null)));
     return taskId;
   }
 

@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.TaskKey;
 import jakarta.persistence.EntityManager;
 import java.util.List;
 import java.util.function.Supplier;
@@ -23,7 +24,7 @@ import java.util.function.Supplier;
  * String id = outbox.enqueue(TaskRequest.to("order.cancel").payload(order.id())
  *     .delay(Duration.ofMinutes(30)).key("order-" + order.id()));
  * ...
- * outbox.cancel("order.cancel", "order-" + order.id()); // the order was paid
+ * outbox.cancel(TaskKey.of("order.cancel", "order-" + order.id())); // the order was paid
  * }</pre>
  *
  * @see JdbcTaskOutbox the same over plain JDBC
@@ -50,10 +51,11 @@ public interface TaskOutbox {
   String cancel(String taskId, CancelReason reason);
 
   /**
-   * Records a cancel of the task enqueued with idempotency key {@code key} for {@code handler};
-   * returns that task's id.
+   * Records a cancel of the task enqueued with {@code task}'s handler and idempotency key; returns
+   * that task's id. (A typed argument, so a {@code (handler, key)} pair is never mistaken for an
+   * {@code (id, reason)} pair.)
    */
-  String cancel(String handler, String key);
+  String cancel(TaskKey task);
 
   /** A builder to choose the codec, clock, limits and transaction source. */
   static TaskOutboxBuilder builder() {

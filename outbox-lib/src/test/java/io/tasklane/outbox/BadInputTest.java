@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskKey;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.sql.Connection;
@@ -111,7 +112,7 @@ class BadInputTest {
       assertThatThrownBy(() -> outbox.cancel("not-a-uuid"))
           .isInstanceOfSatisfying(
               InvalidTaskException.class, e -> assertThat(e.field()).isEqualTo("taskId"));
-      assertThatThrownBy(() -> outbox.cancel("Bad Handler", "k"))
+      assertThatThrownBy(() -> outbox.cancel(TaskKey.of("Bad Handler", "k")))
           .isInstanceOfSatisfying(
               InvalidTaskException.class, e -> assertThat(e.field()).isEqualTo("handler"));
       String id = TaskIds.keyless(CLOCK);

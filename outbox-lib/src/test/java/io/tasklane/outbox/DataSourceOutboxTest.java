@@ -3,6 +3,7 @@ package io.tasklane.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tasklane.core.TaskKey;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.lang.reflect.InvocationTargetException;
@@ -30,7 +31,7 @@ class DataSourceOutboxTest {
     try (Connection tx = db.begin()) {
       JdbcTaskOutbox outbox = JdbcTaskOutbox.of(transactionAware(tx, releases));
       outbox.enqueue(TaskRequest.to("ds.task").key("one"));
-      outbox.cancel("ds.task", "one");
+      outbox.cancel(TaskKey.of("ds.task", "one"));
       assertThat(releases).as("handle released after each call").hasValue(2);
       tx.commit();
     }

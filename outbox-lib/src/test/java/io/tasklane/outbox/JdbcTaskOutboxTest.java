@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskKey;
 import io.tasklane.core.WireCodec;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
@@ -141,7 +142,7 @@ class JdbcTaskOutboxTest {
           .isInstanceOf(NoActiveTransactionException.class)
           .hasMessageContaining("auto-commit")
           .hasMessageContaining("setAutoCommit(false)");
-      assertThatThrownBy(() -> outbox.cancel("order.cancel", "order-1"))
+      assertThatThrownBy(() -> outbox.cancel(TaskKey.of("order.cancel", "order-1")))
           .isInstanceOf(NoActiveTransactionException.class);
     }
     assertThat(db.count()).isZero();
@@ -155,7 +156,7 @@ class JdbcTaskOutboxTest {
       JdbcTaskOutbox outbox = outboxes.on(c);
       assertThat(outbox.cancel(target)).isEqualTo(target);
       outbox.cancel(target, TaskOutbox.CancelReason.of("order \"42\" paid"));
-      byKey = outbox.cancel("order.cancel", "order-42");
+      byKey = outbox.cancel(TaskKey.of("order.cancel", "order-42"));
       c.commit();
     }
     assertThat(byKey).isEqualTo(TaskIds.forKey("order.cancel", "order-42"));

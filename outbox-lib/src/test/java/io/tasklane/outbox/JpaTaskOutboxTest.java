@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskKey;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import jakarta.persistence.EntityManager;
@@ -80,7 +81,7 @@ class JpaTaskOutboxTest {
       TaskOutbox outbox = TaskOutbox.jpa(em);
       outbox.enqueue(TaskRequest.to("mail.send"));
       outbox.enqueueAll(List.of(TaskRequest.to("mail.send"), TaskRequest.to("mail.send")));
-      outbox.cancel("mail.send", "m-1");
+      outbox.cancel(TaskKey.of("mail.send", "m-1"));
       em.getTransaction().rollback();
     }
     assertThat(db.count()).isZero();

@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -94,6 +95,35 @@ class ComposeFileTest {
     assertKnown(env, "TASKLANE_WORKER_", known);
     assertThat(env.get("TASKLANE_WORKER_BOOTSTRAP_SERVERS")).isEqualTo(advertisedKafka());
     assertSameDatabase(env.get("DATASOURCES_DEFAULT_URL"), env.get("DATASOURCES_DEFAULT_USERNAME"));
+  }
+
+  /**
+   * No password or token has a value in the file: each is {@code ${VAR:?message}}, so compose
+   * refuses to start until the operator sets it (there is nothing guessable to deploy by mistake).
+   */
+  @Test
+  void everySecretComesFromTheEnvironmentAndIsRequired() throws IOException {
+    Pattern secretKey = Pattern.compile(".*(PASSWORD|TOKEN|SECRET|JAAS).*");
+    Pattern required = Pattern.compile("\\$\\{[A-Z][A-Z0-9_]*:\\?[^}]+}");
+    int secrets = 0;
+    for (String service : services().keySet()) {
+      @SuppressWarnings("unchecked")
+      var svc = (Map<String, Object>) services().get(service);
+      if (svc.get("environment") == null) {
+        continue;
+      }
+      for (var e : env(service).entrySet()) {
+        if (secretKey.matcher(e.getKey()).matches()) {
+          secrets++;
+          assertThat(e.getValue()).as(service + " " + e.getKey()).matches(required);
+        }
+      }
+    }
+    assertThat(secrets).as("secret settings found").isGreaterThanOrEqualTo(5);
+    @SuppressWarnings("unchecked")
+    var health =
+        (Map<String, Object>) ((Map<String, Object>) services().get("mysql")).get("healthcheck");
+    assertThat(String.valueOf(health.get("test"))).contains("$$MYSQL_ROOT_PASSWORD");
   }
 
   static void assertKnown(Map<String, String> env, String prefix, Set<String> known) {

@@ -1,6 +1,7 @@
 package io.tasklane.examples.orders;
 
 import io.micronaut.transaction.annotation.Transactional;
+import io.tasklane.core.TaskKey;
 import io.tasklane.outbox.TaskOutbox;
 import io.tasklane.outbox.TaskRequest;
 import jakarta.inject.Singleton;
@@ -61,7 +62,7 @@ public class OrderService {
       return false;
     }
     order.setState(DemoOrder.PAID);
-    outbox.cancel(CANCEL_UNPAID, "cancel-" + orderId);
+    outbox.cancel(TaskKey.of(CANCEL_UNPAID, "cancel-" + orderId));
     return true;
   }
 }

@@ -1,6 +1,7 @@
 package io.tasklane.outbox.micronaut;
 
 import io.micronaut.transaction.annotation.Transactional;
+import io.tasklane.core.TaskKey;
 import io.tasklane.outbox.TaskOutbox;
 import io.tasklane.outbox.TaskRequest;
 import jakarta.inject.Singleton;
@@ -28,7 +29,7 @@ public class Shop {
 
   @Transactional
   public String payOrder(long orderId) {
-    return outbox.cancel("order.cancel", "order-" + orderId);
+    return outbox.cancel(TaskKey.of("order.cancel", "order-" + orderId));
   }
 
   @Transactional
