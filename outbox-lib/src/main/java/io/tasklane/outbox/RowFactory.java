@@ -3,6 +3,7 @@ package io.tasklane.outbox;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.InvalidTaskException;
+import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;

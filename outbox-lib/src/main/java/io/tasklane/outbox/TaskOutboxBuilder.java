@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.PayloadCodec;
 import jakarta.persistence.EntityManager;
 import java.sql.Connection;
 import java.time.Clock;

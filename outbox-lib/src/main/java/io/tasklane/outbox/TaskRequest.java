@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
