@@ -1,6 +1,8 @@
 package io.tasklane.testkit;
 
 import io.tasklane.testkit.internal.Dirs;
+import io.tasklane.testkit.internal.KafkaSecurity;
+import io.tasklane.testkit.internal.KafkaUsers;
 import io.tasklane.testkit.internal.MariaDbAdmin;
 import io.tasklane.testkit.internal.SharedStackSupport;
 import io.tasklane.testkit.internal.StackInfo;
@@ -9,8 +11,11 @@ import io.tasklane.testkit.internal.StackStarter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * A real MariaDB (binlog ROW/FULL, GTID) and a real KRaft Kafka broker, both child processes bound
@@ -127,11 +132,69 @@ public final class LocalStack implements StackHandle, AutoCloseable {
     return info.bootstrapServers();
   }
 
+  /** True if the broker's client listener is SASL_SSL with ACLs ({@code withKafkaSaslSsl}). */
+  public boolean isKafkaSecured() {
+    StackStarter.Started s = started;
+    return s != null && s.kafka().security() != null;
+  }
+
+  /**
+   * Client settings of the broker's super user without {@code bootstrap.servers}: {@code
+   * security.protocol=SASL_SSL}, {@code sasl.mechanism}, {@code sasl.jaas.config}, {@code
+   * ssl.truststore.location/password/type}. Empty for a PLAINTEXT broker.
+   */
+  public Map<String, String> kafkaSecurityProperties() {
+    return isKafkaSecured() ? started.kafka().security().adminProperties() : Map.of();
+  }
+
+  /**
+   * Client settings that log in as {@code user} with {@code password} (which need not be right: for
+   * tests of refused logins). Empty for a PLAINTEXT broker.
+   */
+  public Map<String, String> kafkaSecurityProperties(String user, String password) {
+    return isKafkaSecured()
+        ? started.kafka().security().clientProperties(user, password)
+        : Map.of();
+  }
+
+  /** {@link #bootstrapServers()} plus {@link #kafkaSecurityProperties()}: the super user. */
+  public Map<String, Object> kafkaAdminProperties() {
+    Map<String, Object> p = new HashMap<>(kafkaSecurityProperties());
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    return p;
+  }
+
+  /**
+   * Creates (or re-keys) SCRAM-SHA-512 user {@code name} with a random password through {@code
+   * Admin.alterUserScramCredentials} and blocks until it can log in (up to 30 s). The user has no
+   * ACL yet: grant what it needs with an Admin of {@link #kafkaAdminProperties()}.
+   *
+   * @throws LocalStackException on a PLAINTEXT broker, or if the broker refuses
+   */
+  public KafkaUser createKafkaUser(String name) {
+    if (!isKafkaSecured()) {
+      throw new LocalStackException(
+          "createKafkaUser needs a stack started with LocalStackConfig.withKafkaSaslSsl(true)");
+    }
+    KafkaUser user =
+        new KafkaUser(
+            name,
+            started.kafka().security().clientProperties(name, KafkaSecurity.randomPassword()));
+    KafkaUsers.create(kafkaAdminProperties(), user);
+    return user;
+  }
+
   /** Drops and re-creates {@code name} (letters, digits, _), grants ALL on it to the app user. */
   @Override
   public String createDatabase(String name) {
     MariaDbAdmin.createFreshDatabase(info.rootJdbcUrl(), name, info.username());
     return info.jdbcUrl(name);
+  }
+
+  /** Creates a topic as the broker's super user (so it works on a SASL_SSL broker too). */
+  @Override
+  public void createTopic(String name, int partitions) {
+    KafkaUsers.createTopic(kafkaAdminProperties(), name, partitions);
   }
 
   public int mariaDbPort() {

@@ -26,6 +26,10 @@ import java.util.regex.Pattern;
  * @param detached true for {@code StackMain up}: the servers outlive this JVM (no kill-on-exit
  *     hook, no parent watch, own session)
  * @param deleteOnClose delete {@code baseDir} after {@link LocalStack#close()} stopped the servers
+ * @param kafkaSaslSsl true starts the broker with a SASL_SSL (SCRAM-SHA-512) client listener, a CA,
+ *     keystore and truststore made by {@code keytool} at start, random passwords, the {@code
+ *     StandardAuthorizer} and no access without an ACL (see {@link LocalStack#createKafkaUser});
+ *     false (default) is the PLAINTEXT broker
  */
 public record LocalStackConfig(
     Path baseDir,
@@ -38,7 +42,8 @@ public record LocalStackConfig(
     int syncBinlog,
     Duration startTimeout,
     boolean detached,
-    boolean deleteOnClose) {
+    boolean deleteOnClose,
+    boolean kafkaSaslSsl) {
 
   /** Environment variable overriding the default {@link #baseDir()}. */
   public static final String STACK_DIR_ENV = "TASKLANE_STACK_DIR";
@@ -84,7 +89,7 @@ public record LocalStackConfig(
     String env = System.getenv(STACK_DIR_ENV);
     Path dir = env == null || env.isBlank() ? Path.of("target", "tasklane-stack") : Path.of(env);
     return new LocalStackConfig(
-        dir, 0, 0, 0, "512m", true, 2, 0, Duration.ofSeconds(60), false, false);
+        dir, 0, 0, 0, "512m", true, 2, 0, Duration.ofSeconds(60), false, false, false);
   }
 
   /** A copy with another base dir. */
@@ -100,7 +105,8 @@ public record LocalStackConfig(
         syncBinlog,
         startTimeout,
         detached,
-        deleteOnClose);
+        deleteOnClose,
+        kafkaSaslSsl);
   }
 
   /** A copy with other ports (0 = pick a free one). */
@@ -116,7 +122,8 @@ public record LocalStackConfig(
         syncBinlog,
         startTimeout,
         detached,
-        deleteOnClose);
+        deleteOnClose,
+        kafkaSaslSsl);
   }
 
   /** A copy with another broker heap, e.g. {@code 1g}. */
@@ -132,7 +139,8 @@ public record LocalStackConfig(
         syncBinlog,
         startTimeout,
         detached,
-        deleteOnClose);
+        deleteOnClose,
+        kafkaSaslSsl);
   }
 
   /** C1-only broker JVM (fast start, default) or full JIT (benchmarks). */
@@ -148,7 +156,8 @@ public record LocalStackConfig(
         syncBinlog,
         startTimeout,
         detached,
-        deleteOnClose);
+        deleteOnClose,
+        kafkaSaslSsl);
   }
 
   /** MariaDB durability flags; {@code withDurability(1, 1)} is fully durable. */
@@ -164,7 +173,8 @@ public record LocalStackConfig(
         syncBinlogEvery,
         startTimeout,
         detached,
-        deleteOnClose);
+        deleteOnClose,
+        kafkaSaslSsl);
   }
 
   /** A copy with another start timeout. */
@@ -180,7 +190,8 @@ public record LocalStackConfig(
         syncBinlog,
         timeout,
         detached,
-        deleteOnClose);
+        deleteOnClose,
+        kafkaSaslSsl);
   }
 
   /** A copy whose servers outlive this JVM ({@code StackMain up}). */
@@ -196,7 +207,8 @@ public record LocalStackConfig(
         syncBinlog,
         startTimeout,
         value,
-        deleteOnClose);
+        deleteOnClose,
+        kafkaSaslSsl);
   }
 
   /** A copy that deletes its base dir on close. */
@@ -212,6 +224,27 @@ public record LocalStackConfig(
         syncBinlog,
         startTimeout,
         detached,
+        value,
+        kafkaSaslSsl);
+  }
+
+  /**
+   * A copy whose broker listens with SASL_SSL (SCRAM-SHA-512) and authorizes by ACL; see {@link
+   * #kafkaSaslSsl()}. Meant for a stack of its own: a secured stack is never shared.
+   */
+  public LocalStackConfig withKafkaSaslSsl(boolean value) {
+    return new LocalStackConfig(
+        baseDir,
+        mariaDbPort,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaFastStart,
+        innodbFlushLogAtTrxCommit,
+        syncBinlog,
+        startTimeout,
+        detached,
+        deleteOnClose,
         value);
   }
 

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -27,20 +28,31 @@ public final class KafkaBroker {
   private final int port;
   private final Process process;
   private final long logOffset;
+  private final KafkaSecurity security; // null: PLAINTEXT
 
-  private KafkaBroker(StackLayout layout, int port, Process process, long logOffset) {
+  private KafkaBroker(
+      StackLayout layout, int port, Process process, long logOffset, KafkaSecurity security) {
     this.layout = layout;
     this.port = port;
     this.process = process;
     this.logOffset = logOffset;
+    this.security = security;
   }
 
-  /** Writes server.properties and spawns the broker JVM; does not wait for readiness. */
+  /**
+   * Writes server.properties and spawns the broker JVM; does not wait for readiness. With {@code
+   * security} (nullable) the client listener is SASL_SSL and a fresh data dir is formatted with its
+   * super user.
+   */
   public static KafkaBroker launch(
-      LocalStackConfig config, StackLayout layout, int port, int controllerPort)
+      LocalStackConfig config,
+      StackLayout layout,
+      int port,
+      int controllerPort,
+      KafkaSecurity security)
       throws IOException {
     Files.createDirectories(layout.kafkaDataDir());
-    KafkaProperties.write(layout, port, controllerPort);
+    KafkaProperties.write(layout, port, controllerPort, security);
     List<String> command = new ArrayList<>();
     if (config.detached()) {
       Detach.prefix().ifPresent(command::add);
@@ -69,6 +81,9 @@ public final class KafkaBroker {
     }
     if (!Files.exists(layout.kafkaDataDir().resolve("meta.properties"))) {
       command.addAll(List.of("--format", Uuid.randomUuid().toString()));
+      if (security != null) {
+        command.addAll(List.of("--scram-file", security.writeScramFile().toString()));
+      }
     }
     command.add(layout.kafkaProperties().toString());
     long logOffset = Files.exists(layout.kafkaLog()) ? Files.size(layout.kafkaLog()) : 0;
@@ -83,7 +98,7 @@ public final class KafkaBroker {
       ShutdownReaper.register(process.toHandle());
     }
     Files.writeString(layout.kafkaPidFile(), process.pid() + "\n");
-    return new KafkaBroker(layout, port, process, logOffset);
+    return new KafkaBroker(layout, port, process, logOffset, security);
   }
 
   /**
@@ -91,13 +106,11 @@ public final class KafkaBroker {
    * deleted; fails early if the broker JVM exits.
    */
   public void awaitReady(long deadlineNanos) {
-    Map<String, Object> props =
-        Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000,
-            AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200,
-            AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 100);
+    Map<String, Object> props = new HashMap<>(clientProperties());
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000);
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
+    props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+    props.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 100);
     Exception last = null;
     try (Admin admin = Admin.create(props)) {
       while (true) {
@@ -147,6 +160,21 @@ public final class KafkaBroker {
 
   public String bootstrapServers() {
     return "127.0.0.1:" + port;
+  }
+
+  /** The broker's secrets, or null for a PLAINTEXT broker. */
+  public KafkaSecurity security() {
+    return security;
+  }
+
+  /** Bootstrap servers plus, on a SASL_SSL broker, the super user's client settings. */
+  public Map<String, Object> clientProperties() {
+    Map<String, Object> p = new HashMap<>();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    if (security != null) {
+      p.putAll(security.adminProperties());
+    }
+    return p;
   }
 
   public long pid() {

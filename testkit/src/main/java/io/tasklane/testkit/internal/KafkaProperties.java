@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Properties;
 
 /** Writes the broker's server.properties (KRaft, one combined node). Stateless; any thread. */
@@ -11,7 +12,9 @@ final class KafkaProperties {
 
   private KafkaProperties() {}
 
-  static void write(StackLayout layout, int port, int controllerPort) throws IOException {
+  /** Writes server.properties; with {@code security} (nullable) the client listener is SASL_SSL. */
+  static void write(StackLayout layout, int port, int controllerPort, KafkaSecurity security)
+      throws IOException {
     Properties p = new Properties();
     p.setProperty("process.roles", "broker,controller");
     p.setProperty("node.id", "1");
@@ -38,8 +41,14 @@ final class KafkaProperties {
     p.setProperty("num.network.threads", "2");
     p.setProperty("num.io.threads", "4");
     p.setProperty("log.retention.hours", "24");
+    if (security != null) {
+      security.applyTo(p, port, controllerPort);
+    }
     try (Writer out = Files.newBufferedWriter(layout.kafkaProperties(), StandardCharsets.UTF_8)) {
       p.store(out, "written by tasklane testkit; rewritten on every start");
     }
+    // It may hold the broker's secrets: owner-only.
+    Files.setPosixFilePermissions(
+        layout.kafkaProperties(), PosixFilePermissions.fromString("rw-------"));
   }
 }

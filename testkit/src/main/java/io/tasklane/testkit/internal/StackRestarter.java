@@ -23,7 +23,12 @@ public final class StackRestarter {
     StackInfo old = s.info();
     try {
       KafkaBroker kafka =
-          KafkaBroker.launch(config, s.dir().layout(), old.kafkaPort(), old.kafkaControllerPort());
+          KafkaBroker.launch(
+              config,
+              s.dir().layout(),
+              old.kafkaPort(),
+              old.kafkaControllerPort(),
+              s.kafka().security());
       kafka.awaitReady(System.nanoTime() + config.startTimeout().toNanos());
       StackInfo info =
           new StackInfo(

@@ -98,7 +98,13 @@ public final class StackStarter {
       int kafkaPort = Ports.resolve("Kafka", "kafkaPort", config.kafkaPort());
       int controllerPort =
           Ports.resolve("Kafka controller", "kafkaControllerPort", config.kafkaControllerPort());
-      kafka = KafkaBroker.launch(config, layout, kafkaPort, controllerPort);
+      KafkaSecurity security = null;
+      if (config.kafkaSaslSsl()) {
+        // Fresh secrets every start: the old log holds the old super user, so it goes too.
+        Dirs.deleteRecursively(layout.kafkaDataDir());
+        security = KafkaSecurity.generate(layout.kafkaDir().resolve("tls"));
+      }
+      kafka = KafkaBroker.launch(config, layout, kafkaPort, controllerPort, security);
       mariaDb = MariaDbServer.launch(binaries, config, layout, mariaDbPort);
       mariaDb.awaitReady(deadline);
       MariaDbAdmin.bootstrap(
