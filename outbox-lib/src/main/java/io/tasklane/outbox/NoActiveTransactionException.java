@@ -9,7 +9,16 @@ package io.tasklane.outbox;
 public class NoActiveTransactionException extends OutboxException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * The most common real cause, added to every message: the annotation looks right but the call
+   * never went through the proxy that starts the transaction.
+   */
+  static final String SELF_INVOCATION_HINT =
+      ". If the caller is annotated @Transactional, check that it is not called from another method"
+          + " of the same bean (this.method() bypasses the proxy, so no transaction starts): call"
+          + " it through the injected bean, or move it to another bean";
+
   public NoActiveTransactionException(String message) {
-    super(message);
+    super(message + SELF_INVOCATION_HINT);
   }
 }

@@ -104,7 +104,8 @@ class MicronautOutboxTest {
     TaskOutbox outbox = context.getBean(TaskOutbox.class);
     assertThatThrownBy(() -> outbox.enqueue(TaskRequest.to("order.cancel")))
         .isInstanceOf(NoActiveTransactionException.class)
-        .hasMessageContaining("@io.micronaut.transaction.annotation.Transactional");
+        .hasMessageContaining("@io.micronaut.transaction.annotation.Transactional")
+        .hasMessageContaining("another method of the same bean");
     assertThat(rows()).isEmpty();
   }
 
