@@ -51,7 +51,7 @@ public final class RelayConfigLoader {
         throw new InvalidRelayConfigException(
             "--config", "cannot read " + file + ": " + e.getMessage());
       }
-      p.stringPropertyNames().forEach(k -> put(merged, k, p.getProperty(k)));
+      p.stringPropertyNames().forEach(k -> merged.put(fileKey(file, k), p.getProperty(k)));
     }
     system.stringPropertyNames().forEach(k -> put(merged, k, system.getProperty(k)));
     env.forEach(
@@ -84,6 +84,26 @@ public final class RelayConfigLoader {
       }
     }
     return RelayConfig.PREFIX + rest.replace('_', '-'); // unknown: refused by the parser
+  }
+
+  /**
+   * A key of the {@code --config} file: every key there is a relay setting, so a key without the
+   * prefix (a bare {@code jdbc-url}) is a mistake that would otherwise be ignored silently.
+   */
+  private static String fileKey(Path file, String key) {
+    if (key.startsWith(RelayConfig.PREFIX)) {
+      return key;
+    }
+    throw new InvalidRelayConfigException(
+        key,
+        "not a relay setting in "
+            + file
+            + ": keys there start with '"
+            + RelayConfig.PREFIX
+            + "' (did you mean '"
+            + RelayConfig.PREFIX
+            + key
+            + "'?)");
   }
 
   private static void put(Map<String, String> merged, String key, String value) {

@@ -92,4 +92,45 @@ class RelayConfigTest {
     assertThat(c.debezium()).containsEntry("snapshot.fetch.size", "500");
     assertThat(c.toString()).doesNotContain("password=");
   }
+
+  @Test
+  void refusesAConfigFileKeyWithoutThePrefixNamingTheKeyAndThePrefix(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("relay.properties");
+    Files.writeString(
+        file,
+        "tasklane.relay.username=relay\n"
+            + "tasklane.relay.bootstrap-servers=k:1\n"
+            + "jdbc-url=jdbc:mariadb://h/db1\n");
+
+    assertThatThrownBy(() -> RelayConfigLoader.load(file, new Properties(), Map.of()))
+        .isInstanceOf(InvalidRelayConfigException.class)
+        .hasMessageStartingWith("jdbc-url: not a relay setting in " + file)
+        .hasMessageContaining("keys there start with 'tasklane.relay.'")
+        .hasMessageContaining("did you mean 'tasklane.relay.jdbc-url'?");
+
+    Files.writeString(file, "kafka.security.protocol=SSL\n");
+    assertThatThrownBy(() -> RelayConfigLoader.load(file, new Properties(), Map.of()))
+        .hasMessageStartingWith("kafka.security.protocol: not a relay setting")
+        .hasMessageContaining("did you mean 'tasklane.relay.kafka.security.protocol'?");
+  }
+
+  @Test
+  void acceptsPrefixedSettingsAndKafkaPassThroughInTheConfigFile(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("relay.properties");
+    Files.writeString(
+        file,
+        "tasklane.relay.jdbc-url=jdbc:mariadb://h/db1\n"
+            + "tasklane.relay.username=relay\n"
+            + "tasklane.relay.bootstrap-servers=k:1\n"
+            + "tasklane.relay.kafka.security.protocol=SASL_SSL\n"
+            + "tasklane.relay.debezium.snapshot.fetch.size=500\n");
+
+    RelayConfig c = RelayConfigLoader.load(file, new Properties(), Map.of());
+
+    assertThat(c.database()).isEqualTo("db1");
+    assertThat(c.kafka()).containsEntry("security.protocol", "SASL_SSL");
+    assertThat(c.debezium()).containsEntry("snapshot.fetch.size", "500");
+  }
 }
