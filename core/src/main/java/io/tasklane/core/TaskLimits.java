@@ -21,6 +21,22 @@ public record TaskLimits(int maxPayloadBytes) {
   public static final int MAX_HEADERS = 32;
   public static final int MAX_HEADER_VALUE_CHARS = 1024;
 
+  /** Longest cancel reason, in characters (the outbox refuses longer, the relay dead-letters). */
+  public static final int MAX_CANCEL_REASON_CHARS = 1000;
+
+  /**
+   * Room for every field of an encoded task record other than the payload: ids, handler, keys, 100
+   * dependencies, 32 headers of 1024 characters even when JSON escapes them, backoff, source.
+   */
+  public static final int MAX_ENVELOPE_OVERHEAD_BYTES = 256 * 1024;
+
+  /**
+   * Largest task record (key plus encoded value) Tasklane writes to a topic: the 1 MiB payload hard
+   * cap plus {@link #MAX_ENVELOPE_OVERHEAD_BYTES}. {@link TopicAdmin#MAX_MESSAGE_BYTES} leaves room
+   * above it for Kafka's batch framing and the scheduler's dispatch wrapper.
+   */
+  public static final int MAX_RECORD_BYTES = HARD_MAX_PAYLOAD_BYTES + MAX_ENVELOPE_OVERHEAD_BYTES;
+
   public static final TaskLimits DEFAULT = new TaskLimits(DEFAULT_MAX_PAYLOAD_BYTES);
 
   public TaskLimits {

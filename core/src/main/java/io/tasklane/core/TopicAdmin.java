@@ -1,6 +1,7 @@
 package io.tasklane.core;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -8,21 +9,43 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates Tasklane's topics when they are missing. Every app calls it at start-up for the topics it
- * reads or writes; creation is idempotent, so apps may race. Call from a start-up thread (blocks up
- * to 30 s).
+ * reads or writes; creation is idempotent, so apps may race. Every topic gets {@code
+ * max.message.bytes} of at least {@link #MAX_MESSAGE_BYTES}, so the largest valid task fits; an
+ * existing topic with a smaller limit is raised, or a warning is logged when that is refused. Call
+ * from a start-up thread (blocks up to 30 s per step).
  */
 public final class TopicAdmin {
+  private static final Logger LOG = LoggerFactory.getLogger(TopicAdmin.class);
+
   /** Partitions of {@code tasks}, {@code results} and {@code control} unless configured. */
   public static final int DEFAULT_PARTITIONS = 6;
 
+  /** The topic setting this class enforces. */
+  public static final String MAX_MESSAGE_BYTES_CONFIG = "max.message.bytes";
+
+  /**
+   * {@code max.message.bytes} of every Tasklane topic and {@code max.request.size} of Tasklane's
+   * producers: {@link TaskLimits#MAX_RECORD_BYTES} plus 64 KiB for batch framing and the dispatch
+   * wrapper (1,376,256 bytes).
+   */
+  public static final int MAX_MESSAGE_BYTES = TaskLimits.MAX_RECORD_BYTES + 64 * 1024;
+
   private TopicAdmin() {}
 
-  /** A topic to ensure: name, partitions, replication (-1 = broker default), configs. */
+  /**
+   * A topic to ensure: name, partitions, replication (-1 = broker default), configs ({@code
+   * max.message.bytes} defaults to {@link #MAX_MESSAGE_BYTES}).
+   */
   public record Spec(String name, int partitions, short replication, Map<String, String> configs) {
     public static Spec of(String name, int partitions) {
       return new Spec(name, partitions, (short) -1, Map.of());
@@ -31,16 +54,28 @@ public final class TopicAdmin {
     public static Spec compacted(String name, int partitions) {
       return new Spec(name, partitions, (short) -1, Map.of("cleanup.policy", "compact"));
     }
+
+    Map<String, String> withMessageLimit() {
+      Map<String, String> c = new HashMap<>(configs);
+      c.putIfAbsent(MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_MESSAGE_BYTES));
+      return c;
+    }
   }
 
-  /** Creates each missing topic; existing topics are left as they are. */
+  /**
+   * Creates each missing topic; of existing topics only a {@code max.message.bytes} below the
+   * spec's is raised (a refusal, e.g. no ALTER_CONFIGS right, is logged as a warning).
+   */
   public static void ensure(Admin admin, List<Spec> specs) {
     List<NewTopic> topics = new ArrayList<>();
+    Map<String, Spec> byName = new HashMap<>();
     for (Spec s : specs) {
+      byName.put(s.name(), s);
       topics.add(
           new NewTopic(s.name(), Optional.of(s.partitions()), Optional.of(s.replication()))
-              .configs(s.configs()));
+              .configs(s.withMessageLimit()));
     }
+    List<Spec> existing = new ArrayList<>();
     var futures = admin.createTopics(topics).values();
     for (var entry : futures.entrySet()) {
       try {
@@ -50,6 +85,7 @@ public final class TopicAdmin {
           throw new TasklaneException(
               "cannot create topic " + entry.getKey() + ": " + e.getCause().getMessage(), e);
         }
+        existing.add(byName.get(entry.getKey()));
       } catch (TimeoutException e) {
         throw new TasklaneException(
             "creating topic " + entry.getKey() + " timed out after 30 s", e);
@@ -58,6 +94,69 @@ public final class TopicAdmin {
         throw new TasklaneException("interrupted while creating topic " + entry.getKey(), e);
       }
     }
+    if (!existing.isEmpty()) {
+      raiseMessageLimits(admin, existing);
+    }
+  }
+
+  private static void raiseMessageLimits(Admin admin, List<Spec> specs) {
+    Map<ConfigResource, List<String>> resources = new HashMap<>();
+    specs.forEach(s -> resources.put(topic(s.name()), List.of(MAX_MESSAGE_BYTES_CONFIG)));
+    Map<ConfigResource, org.apache.kafka.clients.admin.Config> current;
+    try {
+      current = admin.describeConfigs(resources.keySet()).all().get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.warn(
+          "cannot check {} of {}: {}; records up to {} bytes may be refused",
+          MAX_MESSAGE_BYTES_CONFIG,
+          resources.keySet(),
+          e.getCause() == null ? e : e.getCause(),
+          MAX_MESSAGE_BYTES);
+      return;
+    }
+    for (Spec s : specs) {
+      long wanted = Long.parseLong(s.withMessageLimit().get(MAX_MESSAGE_BYTES_CONFIG));
+      ConfigEntry entry = current.get(topic(s.name())).get(MAX_MESSAGE_BYTES_CONFIG);
+      long have = entry == null || entry.value() == null ? -1 : Long.parseLong(entry.value());
+      if (have >= wanted) {
+        continue;
+      }
+      var op =
+          new AlterConfigOp(
+              new ConfigEntry(MAX_MESSAGE_BYTES_CONFIG, String.valueOf(wanted)),
+              AlterConfigOp.OpType.SET);
+      try {
+        admin
+            .incrementalAlterConfigs(Map.of(topic(s.name()), List.of(op)))
+            .all()
+            .get(30, TimeUnit.SECONDS);
+        LOG.info(
+            "raised {} of topic {} from {} to {}",
+            MAX_MESSAGE_BYTES_CONFIG,
+            s.name(),
+            have,
+            wanted);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (ExecutionException | TimeoutException e) {
+        LOG.warn(
+            "topic {} has {}={} below the {} Tasklane needs, and raising it failed: {}; larger"
+                + " records will be refused (set it by hand)",
+            s.name(),
+            MAX_MESSAGE_BYTES_CONFIG,
+            have,
+            wanted,
+            e.getCause() == null ? e : e.getCause());
+      }
+    }
+  }
+
+  private static ConfigResource topic(String name) {
+    return new ConfigResource(ConfigResource.Type.TOPIC, name);
   }
 
   /** Partition count of {@code topic}, or empty when it does not exist. */

@@ -3,13 +3,14 @@ package io.tasklane.outbox;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskKey;
+import io.tasklane.core.TaskLimits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /** The one implementation: validate everything into rows, then hand them to the sink. */
 final class DefaultTaskOutbox implements JdbcTaskOutbox {
-  static final int MAX_REASON_CHARS = 1000;
+  static final int MAX_REASON_CHARS = TaskLimits.MAX_CANCEL_REASON_CHARS;
 
   private final RowFactory rows;
   private final RowSink sink;
