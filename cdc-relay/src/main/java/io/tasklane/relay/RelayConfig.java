@@ -1,11 +1,10 @@
 package io.tasklane.relay;
 
+import io.tasklane.core.SecretMasker;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.Topics;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,6 +35,8 @@ import java.util.regex.Pattern;
  * @param binlogGuardInterval how often the binlog guard compares the offset with the server
  * @param binlogGuardMinFiles warn when fewer binlog files than this precede the offset's file
  * @param httpPort health and metrics port; 0 picks a free port, -1 disables HTTP
+ * @param httpHost address the health and metrics endpoint binds to, default {@code 127.0.0.1}
+ *     ({@code 0.0.0.0} for every interface, e.g. in a container)
  * @param httpPortFile if set, the bound HTTP port is written to this file (for scripts)
  * @param tasksPartitions partitions of {@code <ns>.tasks} when the relay creates it
  * @param replicationFactor replication of topics the relay creates; -1 = broker default
@@ -66,6 +67,7 @@ public record RelayConfig(
     Duration binlogGuardInterval,
     int binlogGuardMinFiles,
     int httpPort,
+    String httpHost,
     String httpPortFile,
     int tasksPartitions,
     short replicationFactor,
@@ -89,6 +91,7 @@ public record RelayConfig(
   public static final Duration DEFAULT_BINLOG_GUARD_INTERVAL = Duration.ofSeconds(30);
   public static final int DEFAULT_BINLOG_GUARD_MIN_FILES = 1;
   public static final int DEFAULT_HTTP_PORT = 8086;
+  public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
   public static final int DEFAULT_TASKS_PARTITIONS = 6;
   public static final Duration DEFAULT_MAX_SEND_BACKOFF = Duration.ofSeconds(30);
 
@@ -96,6 +99,7 @@ public record RelayConfig(
       Pattern.compile("jdbc:(mariadb|mysql)://([^:/?,]+)(?::(\\d+))?/([A-Za-z0-9_$]+)(\\?.*)?");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,100}");
   private static final Pattern TABLE = Pattern.compile("[A-Za-z0-9_]{1,64}");
+  private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.:%\\[\\]-]{1,255}");
 
   /** Which Debezium connector streams the binlog. */
   public enum ConnectorKind {
@@ -169,6 +173,11 @@ public record RelayConfig(
             3_600_000);
     check("binlog-guard-min-files", binlogGuardMinFiles >= 0, "must be ≥ 0");
     check("http-port", httpPort >= -1 && httpPort <= 65535, httpPort + " is outside -1 to 65535");
+    httpHost = httpHost == null || httpHost.isBlank() ? DEFAULT_HTTP_HOST : httpHost;
+    check(
+        "http-host",
+        HOST.matcher(httpHost).matches(),
+        "'" + httpHost + "' must be a host name or IP address (" + HOST.pattern() + ")");
     tasksPartitions = tasksPartitions == 0 ? DEFAULT_TASKS_PARTITIONS : tasksPartitions;
     check(
         "tasks-partitions",
@@ -218,16 +227,11 @@ public record RelayConfig(
         : lock.substring(0, 50) + "_" + Integer.toHexString(lock.hashCode());
   }
 
+  /** The settings for logs: no password; secret-like keys and URL credentials masked. */
   @Override
   public String toString() {
-    var safeKafka = new TreeMap<String, String>();
-    kafka.forEach(
-        (k, v) ->
-            safeKafka.put(
-                k,
-                k.toLowerCase(Locale.ROOT).contains("password") || k.contains("jaas") ? "***" : v));
     return "RelayConfig[jdbcUrl="
-        + jdbcUrl
+        + SecretMasker.maskText(jdbcUrl)
         + ", username="
         + username
         + ", bootstrapServers="
@@ -248,12 +252,16 @@ public record RelayConfig(
         + retention
         + ", purgeInterval="
         + purgeInterval
+        + ", maxPayloadBytes="
+        + maxPayloadBytes
+        + ", httpHost="
+        + httpHost
         + ", httpPort="
         + httpPort
         + ", kafka="
-        + safeKafka
+        + SecretMasker.mask(kafka)
         + ", debezium="
-        + debezium.keySet()
+        + SecretMasker.mask(debezium)
         + "]";
   }
 

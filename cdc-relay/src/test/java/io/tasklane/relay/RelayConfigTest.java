@@ -133,4 +133,49 @@ class RelayConfigTest {
     assertThat(c.kafka()).containsEntry("security.protocol", "SASL_SSL");
     assertThat(c.debezium()).containsEntry("snapshot.fetch.size", "500");
   }
+
+  @Test
+  void theLoggedFormShowsNoSecret() {
+    var p = minimal();
+    p.put("tasklane.relay.jdbc-url", "jdbc:mariadb://db:3306/shop?user=relay&password=UrlSecret1");
+    p.put("tasklane.relay.password", "PlainSecret2");
+    p.put(
+        "tasklane.relay.kafka.sasl.jaas.config",
+        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"r\""
+            + " password=\"JaasSecret3\";");
+    p.put("tasklane.relay.kafka.ssl.truststore.password", "TrustSecret4");
+    p.put("tasklane.relay.kafka.ssl.keystore.key", "KeySecret5");
+    p.put("tasklane.relay.kafka.sasl.oauthbearer.client.credentials.client.secret", "Oauth6");
+    p.put("tasklane.relay.kafka.key.serializer", "StringSerializer");
+    p.put("tasklane.relay.debezium.database.password", "DbzSecret7");
+
+    String logged = RelayConfig.fromProperties(p).toString();
+
+    assertThat(logged)
+        .doesNotContain(
+            "UrlSecret1",
+            "PlainSecret2",
+            "JaasSecret3",
+            "TrustSecret4",
+            "KeySecret5",
+            "Oauth6",
+            "DbzSecret7")
+        .contains("password=***", "ssl.truststore.password=***", "key.serializer=StringSerializer")
+        .contains("jdbc:mariadb://db:3306/shop?user=relay&password=***");
+  }
+
+  @Test
+  void httpListensOnLoopbackUnlessConfigured() {
+    assertThat(RelayConfig.fromProperties(minimal()).httpHost()).isEqualTo("127.0.0.1");
+    var p = minimal();
+    p.put("tasklane.relay.http-host", "0.0.0.0");
+    assertThat(RelayConfig.fromProperties(p).httpHost()).isEqualTo("0.0.0.0");
+    assertThat(RelayConfigLoader.envToProperty("TASKLANE_RELAY_HTTP_HOST"))
+        .isEqualTo("tasklane.relay.http-host");
+    var q = minimal();
+    q.put("tasklane.relay.http-host", "a host/with junk");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(q))
+        .isInstanceOf(InvalidRelayConfigException.class)
+        .hasMessageStartingWith("tasklane.relay.http-host: 'a host/with junk' must be a host name");
+  }
 }

@@ -124,4 +124,40 @@ class RelayProcessTest {
       }
     }
   }
+
+  @Test
+  void theConfigurationLoggedAtStartShowsNoSecret(LocalStack stack) throws Exception {
+    var fx = new RelayFixture(stack, "relay_log");
+    Path port = DIR.resolve(fx.database + ".port");
+    String url =
+        fx.jdbcUrl + (fx.jdbcUrl.contains("?") ? "&" : "?") + "trustStorePassword=UrlS3cret";
+    try (JavaProcess relay =
+        RelayProcesses.start(
+            fx,
+            "log",
+            port,
+            "tasklane.relay.jdbc-url",
+            url,
+            "tasklane.relay.kafka.ssl.truststore.password",
+            "TrustS3cret",
+            "tasklane.relay.kafka.sasl.jaas.config",
+            "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\""
+                + " password=\"JaasS3cret\";",
+            "tasklane.relay.debezium.tasklane.test.secret",
+            "DbzS3cret")) {
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> RelayProcesses.state(relay, port).equals("streaming"));
+      String log = java.nio.file.Files.readString(relay.logFile());
+      assertThat(log).contains("starting relay RelayConfig[", "trustStorePassword=***");
+      assertThat(log).doesNotContain("UrlS3cret", "TrustS3cret", "JaasS3cret", "DbzS3cret");
+      var passwordValues =
+          java.util.regex.Pattern.compile("(?i)password[\\w.-]*\"?\\s*[=:]\\s*\"?([^\\s\",;}\\]]*)")
+              .matcher(log)
+              .results()
+              .map(m -> m.group(1))
+              .toList();
+      assertThat(passwordValues).isNotEmpty().doesNotContain(stack.password());
+    }
+  }
 }

@@ -23,7 +23,9 @@ final class RelayProcesses {
     return target.resolve("classes").toAbsolutePath() + java.io.File.pathSeparator + deps;
   }
 
-  static JavaProcess start(RelayFixture fx, String name, Path portFile) throws IOException {
+  /** Starts RelayApp with the fixture's settings; {@code extra} key/value pairs override. */
+  static JavaProcess start(RelayFixture fx, String name, Path portFile, String... extra)
+      throws IOException {
     Files.deleteIfExists(portFile);
     var b =
         JavaProcess.builder("io.tasklane.relay.RelayApp")
@@ -33,7 +35,7 @@ final class RelayProcesses {
             .jvmArg("-XX:TieredStopAtLevel=1")
             .sysProp("org.slf4j.simpleLogger.showDateTime", "true")
             .sysProp("tasklane.relay.http-port-file", portFile.toAbsolutePath().toString());
-    for (Map.Entry<String, String> e : fx.properties().entrySet()) {
+    for (Map.Entry<String, String> e : fx.properties(extra).entrySet()) {
       if (e.getKey().equals("tasklane.relay.password")) {
         b.env("TASKLANE_RELAY_PASSWORD", e.getValue()); // exercises the environment layer
       } else {

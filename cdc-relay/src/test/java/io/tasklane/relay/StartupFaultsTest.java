@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Bad-input catalogue: the database is down at start, or the relay's credentials have expired
  * (MariaDB then answers "You must SET PASSWORD before executing this statement"). The relay reports
- * the cause in {@code lastError} (also on {@code /health}), keeps retrying with backoff instead of
- * exiting or going FAILED, and streams once the credentials work again.
+ * the cause in {@code lastError} (the log and {@code Relay.status()}; {@code /health} shows the
+ * state only), keeps retrying with backoff instead of exiting or going FAILED, and streams once the
+ * credentials work again.
  */
 @TasklaneStack
 class StartupFaultsTest {

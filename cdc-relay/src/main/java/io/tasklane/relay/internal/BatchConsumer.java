@@ -2,6 +2,7 @@ package io.tasklane.relay.internal;
 
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
+import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
 final class BatchConsumer
     implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
   private static final Logger LOG = LoggerFactory.getLogger(BatchConsumer.class);
+  private static final int MAX_RAW_CHARS = 65_536;
 
   private final RowMapper mapper;
   private final KafkaSender sender;
@@ -60,8 +62,9 @@ final class BatchConsumer
       throws InterruptedException {
     long now = clock.millis();
     List<ProducerRecord<String, byte[]>> out = new ArrayList<>(events.size());
-    List<Long> createdAts = new ArrayList<>(events.size());
-    int tasks = 0, cancels = 0, dead = 0, updates = 0, deletes = 0, snapshot = 0;
+    List<OutboxRow> rows = new ArrayList<>(events.size()); // per record of out, null if unread
+    List<Boolean> cancelled = new ArrayList<>(events.size()); // per record of out: a cancel
+    int updates = 0, deletes = 0, snapshot = 0;
     long maxRowId = -1;
     long lastSourceTs = -1;
     for (RecordChangeEvent<SourceRecord> event : events) {
@@ -91,45 +94,61 @@ final class BatchConsumer
                     topics.relayDlt(),
                     table,
                     -1,
-                    Map.of("raw", String.valueOf(after)),
+                    Map.of("raw", DeadLetters.clip(String.valueOf(after), MAX_RAW_CHARS)),
                     "row: " + e.getMessage()));
-            dead++;
+            rows.add(null);
+            cancelled.add(false);
             continue;
           }
           maxRowId = Math.max(maxRowId, row.id());
           Mapped mapped = mapper.map(row, now);
           if (mapped instanceof Mapped.Relayed r) {
             out.add(new ProducerRecord<>(topics.tasks(), r.key(), r.value()));
-            createdAts.add(row.createdAt());
-            if (r.kind().equals("task")) {
-              tasks++;
-            } else {
-              cancels++;
-            }
           } else if (mapped instanceof Mapped.Rejected rej) {
             LOG.warn("outbox row {} goes to {}: {}", row.id(), topics.relayDlt(), rej.reason());
             out.add(DeadLetters.of(topics.relayDlt(), table, row.id(), row.toMap(), rej.reason()));
-            dead++;
           }
+          rows.add(row);
+          cancelled.add(mapped instanceof Mapped.Relayed rel && rel.kind().equals("cancel"));
         }
         case "u" -> updates++;
         case "d" -> deletes++;
         default -> LOG.debug("ignoring op {}", op);
       }
     }
-    sender.sendAll(out, stopping);
+    List<ProducerRecord<String, byte[]>> acked =
+        sender.sendAll(
+            out,
+            (i, refused, error, times) -> refused(rows.get(i), refused, error, times),
+            stopping);
     for (RecordChangeEvent<SourceRecord> event : events) {
       committer.markProcessed(event);
     }
     committer.markBatchFinished();
     long ackedAt = clock.millis();
+    int tasks = 0, cancels = 0, dead = 0;
+    for (int i = 0; i < acked.size(); i++) {
+      ProducerRecord<String, byte[]> r = acked.get(i);
+      if (r == null) {
+        continue; // dropped after refusals, logged there
+      }
+      if (r.topic().equals(topics.relayDlt())) {
+        dead++;
+      } else {
+        metrics.recordAck(rows.get(i).createdAt());
+        if (cancelled.get(i)) {
+          cancels++;
+        } else {
+          tasks++;
+        }
+      }
+    }
     metrics.tasks.increment(tasks);
     metrics.cancels.increment(cancels);
     metrics.dlt.increment(dead);
     metrics.updates.increment(updates);
     metrics.deletes.increment(deletes);
     metrics.snapshotRows.increment(snapshot);
-    createdAts.forEach(metrics::recordAck);
     if (maxRowId >= 0) {
       metrics.watermark.accumulateAndGet(maxRowId, Math::max);
     }
@@ -140,5 +159,34 @@ final class BatchConsumer
     if (!events.isEmpty()) {
       offsetListener.accept(events.get(events.size() - 1).record().sourceOffset());
     }
+  }
+
+  /** The dead letter of a record Kafka refused for good (see {@link KafkaSender.Refusals}). */
+  private ProducerRecord<String, byte[]> refused(
+      OutboxRow row, ProducerRecord<String, byte[]> refused, Exception error, int times) {
+    long rowId = row == null ? -1 : row.id();
+    int bytes =
+        (refused.value() == null ? 0 : refused.value().length)
+            + (refused.key() == null ? 0 : refused.key().length());
+    String reason =
+        "record: Kafka refused the "
+            + bytes
+            + "-byte record on "
+            + refused.topic()
+            + " for good ("
+            + error
+            + "); Tasklane's topics and producer allow "
+            + TopicAdmin.MAX_MESSAGE_BYTES
+            + " bytes (max.message.bytes, max.request.size)";
+    if (times == 1 && row != null && !refused.topic().equals(topics.relayDlt())) {
+      LOG.warn("outbox row {} goes to {}: {}", rowId, topics.relayDlt(), reason);
+      return DeadLetters.of(topics.relayDlt(), table, rowId, row.toMap(), reason);
+    }
+    if (times <= 2) {
+      LOG.warn("outbox row {}: dead letter refused, sending it without the row: {}", rowId, reason);
+      return DeadLetters.withoutRow(topics.relayDlt(), table, rowId, reason);
+    }
+    LOG.error("outbox row {} dropped: even its short dead letter was refused: {}", rowId, reason);
+    return null;
   }
 }

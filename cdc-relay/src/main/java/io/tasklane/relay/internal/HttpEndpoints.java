@@ -18,7 +18,9 @@ import java.util.concurrent.Executors;
 
 /**
  * {@code GET /health} (JSON; 200 unless FAILED/STOPPED) and {@code GET /metrics} (Prometheus text)
- * on the JDK's HTTP server, one small daemon thread.
+ * on the JDK's HTTP server, one small daemon thread, bound to {@link RelayConfig#httpHost()}
+ * (loopback by default). Neither is authenticated, so {@code /health} shows the state and counters
+ * but never error text: the last error is in the log and {@code Relay.status()}.
  */
 final class HttpEndpoints implements AutoCloseable {
   private final HttpServer server;
@@ -29,7 +31,8 @@ final class HttpEndpoints implements AutoCloseable {
 
   static HttpEndpoints start(RelayConfig config, RelayRuntime runtime) {
     try {
-      HttpServer server = HttpServer.create(new InetSocketAddress(config.httpPort()), 16);
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(config.httpHost(), config.httpPort()), 16);
       server.createContext("/health", ex -> health(ex, config, runtime));
       server.createContext(
           "/metrics",
@@ -57,12 +60,22 @@ final class HttpEndpoints implements AutoCloseable {
       return new HttpEndpoints(server);
     } catch (IOException e) {
       throw new RelayException(
-          "cannot serve HTTP on port " + config.httpPort() + ": " + e.getMessage(), e);
+          "cannot serve HTTP on "
+              + config.httpHost()
+              + " port "
+              + config.httpPort()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
   int port() {
     return server.getAddress().getPort();
+  }
+
+  InetSocketAddress address() {
+    return server.getAddress();
   }
 
   private static void health(HttpExchange ex, RelayConfig config, RelayRuntime runtime)
@@ -81,7 +94,6 @@ final class HttpEndpoints implements AutoCloseable {
     body.put("purged", m.purged());
     body.put("watermark", m.watermarkValue());
     body.put("binlogRecoveries", m.binlogRecoveryCount());
-    body.put("lastError", runtime.lastError());
     int status = state == RelayState.FAILED || state == RelayState.STOPPED ? 503 : 200;
     respond(ex, status, "application/json", WireCodec.encodeToString(body));
   }

@@ -1,5 +1,6 @@
 package io.tasklane.relay.internal;
 
+import io.tasklane.core.TopicAdmin;
 import io.tasklane.relay.RelayConfig;
 import java.util.HashMap;
 import java.util.Map;
@@ -38,7 +39,7 @@ final class KafkaClients {
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
     p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
     p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024);
+    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicAdmin.MAX_MESSAGE_BYTES); // as the topics
     p.put(ProducerConfig.CLIENT_ID_CONFIG, config.name() + "-producer");
     p.putAll(common());
     // Never let pass-through settings weaken the delivery guarantee.

@@ -2,7 +2,9 @@ package io.tasklane.relay.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -10,16 +12,36 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.InvalidTimestampException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends a batch and waits until Kafka acknowledged every record; while Kafka refuses, retries the
- * whole batch with exponential backoff (duplicates are harmless: task ids are stable) and a fresh
- * producer. Used by the engine's consumer thread only.
+ * Sends a batch and waits until Kafka acknowledged every record. A record Kafka refuses for good
+ * because of the record itself ({@link #refusedForGood}: too large, invalid) is replaced by what
+ * {@link Refusals} gives (its dead letter) and the rest of the batch goes on. Any other failure
+ * (Kafka down, timeouts, authorization, ...) is about Kafka, not the record: the whole batch is
+ * retried with exponential backoff and a fresh producer, forever (duplicates are harmless: task ids
+ * are stable). Used by the engine's consumer thread only.
  */
 final class KafkaSender implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaSender.class);
+
+  /** What to send instead of a record Kafka refused for good. */
+  @FunctionalInterface
+  interface Refusals {
+    /**
+     * @param times how often this index was refused (1 for the original record)
+     * @return the replacement, or null to drop the index
+     */
+    ProducerRecord<String, byte[]> replace(
+        int index, ProducerRecord<String, byte[]> refused, Exception error, int times);
+  }
 
   private final KafkaClients clients;
   private final RelayMetrics metrics;
@@ -32,64 +54,130 @@ final class KafkaSender implements AutoCloseable {
     this.maxBackoff = maxBackoff;
   }
 
+  /** True for errors caused by the record itself, which no retry can fix. */
+  static boolean refusedForGood(Throwable e) {
+    return e instanceof RecordTooLargeException
+        || e instanceof RecordBatchTooLargeException
+        || e instanceof InvalidRecordException
+        || e instanceof InvalidTimestampException
+        || e instanceof SerializationException;
+  }
+
   /**
-   * Returns when every record is acknowledged.
+   * Returns when every record (or its replacement) is acknowledged.
    *
+   * @return per index, the record Kafka acknowledged: the original, its replacement, or null when
+   *     {@code refusals} dropped it
    * @throws InterruptedException when interrupted or {@code stopping} turns true before success:
    *     the caller must then NOT mark the batch processed
    */
-  void sendAll(List<ProducerRecord<String, byte[]>> records, BooleanSupplier stopping)
+  List<ProducerRecord<String, byte[]>> sendAll(
+      List<ProducerRecord<String, byte[]>> records, Refusals refusals, BooleanSupplier stopping)
       throws InterruptedException {
+    List<ProducerRecord<String, byte[]>> current = new ArrayList<>(records);
+    int[] refusedTimes = new int[records.size()];
+    List<Integer> pending = indices(current);
     long backoffMs = 100;
-    for (int attempt = 1; ; attempt++) {
-      if (stopping.getAsBoolean() || Thread.currentThread().isInterrupted()) {
-        throw new InterruptedException("relay stopping; batch not acknowledged");
-      }
-      try {
-        trySend(records);
-        return;
-      } catch (InterruptedException e) {
-        throw e;
-      } catch (Exception e) {
-        metrics.sendRetries.increment();
-        LOG.warn(
-            "Kafka did not acknowledge a batch of {} records (attempt {}), retrying in {} ms: {}",
-            records.size(),
-            attempt,
-            backoffMs,
-            e.toString());
-        closeProducer();
-        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs);
-        while (System.nanoTime() < until) {
-          if (stopping.getAsBoolean()) {
-            throw new InterruptedException("relay stopping; batch not acknowledged");
+    for (int attempt = 1; !pending.isEmpty(); attempt++) {
+      checkStopping(stopping);
+      Map<Integer, Exception> failures = trySend(current, pending);
+      List<Integer> replaced = new ArrayList<>();
+      Exception retryCause = null;
+      for (var f : failures.entrySet()) {
+        int i = f.getKey();
+        if (refusedForGood(f.getValue())) {
+          var replacement = refusals.replace(i, current.get(i), f.getValue(), ++refusedTimes[i]);
+          current.set(i, replacement);
+          if (replacement != null) {
+            replaced.add(i);
           }
-          Thread.sleep(Math.min(100, backoffMs));
+        } else {
+          retryCause = f.getValue();
         }
-        backoffMs = Math.min(maxBackoff.toMillis(), backoffMs * 2);
       }
+      if (retryCause == null) {
+        pending = replaced; // only the replacements are still unacknowledged
+        continue;
+      }
+      metrics.sendRetries.increment();
+      LOG.warn(
+          "Kafka did not acknowledge a batch of {} records (attempt {}), retrying in {} ms: {}",
+          records.size(),
+          attempt,
+          backoffMs,
+          retryCause.toString());
+      closeProducer();
+      pause(backoffMs, stopping);
+      backoffMs = Math.min(maxBackoff.toMillis(), backoffMs * 2);
+      pending = indices(current); // the whole batch again, in order
+    }
+    return current;
+  }
+
+  /** Failures by index; a failure before any record was sent counts for every pending index. */
+  private Map<Integer, Exception> trySend(
+      List<ProducerRecord<String, byte[]>> records, List<Integer> pending)
+      throws InterruptedException {
+    Map<Integer, Exception> failures = new LinkedHashMap<>();
+    Map<Integer, Future<RecordMetadata>> futures = new LinkedHashMap<>();
+    try {
+      if (producer == null) {
+        producer = clients.producer();
+      }
+      for (int i : pending) {
+        try {
+          futures.put(i, producer.send(records.get(i)));
+        } catch (InterruptException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          failures.put(i, e);
+        }
+      }
+      producer.flush();
+    } catch (InterruptException e) {
+      throw interrupted(e);
+    } catch (RuntimeException e) {
+      pending.stream().filter(i -> !failures.containsKey(i)).forEach(i -> failures.put(i, e));
+      return failures;
+    }
+    for (var f : futures.entrySet()) {
+      try {
+        f.getValue().get();
+      } catch (ExecutionException e) {
+        failures.put(f.getKey(), e.getCause() instanceof Exception ex ? ex : e);
+      }
+    }
+    return failures;
+  }
+
+  private static List<Integer> indices(List<ProducerRecord<String, byte[]>> records) {
+    List<Integer> out = new ArrayList<>(records.size());
+    for (int i = 0; i < records.size(); i++) {
+      if (records.get(i) != null) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  private static void checkStopping(BooleanSupplier stopping) throws InterruptedException {
+    if (stopping.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+      throw new InterruptedException("relay stopping; batch not acknowledged");
     }
   }
 
-  private void trySend(List<ProducerRecord<String, byte[]>> records) throws Exception {
-    if (records.isEmpty()) {
-      return;
+  private static void pause(long ms, BooleanSupplier stopping) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+    while (System.nanoTime() < until) {
+      checkStopping(stopping);
+      Thread.sleep(Math.min(100, ms));
     }
-    if (producer == null) {
-      producer = clients.producer();
-    }
-    List<Future<RecordMetadata>> futures = new ArrayList<>(records.size());
-    for (ProducerRecord<String, byte[]> r : records) {
-      futures.add(producer.send(r));
-    }
-    producer.flush();
-    for (Future<RecordMetadata> f : futures) {
-      try {
-        f.get();
-      } catch (ExecutionException e) {
-        throw e.getCause() instanceof Exception ex ? ex : e;
-      }
-    }
+  }
+
+  private static InterruptedException interrupted(InterruptException e) {
+    var ie = new InterruptedException("interrupted while sending a batch");
+    ie.initCause(e);
+    return ie;
   }
 
   private void closeProducer() {

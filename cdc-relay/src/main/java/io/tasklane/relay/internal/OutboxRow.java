@@ -41,28 +41,31 @@ record OutboxRow(
         longOf(after, "created_at"));
   }
 
-  /** The row as a JSON-able map, for the dead-letter record (payload abbreviated above 64 KiB). */
+  /**
+   * The row as a JSON-able map for the dead-letter record: the payload clipped to {@link
+   * DeadLetters#MAX_PAYLOAD_CHARS}, every other text to {@link DeadLetters#MAX_TEXT_CHARS}.
+   */
   Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", id);
-    m.put("task_id", taskId);
-    m.put("routing_key", routingKey);
-    m.put("kind", kind);
-    m.put("handler", handler);
-    m.put("task_key", taskKey);
-    m.put(
-        "payload",
-        payload != null && payload.length() > 65_536
-            ? payload.substring(0, 65_536) + "…(" + payload.length() + " chars)"
-            : payload);
+    m.put("task_id", text(taskId));
+    m.put("routing_key", text(routingKey));
+    m.put("kind", text(kind));
+    m.put("handler", text(handler));
+    m.put("task_key", text(taskKey));
+    m.put("payload", DeadLetters.clip(payload, DeadLetters.MAX_PAYLOAD_CHARS));
     m.put("due_at", dueAt);
     m.put("max_attempts", maxAttempts);
     m.put("timeout_ms", timeoutMs);
-    m.put("backoff", backoff);
-    m.put("depends_on", dependsOn);
-    m.put("headers", headers);
+    m.put("backoff", text(backoff));
+    m.put("depends_on", text(dependsOn));
+    m.put("headers", text(headers));
     m.put("created_at", createdAt);
     return m;
+  }
+
+  private static String text(String s) {
+    return DeadLetters.clip(s, DeadLetters.MAX_TEXT_CHARS);
   }
 
   private static String str(Struct s, String name) {

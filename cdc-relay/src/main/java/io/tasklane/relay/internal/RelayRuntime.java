@@ -67,6 +67,11 @@ public final class RelayRuntime implements AutoCloseable {
     return metrics;
   }
 
+  /** The bound HTTP address, or null when HTTP is disabled. */
+  java.net.InetSocketAddress httpAddress() {
+    return http == null ? null : http.address();
+  }
+
   /** The bound HTTP port, or -1 when HTTP is disabled. */
   public int httpPort() {
     return http == null ? -1 : http.port();

@@ -82,7 +82,19 @@ final class RowMapper {
             new Source(table, row.id()),
             null);
     validator.validate(task, payloadBytes, nowMs);
-    return new Mapped.Relayed(row.routingKey(), WireCodec.encode(task), "task");
+    byte[] value = WireCodec.encode(task);
+    int recordBytes = value.length + row.routingKey().getBytes(StandardCharsets.UTF_8).length;
+    if (recordBytes > TaskLimits.MAX_RECORD_BYTES) {
+      return new Mapped.Rejected(
+          "record: the encoded task is "
+              + recordBytes
+              + " bytes; the limit is "
+              + TaskLimits.MAX_RECORD_BYTES
+              + " bytes (the 1 MiB payload cap plus "
+              + TaskLimits.MAX_ENVELOPE_OVERHEAD_BYTES
+              + " for the other fields)");
+    }
+    return new Mapped.Relayed(row.routingKey(), value, "task");
   }
 
   private Mapped cancel(OutboxRow row) {
@@ -91,6 +103,14 @@ final class RowMapper {
     if (row.payload() != null) {
       JsonNode node = parse("payload", row.payload());
       reason = node.isNull() ? null : node.isTextual() ? node.asText() : node.toString();
+    }
+    if (reason != null && reason.length() > TaskLimits.MAX_CANCEL_REASON_CHARS) {
+      return new Mapped.Rejected(
+          "reason: is "
+              + reason.length()
+              + " characters; the limit is "
+              + TaskLimits.MAX_CANCEL_REASON_CHARS
+              + " (as TaskOutbox.cancel enforces)");
     }
     CancelCommand cancel = CancelCommand.of(row.taskId(), reason, row.createdAt());
     return new Mapped.Relayed(row.routingKey(), WireCodec.encode(cancel), "cancel");

@@ -132,6 +132,65 @@ class RowMapperTest {
         .startsWith("task_id: ");
   }
 
+  @Test
+  void aCancelReasonOverTheOutboxCapIsRejectedNamingTheFieldAndTheLimit() {
+    String atCap = "r".repeat(TaskLimits.MAX_CANCEL_REASON_CHARS);
+    var c =
+        (CancelCommand)
+            WireCodec.decodeTaskRecord(((Mapped.Relayed) mapper.map(cancel(atCap), NOW)).value());
+    assertThat(c.reason()).isEqualTo(atCap);
+    assertThat(reason(cancel(atCap + "r")))
+        .isEqualTo("reason: is 1001 characters; the limit is 1000 (as TaskOutbox.cancel enforces)");
+  }
+
+  @Test
+  void aTaskWhoseEncodingGrowsPastTheRecordLimitIsRejectedNamingTheLimit() {
+    // 1e6 re-encodes as 1000000.0: a payload under the 1 MiB cap grows past the record limit
+    StringBuilder payload = new StringBuilder("[1e6");
+    while (payload.length() < TaskLimits.HARD_MAX_PAYLOAD_BYTES - 8) {
+      payload.append(",1e6");
+    }
+    payload.append(']');
+    var big = new RowMapper("tasklane_outbox", new TaskLimits(TaskLimits.HARD_MAX_PAYLOAD_BYTES));
+    Mapped m = big.map(task(id, "a.b", payload.toString()), NOW);
+    assertThat(m).isInstanceOf(Mapped.Rejected.class);
+    assertThat(((Mapped.Rejected) m).reason())
+        .startsWith("record: the encoded task is ")
+        .contains("the limit is " + TaskLimits.MAX_RECORD_BYTES + " bytes");
+  }
+
+  @Test
+  void theDeadLetterOfAHugeRowStaysBounded() {
+    String huge = "\u0001".repeat(3_000_001); // JSON escapes each as 6 bytes
+    OutboxRow row =
+        new OutboxRow(9, huge, huge, huge, huge, huge, huge, NOW, 5, 60_000, huge, huge, huge, NOW);
+    var record = DeadLetters.of("ns.relay.dlt", "tasklane_outbox", 9, row.toMap(), huge);
+    assertThat(record.value().length).isLessThan(700_000);
+    assertThat(record.headers().lastHeader(DeadLetters.REASON_HEADER).value().length)
+        .isLessThanOrEqualTo(DeadLetters.MAX_HEADER_REASON_CHARS * 3 + 32);
+    var body =
+        WireCodec.readTree(new String(record.value(), java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(body.path("row").path("payload").asText()).endsWith("(3000001 chars)");
+  }
+
+  private OutboxRow cancel(String reason) {
+    return new OutboxRow(
+        8,
+        id,
+        id,
+        "CANCEL",
+        null,
+        null,
+        WireCodec.encodeToString(reason),
+        0,
+        0,
+        0,
+        null,
+        null,
+        null,
+        NOW);
+  }
+
   private String reason(OutboxRow row) {
     Mapped m = mapper.map(row, NOW);
     assertThat(m).isInstanceOf(Mapped.Rejected.class);
