@@ -20,13 +20,15 @@ public record TaskLimits(int maxPayloadBytes) {
   public static final int MAX_KEY_CHARS = 255;
   public static final int MAX_HEADERS = 32;
   public static final int MAX_HEADER_VALUE_CHARS = 1024;
+  public static final int MAX_HEADER_NAME_CHARS = 128;
 
   /** Longest cancel reason, in characters (the outbox refuses longer, the relay dead-letters). */
   public static final int MAX_CANCEL_REASON_CHARS = 1000;
 
   /**
    * Room for every field of an encoded task record other than the payload: ids, handler, keys, 100
-   * dependencies, 32 headers of 1024 characters even when JSON escapes them, backoff, source.
+   * dependencies, 32 headers with names of 128 and values of 1024 characters even when JSON escapes
+   * them, backoff, source.
    */
   public static final int MAX_ENVELOPE_OVERHEAD_BYTES = 256 * 1024;
 

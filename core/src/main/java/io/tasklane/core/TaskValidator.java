@@ -90,19 +90,31 @@ public final class TaskValidator {
     }
     headers.forEach(
         (k, val) -> {
-          if (k == null
-              || k.isEmpty()
-              || val == null
-              || val.length() > TaskLimits.MAX_HEADER_VALUE_CHARS) {
+          if (k == null || k.isEmpty() || k.length() > TaskLimits.MAX_HEADER_NAME_CHARS) {
+            fail(
+                "headers",
+                "a header name is "
+                    + (k == null ? 0 : k.length())
+                    + " characters ('"
+                    + abbreviate(k)
+                    + "'); names must have 1 to "
+                    + TaskLimits.MAX_HEADER_NAME_CHARS
+                    + " characters");
+          }
+          if (val == null || val.length() > TaskLimits.MAX_HEADER_VALUE_CHARS) {
             fail(
                 "headers",
                 "entry '"
                     + k
-                    + "' must have a name and a value of at most "
+                    + "' must have a value of at most "
                     + TaskLimits.MAX_HEADER_VALUE_CHARS
                     + " characters");
           }
         });
+  }
+
+  private static String abbreviate(String s) {
+    return s == null || s.length() <= 40 ? String.valueOf(s) : s.substring(0, 40) + "…";
   }
 
   private static void fail(String field, String message) {

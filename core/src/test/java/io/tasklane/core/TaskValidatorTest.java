@@ -116,6 +116,16 @@ class TaskValidatorTest {
         Arguments.of("empty key", set(3, ""), "key", "1 to 255"),
         Arguments.of("key too long", set(3, "k".repeat(256)), "key", "1 to 255"),
         Arguments.of("too many headers", set(9, manyHeaders), "headers", "limit is 32"),
+        Arguments.of(
+            "header name over 128 characters",
+            set(9, java.util.Map.of("h".repeat(100_000), "v")),
+            "headers",
+            "1 to 128 characters"),
+        Arguments.of(
+            "header value over 1024 characters",
+            set(9, java.util.Map.of("traceparent", "v".repeat(1025))),
+            "headers",
+            "at most 1024 characters"),
         Arguments.of("unknown version", set(0, 7), "v=7", "v=1"));
   }
 
@@ -161,5 +171,14 @@ class TaskValidatorTest {
                 1,
                 NOW))
         .isNotNull();
+  }
+
+  @Test
+  void aHugeHeaderNameIsRefusedWithoutEchoingIt() {
+    TaskEnvelope bad = with(set(9, java.util.Map.of("h".repeat(100_000), "v")));
+    assertThatThrownBy(() -> validator.validate(bad, 10, NOW))
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessageContaining("100000 characters")
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
   }
 }
