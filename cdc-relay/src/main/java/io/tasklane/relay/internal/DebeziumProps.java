@@ -10,6 +10,11 @@ final class DebeziumProps {
 
   private DebeziumProps() {}
 
+  /** The schema-history consumer's group id: {@code <relay name>-schemahistory}. */
+  static String schemaHistoryGroup(RelayConfig c) {
+    return c.name() + "-schemahistory";
+  }
+
   /**
    * @param connectorClass {@link #MARIADB} or {@link #MYSQL}
    */
@@ -47,8 +52,13 @@ final class DebeziumProps {
     p.setProperty("schema.history.internal.kafka.bootstrap.servers", c.bootstrapServers());
     p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
     p.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
+    // A fixed consumer group, so the relay's ACLs can name it (the history consumer subscribes).
+    p.setProperty("schema.history.internal.consumer.group.id", schemaHistoryGroup(c));
     p.setProperty("record.processing.shutdown.timeout.ms", "2000");
-    // Kafka client pass-through: top level for the offset store's clients, prefixed for history.
+    // Kafka client pass-through. Top level: Debezium hands every engine property to the Kafka
+    // Connect WorkerConfig, whose originals configure the offset store's producer, consumer and
+    // admin (KafkaOffsetBackingStore, and RelayOffsetStore's own admin). Prefixed: the schema
+    // history's producer (also its admin, which creates the topic) and consumer.
     c.kafka()
         .forEach(
             (k, v) -> {

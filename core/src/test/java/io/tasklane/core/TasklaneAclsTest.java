@@ -1,0 +1,72 @@
+package io.tasklane.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tasklane.core.TasklaneAcls.Grant;
+import io.tasklane.core.TasklaneAcls.Role;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.junit.jupiter.api.Test;
+
+class TasklaneAclsTest {
+  private final Topics topics = new Topics("shop");
+
+  @Test
+  void workerMayNeverWriteTasksControlOrHandlerTopics() {
+    List<AclBinding> acls =
+        TasklaneAcls.bindings(
+            Role.WORKER, topics, "User:worker", new Grant("shop-worker", List.of("email"), false));
+    assertThat(writes(acls))
+        .containsExactlyInAnyOrder("shop.results", "shop.logs", "shop.handler.email.dlt");
+  }
+
+  @Test
+  void relayWritesOnlyItsOwnTopics() {
+    List<AclBinding> acls =
+        TasklaneAcls.bindings(Role.RELAY, topics, "User:relay", new Grant("r", List.of(), false));
+    assertThat(writes(acls))
+        .containsExactlyInAnyOrder(
+            "shop.tasks", "shop.relay.dlt", "shop.relay.offsets", "shop.relay.history");
+  }
+
+  @Test
+  void transactionalIdsOnlyForExactlyOnce() {
+    assertThat(scheduler(false))
+        .noneMatch(b -> b.pattern().resourceType().name().equals("TRANSACTIONAL_ID"));
+    assertThat(scheduler(true))
+        .anyMatch(b -> b.pattern().resourceType().name().equals("TRANSACTIONAL_ID"));
+  }
+
+  @Test
+  void toolRefusesAnUnknownRoleNamingTheChoices() {
+    assertThatThrownBy(
+            () -> AclTool.run(new String[] {"--role", "boss", "--principal", "User:x"}, System.out))
+        .hasMessageContaining("relay, scheduler, worker or operator");
+  }
+
+  @Test
+  void dryRunPrintsTheBindings() {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    AclTool.run(
+        new String[] {"--role", "scheduler", "--principal", "User:s", "--dry-run"},
+        new PrintStream(buffer, true, StandardCharsets.UTF_8));
+    assertThat(buffer.toString(StandardCharsets.UTF_8)).contains("tasklane-scheduler", "User:s");
+  }
+
+  private List<AclBinding> scheduler(boolean eos) {
+    return TasklaneAcls.bindings(
+        Role.SCHEDULER, topics, "User:s", new Grant("shop-scheduler", List.of(), eos));
+  }
+
+  private static List<String> writes(List<AclBinding> acls) {
+    return acls.stream()
+        .filter(b -> b.entry().operation() == AclOperation.WRITE)
+        .map(b -> b.pattern().name())
+        .toList();
+  }
+}
