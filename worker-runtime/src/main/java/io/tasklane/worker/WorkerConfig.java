@@ -4,6 +4,8 @@ import io.tasklane.core.Topics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Settings of the worker runtime, under {@code tasklane.worker.*} (Micronaut properties).
@@ -22,8 +24,12 @@ import java.util.Objects;
  *     30 s
  * @param logBytesPerAttempt {@code log-bytes-per-attempt}: cap of log bytes one attempt may
  *     publish, default 1 MiB
- * @param methodCalls {@code method-calls.enabled}: run after-commit method tasks, default true
- * @param kafka {@code kafka.*}: extra Kafka client properties for consumers and the producer
+ * @param methodCalls {@code method-calls.enabled}: run after-commit method tasks ({@code
+ *     tasklane.method}): {@code auto} (default) registers the handler iff a bean of the context has
+ *     an {@code @OutboxAsync} method, {@code true} always, {@code false} never
+ * @param kafka {@code kafka.*}: extra Kafka client properties for the consumers, the producer and
+ *     the admin client (SASL, TLS, timeouts...); the keys in {@link #PROTECTED_KAFKA_KEYS}, which
+ *     the delivery guarantees rest on, are refused
  */
 public record WorkerConfig(
     Topics topics,
@@ -34,8 +40,37 @@ public record WorkerConfig(
     int handlerPartitions,
     Duration shutdownGrace,
     int logBytesPerAttempt,
-    boolean methodCalls,
+    MethodCalls methodCalls,
     Map<String, String> kafka) {
+  /** The values of {@code method-calls.enabled}. */
+  public enum MethodCalls {
+    /** On iff some bean of the context has an {@code @OutboxAsync} method. */
+    AUTO,
+    ENABLED,
+    DISABLED
+  }
+
+  /**
+   * {@code kafka.*} keys the worker sets itself and refuses to take from configuration: results and
+   * dead letters are sent with {@code acks=all} by an idempotent, non-transactional producer;
+   * offsets are committed by the worker only after the result's ack; a new consumer group reads
+   * from the earliest offset (dispatches already in the topic are not skipped); a poll returns at
+   * most {@code max-in-flight} records (the back-pressure window); and records are plain bytes.
+   */
+  public static final Set<String> PROTECTED_KAFKA_KEYS =
+      Set.of(
+          "acks",
+          "enable.idempotence",
+          "transactional.id",
+          "enable.auto.commit",
+          "auto.offset.reset",
+          "group.id",
+          "max.poll.records",
+          "key.serializer",
+          "value.serializer",
+          "key.deserializer",
+          "value.deserializer");
+
   public static final String PREFIX = "tasklane.worker";
   public static final int DEFAULT_CONCURRENCY = 4;
   public static final int DEFAULT_HANDLER_PARTITIONS = 6;
@@ -68,6 +103,19 @@ public record WorkerConfig(
       throw new WorkerException(
           PREFIX + ".log-bytes-per-attempt must be ≥ 0, was " + logBytesPerAttempt);
     }
+    Objects.requireNonNull(methodCalls, "method-calls.enabled");
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
+    for (String key : new TreeSet<>(kafka.keySet())) {
+      if (PROTECTED_KAFKA_KEYS.contains(key)) {
+        throw new WorkerException(
+            PREFIX
+                + ".kafka."
+                + key
+                + " cannot be set: the worker sets it itself and its at-least-once delivery"
+                + " depends on it (refused: "
+                + String.join(", ", new TreeSet<>(PROTECTED_KAFKA_KEYS))
+                + ")");
+      }
+    }
   }
 }

@@ -2,22 +2,12 @@ package io.tasklane.worker;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micronaut.aop.Around;
-import io.micronaut.aop.InterceptorBean;
-import io.micronaut.aop.MethodInterceptor;
-import io.micronaut.aop.MethodInvocationContext;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,7 +27,6 @@ final class BasicSuite {
   @Requires(property = "test.suite", value = "basic")
   static class Probe {
     final Map<String, Integer> runs = new ConcurrentHashMap<>();
-    final List<String> greeted = new CopyOnWriteArrayList<>();
     final AtomicInteger slowRunning = new AtomicInteger();
     final AtomicInteger slowMax = new AtomicInteger();
     final CountDownLatch releaseSlow = new CountDownLatch(1);
@@ -135,36 +124,6 @@ final class BasicSuite {
               return ps.executeUpdate();
             }
           });
-    }
-  }
-
-  /** Stands in for outbox-lib's @OutboxAsync: calling through the proxy must not happen. */
-  @Around
-  @Retention(RetentionPolicy.RUNTIME)
-  @Target({ElementType.METHOD, ElementType.TYPE})
-  @interface RecordInstead {}
-
-  @InterceptorBean(RecordInstead.class)
-  @Requires(property = "test.suite", value = "basic")
-  static class RecordInsteadInterceptor implements MethodInterceptor<Object, Object> {
-    @Override
-    public Object intercept(MethodInvocationContext<Object, Object> context) {
-      throw new IllegalStateException("intercepted: would record instead of running");
-    }
-  }
-
-  @Singleton
-  @Requires(property = "test.suite", value = "basic")
-  static class Greeter {
-    private final Probe probe;
-
-    Greeter(Probe probe) {
-      this.probe = probe;
-    }
-
-    @RecordInstead
-    public void greet(String name, Greeting greeting) {
-      probe.greeted.add(name + ":" + greeting.name() + "x" + greeting.times());
     }
   }
 

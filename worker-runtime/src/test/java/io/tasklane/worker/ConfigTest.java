@@ -8,6 +8,8 @@ import io.tasklane.worker.internal.WorkerSettings;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ConfigTest {
 
@@ -42,6 +44,54 @@ class ConfigTest {
       HandlerConfig cancel = s.handler("order.cancel");
       assertThat(cancel).isEqualTo(new HandlerConfig(false, 8, 16, Duration.ofSeconds(90), 6));
       assertThat(s.handler("other")).isEqualTo(new HandlerConfig(true, 3, 6, null, 6));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "acks",
+        "enable.idempotence",
+        "enable.auto.commit",
+        "auto.offset.reset",
+        "group.id"
+      })
+  void kafkaPassThroughCannotOverrideWhatDeliveryDependsOnAndStartFailsNamingTheKey(String key) {
+    Map<String, Object> props =
+        Map.of(
+            "tasklane.worker.bootstrap-servers",
+            "127.0.0.1:1",
+            "tasklane.worker.namespace",
+            "acme",
+            "tasklane.worker.kafka." + key,
+            "x");
+    assertThatThrownBy(() -> ApplicationContext.run(props).close())
+        .rootCause()
+        .isInstanceOf(WorkerException.class)
+        .hasMessageContaining("tasklane.worker.kafka." + key + " cannot be set")
+        .hasMessageContaining("at-least-once");
+  }
+
+  @Test
+  void methodCallsSettingIsAutoUnlessTrueOrFalse() {
+    assertThat(settings(Map.of()).config().methodCalls()).isEqualTo(WorkerConfig.MethodCalls.AUTO);
+    assertThat(
+            settings(Map.of("tasklane.worker.method-calls.enabled", "true")).config().methodCalls())
+        .isEqualTo(WorkerConfig.MethodCalls.ENABLED);
+    assertThat(
+            settings(Map.of("tasklane.worker.method-calls.enabled", false)).config().methodCalls())
+        .isEqualTo(WorkerConfig.MethodCalls.DISABLED);
+    assertThatThrownBy(() -> settings(Map.of("tasklane.worker.method-calls.enabled", "maybe")))
+        .rootCause()
+        .hasMessageContaining("tasklane.worker.method-calls.enabled must be auto, true or false");
+  }
+
+  private static WorkerSettings settings(Map<String, Object> extra) {
+    Map<String, Object> p = new java.util.HashMap<>(extra);
+    p.put("tasklane.worker.enabled", false);
+    p.put("tasklane.worker.bootstrap-servers", "127.0.0.1:1");
+    try (ApplicationContext ctx = ApplicationContext.run(p)) {
+      return ctx.getBean(WorkerSettings.class);
     }
   }
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.tasklane.core.Dispatch;
-import io.tasklane.core.MethodCall;
 import io.tasklane.core.Outcome;
 import io.tasklane.core.TaskLogLine;
 import io.tasklane.core.TaskResult;
@@ -31,8 +30,7 @@ import org.junit.jupiter.api.Test;
 /** One worker context on the real broker and MariaDB, several handlers. */
 @TasklaneStack
 class WorkerRuntimeTest {
-  private static final List<String> HANDLERS =
-      List.of("echo", "outcomes", "slow", "db", MethodCall.DEFAULT_HANDLER);
+  private static final List<String> HANDLERS = List.of("echo", "outcomes", "slow", "db");
   private static final int LOG_BUDGET = 65_536;
   private static WorkerFixture fx;
   private static ApplicationContext ctx;
@@ -274,29 +272,6 @@ class WorkerRuntimeTest {
             IntStream.range(0, shipped.size()).mapToObj(i -> "line " + i).toList());
     assertThat(lines).extracting(TaskLogLine::attempt).containsOnly(1);
     assertThat(shipped.size()).isLessThan(BasicSuite.CHATTY_LINES / 100);
-  }
-
-  @Test
-  void methodCallTasksInvokeTheOriginalBeanMethod() {
-    MethodCall call =
-        new MethodCall(
-            BasicSuite.Greeter.class.getName(),
-            "greet",
-            List.of("java.lang.String", Greeting.class.getName()),
-            WireCodec.mapper().valueToTree(List.of("hi", Map.of("name", "bob", "times", 3))));
-    Dispatch d = Dispatches.of(MethodCall.DEFAULT_HANDLER, call, 30_000);
-    fx.send(d);
-
-    assertThat(fx.awaitResult(d.id()).outcome()).isEqualTo(Outcome.SUCCEEDED);
-    assertThat(probe.greeted).contains("hi:bobx3");
-
-    MethodCall missing =
-        new MethodCall(BasicSuite.Greeter.class.getName(), "nope", List.of(), null);
-    Dispatch m = Dispatches.of(MethodCall.DEFAULT_HANDLER, missing, 30_000);
-    fx.send(m);
-    TaskResult r = fx.awaitResult(m.id());
-    assertThat(r.outcome()).isEqualTo(Outcome.PERMANENT_FAILURE);
-    assertThat(r.error().message()).contains("no method").contains("nope");
   }
 
   private static List<TaskLogLine> logLines(String id) {

@@ -84,7 +84,7 @@ public final class HandlerRegistry implements ExecutableMethodProcessor<TaskHand
     TypeFactory tf = WireCodec.mapper().getTypeFactory();
     JavaType[] params = tf.constructType(type).findTypeParameters(Handler.class);
     JavaType payload = params.length == 1 ? params[0] : tf.constructType(Object.class);
-    return new HandlerDefinition(
+    return HandlerDefinition.of(
         name, "bean " + type.getName(), payload, (p, ctx) -> invokeHandler(instance.get(), p, ctx));
   }
 
@@ -126,7 +126,7 @@ public final class HandlerRegistry implements ExecutableMethodProcessor<TaskHand
     Supplier<Object> instance = singleton(bean);
     @SuppressWarnings("unchecked")
     ExecutableMethod<Object, Object> m = (ExecutableMethod<Object, Object>) method;
-    return new HandlerDefinition(
+    return HandlerDefinition.of(
         name,
         source,
         payload,

@@ -1,5 +1,6 @@
 package io.tasklane.worker.internal;
 
+import io.tasklane.core.TopicAdmin;
 import io.tasklane.worker.HandlerConfig;
 import io.tasklane.worker.WorkerConfig;
 import java.util.HashMap;
@@ -13,17 +14,29 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-/** The Kafka clients of the worker; {@code tasklane.worker.kafka.*} overrides the defaults. */
+/**
+ * The Kafka clients of the worker. Every client (consumers, producer, admin) takes {@code
+ * tasklane.worker.kafka.*} on top of its defaults, so e.g. SASL_SSL settings reach all of them; the
+ * settings the delivery guarantees rest on are put last and cannot be overridden ({@link
+ * WorkerConfig} refuses them at start).
+ */
 final class KafkaClients {
   private KafkaClients() {}
 
   static KafkaProducer<byte[], byte[]> producer(WorkerConfig config) {
+    return new KafkaProducer<>(
+        producerConfig(config), new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  static Map<String, Object> producerConfig(WorkerConfig config) {
     Map<String, Object> p = base(config);
+    p.put(ProducerConfig.CLIENT_ID_CONFIG, config.workerName() + "-results");
+    // the largest valid dispatch, copied to a DLT with error headers, must fit a request
+    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicAdmin.MAX_MESSAGE_BYTES);
+    p.putAll(config.kafka());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    p.put(ProducerConfig.CLIENT_ID_CONFIG, config.workerName() + "-results");
-    p.putAll(config.kafka());
-    return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    return p;
   }
 
   /**
@@ -32,20 +45,32 @@ final class KafkaClients {
    */
   static KafkaConsumer<byte[], byte[]> consumer(
       WorkerConfig config, String handler, HandlerConfig hc) {
+    return new KafkaConsumer<>(
+        consumerConfig(config, handler, hc),
+        new ByteArrayDeserializer(),
+        new ByteArrayDeserializer());
+  }
+
+  static Map<String, Object> consumerConfig(WorkerConfig config, String handler, HandlerConfig hc) {
     Map<String, Object> p = base(config);
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId() + "." + handler);
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.workerName() + "-" + handler);
+    p.putAll(config.kafka());
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId() + "." + handler);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, hc.maxInFlight());
-    p.putAll(config.kafka());
-    return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    return p;
   }
 
   static Admin admin(WorkerConfig config) {
+    return Admin.create(adminConfig(config));
+  }
+
+  static Map<String, Object> adminConfig(WorkerConfig config) {
     Map<String, Object> p = base(config);
     p.put(AdminClientConfig.CLIENT_ID_CONFIG, config.workerName() + "-admin");
-    return Admin.create(p);
+    p.putAll(config.kafka());
+    return p;
   }
 
   private static Map<String, Object> base(WorkerConfig config) {

@@ -49,6 +49,8 @@ public final class MicrometerWorkerMetrics implements WorkerMetrics {
     Counter timedOut = counter("tasklane.worker.tasks.timed.out", handler);
     Counter dead = counter("tasklane.worker.tasks.dead.lettered", handler);
     Counter duplicates = counter("tasklane.worker.tasks.duplicates", handler);
+    Counter truncated = counter("tasklane.worker.dead.letters.truncated", handler);
+    Counter dropped = counter("tasklane.worker.publish.dropped", handler);
     Map<Outcome, Counter> finished = new EnumMap<>(Outcome.class);
     for (Outcome o : Outcome.values()) {
       finished.put(
@@ -88,6 +90,16 @@ public final class MicrometerWorkerMetrics implements WorkerMetrics {
       @Override
       public void duplicateSkipped() {
         duplicates.increment();
+      }
+
+      @Override
+      public void deadLetterTruncated() {
+        truncated.increment();
+      }
+
+      @Override
+      public void publishDropped() {
+        dropped.increment();
       }
     };
   }

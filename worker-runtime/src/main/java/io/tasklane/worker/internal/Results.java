@@ -8,7 +8,6 @@ import io.tasklane.worker.AlreadyProcessedException;
 import io.tasklane.worker.PermanentTaskException;
 import io.tasklane.worker.RetryableTaskException;
 import java.time.Clock;
-import java.time.Instant;
 
 /** Builds the results of one attempt; maps what a handler threw to an outcome. */
 record Results(Dispatch dispatch, long startedAt, Clock clock, String worker) {
@@ -55,15 +54,7 @@ record Results(Dispatch dispatch, long startedAt, Clock clock, String worker) {
         null);
   }
 
-  TaskResult expired() {
-    return failure(
-        Outcome.FAILED,
-        new ErrorInfo(
-            "expired",
-            "the dispatch's deadline "
-                + Instant.ofEpochMilli(dispatch.deadline())
-                + " passed before a worker thread took it; not run",
-            null),
-        null);
+  TaskResult expired(String why) {
+    return failure(Outcome.FAILED, new ErrorInfo("expired", why, null), null);
   }
 }

@@ -19,12 +19,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One dispatch on a pool thread: decode (poison → DLT), skip if already processed, bind the
- * payload, run the handler under its timeout, publish exactly one result, then tell the consumer
- * the record is done (only after the result's ack), and tell it separately when the pool thread is
- * free again (it may be before or after the ack). The timeout runs on the timer thread: it
- * interrupts the handler and publishes FAILED(timeout) at once, even if the handler ignores the
- * interrupt (its pool thread then stays busy until it returns).
+ * One dispatch, created on the consumer thread at receipt and run on a pool thread: decode (poison
+ * → DLT), skip if already processed, bind the payload, run the handler under its timeout, publish
+ * exactly one result, then tell the consumer the record is done (only after the result's ack), and
+ * tell it separately when the pool thread is free again (it may be before or after the ack). The
+ * timeout runs on the timer thread: it interrupts the handler and publishes FAILED(timeout) at
+ * once, even if the handler ignores the interrupt (its pool thread then stays busy until it
+ * returns).
  */
 final class TaskExecution implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(TaskExecution.class);
@@ -45,6 +46,7 @@ final class TaskExecution implements Runnable {
   private Thread thread;
   private Dispatch dispatch;
   private Results results;
+  private final long receivedAt;
   private long startedAt;
   private long startNanos;
   private long timeoutMs;
@@ -67,6 +69,7 @@ final class TaskExecution implements Runnable {
     this.metrics = metrics;
     this.done = done;
     this.released = released;
+    this.receivedAt = services.clock().millis();
   }
 
   @Override
@@ -118,13 +121,10 @@ final class TaskExecution implements Runnable {
         config.timeout() != null
             ? config.timeout().toMillis()
             : task.timeoutMs() > 0 ? task.timeoutMs() : TaskEnvelope.DEFAULT_TIMEOUT_MS;
-    deadlineMs = startedAt + timeoutMs;
-    if (dispatch.deadline() > 0) {
-      // past the dispatch's deadline the scheduler has already counted the attempt as failed
-      deadlineMs = Math.min(deadlineMs, dispatch.deadline());
-    }
-    if (deadlineMs <= startedAt) {
-      finish(results.expired());
+    AttemptBudget budget = AttemptBudget.of(dispatch, timeoutMs, receivedAt, startedAt);
+    deadlineMs = budget.deadlineMs();
+    if (budget.expired() != null) {
+      finish(results.expired(budget.expired()));
       return;
     }
     runHandler(payload);
@@ -228,7 +228,7 @@ final class TaskExecution implements Runnable {
 
   private void report(TaskResult result) {
     metrics.finished(result.outcome(), System.nanoTime() - startNanos);
-    services.publisher().result(dispatch.routingKey(), result, done);
+    services.publisher().result(dispatch.routingKey(), result, metrics, done);
   }
 
   private void deadLetter(Throwable error, TaskResult thenReport) {
@@ -241,7 +241,7 @@ final class TaskExecution implements Runnable {
         handler.name(),
         error.toString());
     Runnable after = thenReport == null ? done : () -> report(thenReport);
-    services.publisher().deadLetter(handler.name(), record, error, after);
+    services.publisher().deadLetter(handler.name(), record, error, metrics, after);
   }
 
   /** Consumer thread: the pool refused the task (it never does while max-in-flight holds). */

@@ -34,5 +34,14 @@ public interface WorkerMetrics {
     default void deadLettered() {}
 
     default void duplicateSkipped() {}
+
+    /** A dead letter was too large (or else refused for good) and a truncated copy was sent. */
+    default void deadLetterTruncated() {}
+
+    /**
+     * A result or dead letter was refused for good (e.g. too large even when truncated): logged,
+     * dropped, and its offset committed past.
+     */
+    default void publishDropped() {}
   }
 }

@@ -1,5 +1,6 @@
 package io.tasklane.worker.internal;
 
+import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.context.event.StartupEvent;
@@ -45,7 +46,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
   private final HandlerRegistry registry;
   private final IdempotencyStore store;
   private final WorkerMetrics metrics;
-  private final MethodCallInvoker methodCalls;
+  private final BeanContext beans;
   private final Clock clock;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final List<HandlerConsumer> consumers = new ArrayList<>();
@@ -58,13 +59,13 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
       HandlerRegistry registry,
       Optional<IdempotencyStore> store,
       Optional<WorkerMetrics> metrics,
-      MethodCallInvoker methodCalls,
+      BeanContext beans,
       Optional<Clock> clock) {
     this.settings = settings;
     this.registry = registry;
     this.store = store.orElse(IdempotencyStore.NONE);
     this.metrics = metrics.orElse(WorkerMetrics.NOOP);
-    this.methodCalls = methodCalls;
+    this.beans = beans;
     this.clock = clock.orElse(Clock.systemUTC());
   }
 
@@ -79,9 +80,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
       return;
     }
     WorkerConfig config = settings.config();
-    if (config.methodCalls()) {
-      registry.register(MethodCallHandler.definition(methodCalls));
-    }
+    registerMethodCalls(config);
     List<HandlerDefinition> handlers = new ArrayList<>();
     for (HandlerDefinition h : registry.handlers()) {
       if (settings.handler(h.name()).enabled()) {
@@ -115,6 +114,20 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
           h.source(),
           hc.concurrency(),
           hc.maxInFlight());
+    }
+  }
+
+  /**
+   * The after-commit method handler, over the allow-list of this context's @OutboxAsync methods.
+   */
+  private void registerMethodCalls(WorkerConfig config) {
+    if (config.methodCalls() == WorkerConfig.MethodCalls.DISABLED) {
+      return;
+    }
+    MethodCallTargets targets = MethodCallTargets.scan(beans);
+    if (MethodCallHandler.wanted(config.methodCalls(), targets)) {
+      registry.register(MethodCallHandler.definition(targets));
+      LOG.info("after-commit methods runnable here ({}): {}", targets.size(), targets.keys());
     }
   }
 

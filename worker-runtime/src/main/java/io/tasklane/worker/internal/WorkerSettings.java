@@ -12,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -45,7 +46,7 @@ public final class WorkerSettings {
                 .orElse(WorkerConfig.DEFAULT_SHUTDOWN_GRACE),
             env.get(P + "log-bytes-per-attempt", Integer.class)
                 .orElse(WorkerConfig.DEFAULT_LOG_BYTES_PER_ATTEMPT),
-            env.get(P + "method-calls.enabled", Boolean.class).orElse(true),
+            methodCalls(env.get(P + "method-calls.enabled", String.class).orElse("auto")),
             kafka);
   }
 
@@ -68,6 +69,17 @@ public final class WorkerSettings {
     } catch (WorkerException e) {
       throw new WorkerException(h + e.getMessage(), e);
     }
+  }
+
+  private static WorkerConfig.MethodCalls methodCalls(String value) {
+    return switch (value.trim().toLowerCase(Locale.ROOT)) {
+      case "auto" -> WorkerConfig.MethodCalls.AUTO;
+      case "true" -> WorkerConfig.MethodCalls.ENABLED;
+      case "false" -> WorkerConfig.MethodCalls.DISABLED;
+      default ->
+          throw new WorkerException(
+              P + "method-calls.enabled must be auto, true or false, was '" + value + "'");
+    };
   }
 
   private static String defaultName() {

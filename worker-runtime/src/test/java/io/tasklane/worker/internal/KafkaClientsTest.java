@@ -1,0 +1,59 @@
+package io.tasklane.worker.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.Topics;
+import io.tasklane.worker.HandlerConfig;
+import io.tasklane.worker.WorkerConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class KafkaClientsTest {
+  private static final Map<String, String> SASL =
+      Map.of(
+          "security.protocol", "SASL_SSL",
+          "sasl.mechanism", "SCRAM-SHA-512",
+          "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+          "ssl.truststore.location", "/etc/kafka/truststore.jks");
+
+  private static WorkerConfig config(Map<String, String> kafka) {
+    return new WorkerConfig(
+        new Topics("acme"),
+        "broker:9093",
+        "acme-worker",
+        "w1",
+        4,
+        6,
+        Duration.ofSeconds(30),
+        1 << 20,
+        WorkerConfig.MethodCalls.AUTO,
+        kafka);
+  }
+
+  @Test
+  void everyClientTakesTheKafkaPassThroughAndKeepsItsDeliverySettings() {
+    WorkerConfig config = config(SASL);
+    HandlerConfig hc = HandlerConfig.defaults(config);
+    Map<String, Object> producer = KafkaClients.producerConfig(config);
+    Map<String, Object> consumer = KafkaClients.consumerConfig(config, "mail", hc);
+    Map<String, Object> admin = KafkaClients.adminConfig(config);
+
+    for (Map<String, Object> client : List.of(producer, consumer, admin)) {
+      assertThat(client)
+          .containsAllEntriesOf(SASL)
+          .containsEntry("bootstrap.servers", "broker:9093");
+    }
+    assertThat(producer)
+        .containsEntry("acks", "all")
+        .containsEntry("enable.idempotence", true)
+        .containsEntry("max.request.size", TopicAdmin.MAX_MESSAGE_BYTES);
+    assertThat(consumer)
+        .containsEntry("enable.auto.commit", false)
+        .containsEntry("auto.offset.reset", "earliest")
+        .containsEntry("group.id", "acme-worker.mail")
+        .containsEntry("max.poll.records", hc.maxInFlight());
+  }
+}
