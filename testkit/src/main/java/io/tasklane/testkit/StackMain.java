@@ -67,15 +67,29 @@ public final class StackMain {
     Optional<StackInfo> running = read(layout).filter(StackInfo::isRunning);
     if (running.isPresent()) {
       out.println("stack already up in " + layout.baseDir());
-      print(running.get(), layout, out);
+      StackInfo info = running.get();
+      print(info, layout, out);
+      out.print(
+          appConfig(
+              info.jdbcUrl(StackInfo.DEFAULT_DATABASE),
+              info.username(),
+              info.password(),
+              info.bootstrapServers()));
       return 0;
     }
     long t0 = System.nanoTime();
     try {
       LocalStack stack = LocalStack.start(config.withDetached(true));
       long millis = Duration.ofNanos(System.nanoTime() - t0).toMillis();
-      print(StackInfo.read(layout.stackProperties()), layout, out);
+      StackInfo info = StackInfo.read(layout.stackProperties());
+      print(info, layout, out);
       out.println("started in " + millis + " ms (" + stack.baseDir() + ")");
+      out.print(
+          appConfig(
+              info.jdbcUrl(StackInfo.DEFAULT_DATABASE),
+              info.username(),
+              info.password(),
+              info.bootstrapServers()));
       return 0;
     } catch (LocalStackException e) {
       out.println("stack up failed: " + e.getMessage());
@@ -138,6 +152,55 @@ public final class StackMain {
     out.println("username=" + info.username() + " password=" + info.password());
     out.println("bootstrapServers=" + info.bootstrapServers());
     out.println("TASKLANE_STACK=" + layout.stackProperties());
+  }
+
+  /**
+   * The settings of the relay, the scheduler and a service's worker for this stack, in the forms
+   * docs/getting-started.md uses: property files, application.yml keys and environment variables.
+   */
+  static String appConfig(String jdbcUrl, String user, String password, String bootstrap) {
+    String jdbcHostPort = jdbcUrl.replaceFirst("^jdbc:[a-z]+://([^/]+)/.*$", "$1");
+    String host = jdbcHostPort.contains(":") ? jdbcHostPort.split(":")[0] : jdbcHostPort;
+    String port = jdbcHostPort.contains(":") ? jdbcHostPort.split(":")[1] : "3306";
+    String database = jdbcUrl.replaceFirst("^.*/([^/?]+)(\\?.*)?$", "$1");
+    return String.join(
+        "\n",
+        "",
+        "Tasklane apps on this stack (database '" + database + "', see docs/getting-started.md):",
+        "  relay.properties:",
+        "    tasklane.relay.jdbc-url=" + jdbcUrl,
+        "    tasklane.relay.username=" + user,
+        "    tasklane.relay.password=" + password,
+        "    tasklane.relay.bootstrap-servers=" + bootstrap,
+        "  scheduler.properties:",
+        "    tasklane.scheduler.bootstrap-servers=" + bootstrap,
+        "  application.yml of your service:",
+        "    datasources.default.url: " + jdbcUrl,
+        "    datasources.default.username: " + user,
+        "    datasources.default.password: " + password,
+        "    tasklane.worker.bootstrap-servers: " + bootstrap,
+        "  the tables: mariadb -h "
+            + host
+            + " -P "
+            + port
+            + " -u "
+            + user
+            + " -p"
+            + password
+            + " "
+            + database
+            + " < schema.sql",
+        "  or as environment variables (they override the files):",
+        "export TASKLANE_RELAY_JDBC_URL=" + jdbcUrl,
+        "export TASKLANE_RELAY_USERNAME=" + user,
+        "export TASKLANE_RELAY_PASSWORD=" + password,
+        "export TASKLANE_RELAY_BOOTSTRAP_SERVERS=" + bootstrap,
+        "export TASKLANE_SCHEDULER_BOOTSTRAP_SERVERS=" + bootstrap,
+        "export DATASOURCES_DEFAULT_URL=" + jdbcUrl,
+        "export DATASOURCES_DEFAULT_USERNAME=" + user,
+        "export DATASOURCES_DEFAULT_PASSWORD=" + password,
+        "export TASKLANE_WORKER_BOOTSTRAP_SERVERS=" + bootstrap,
+        "");
   }
 
   private static Optional<StackInfo> read(StackLayout layout) {

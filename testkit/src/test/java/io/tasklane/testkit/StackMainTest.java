@@ -40,4 +40,21 @@ class StackMainTest {
   private static PrintStream print(ByteArrayOutputStream out) {
     return new PrintStream(out, true, StandardCharsets.UTF_8);
   }
+
+  @Test
+  void upPrintsTheAppConfigurationForThisStack() {
+    String config =
+        StackMain.appConfig(
+            "jdbc:mariadb://127.0.0.1:41234/tasklane", "tasklane", "pw", "127.0.0.1:41235");
+
+    assertThat(config)
+        .contains("tasklane.relay.jdbc-url=jdbc:mariadb://127.0.0.1:41234/tasklane\n")
+        .contains("tasklane.relay.bootstrap-servers=127.0.0.1:41235\n")
+        .contains("tasklane.scheduler.bootstrap-servers=127.0.0.1:41235\n")
+        .contains("datasources.default.url: jdbc:mariadb://127.0.0.1:41234/tasklane\n")
+        .contains("tasklane.worker.bootstrap-servers: 127.0.0.1:41235\n")
+        .contains("mariadb -h 127.0.0.1 -P 41234 -u tasklane -ppw tasklane < schema.sql\n")
+        .contains("export TASKLANE_RELAY_JDBC_URL=jdbc:mariadb://127.0.0.1:41234/tasklane\n")
+        .contains("export DATASOURCES_DEFAULT_PASSWORD=pw\n");
+  }
 }
