@@ -80,7 +80,9 @@ public final class Relay implements AutoCloseable {
         m.purged(),
         m.watermarkValue(),
         m.binlogRecoveryCount(),
-        runtime.lastError());
+        runtime.lastError(),
+        m.missingColumnNames(),
+        m.missingTopicNames());
   }
 
   /** The Prometheus text of every relay metric. */

@@ -11,6 +11,9 @@ package io.tasklane.relay;
  * @param watermark highest row id acknowledged by Kafka
  * @param binlogRecoveries times the relay re-read the table after its binlog position was purged
  * @param lastError the last error, or null
+ * @param missingColumns contract columns the last outbox row lacked (the table was altered; such
+ *     rows go to {@code <ns>.relay.dlt}), empty when the table is as expected
+ * @param missingTopics relay topics found deleted at the last check, empty when all exist
  */
 public record RelayStatus(
     RelayState state,
@@ -20,4 +23,6 @@ public record RelayStatus(
     long purged,
     long watermark,
     long binlogRecoveries,
-    String lastError) {}
+    String lastError,
+    java.util.List<String> missingColumns,
+    java.util.List<String> missingTopics) {}

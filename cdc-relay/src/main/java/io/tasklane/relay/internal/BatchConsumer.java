@@ -64,7 +64,7 @@ final class BatchConsumer
     List<ProducerRecord<String, byte[]>> out = new ArrayList<>(events.size());
     List<OutboxRow> rows = new ArrayList<>(events.size()); // per record of out, null if unread
     List<Boolean> cancelled = new ArrayList<>(events.size()); // per record of out: a cancel
-    int updates = 0, deletes = 0, snapshot = 0;
+    int updates = 0, deletes = 0, snapshot = 0, missingColumnRows = 0;
     long maxRowId = -1;
     long lastSourceTs = -1;
     for (RecordChangeEvent<SourceRecord> event : events) {
@@ -85,6 +85,20 @@ final class BatchConsumer
             snapshot++;
           }
           Struct after = value.getStruct("after");
+          List<String> missing = OutboxRow.missingColumns(after);
+          noteMissingColumns(missing);
+          if (!missing.isEmpty()) {
+            long rowId = OutboxRow.idOf(after);
+            String reason = missingReason(missing);
+            LOG.warn("outbox row {} goes to {}: {}", rowId, topics.relayDlt(), reason);
+            out.add(
+                DeadLetters.of(
+                    topics.relayDlt(), table, rowId, OutboxRow.columnsOf(after), reason));
+            rows.add(null);
+            cancelled.add(false);
+            missingColumnRows++;
+            continue;
+          }
           OutboxRow row;
           try {
             row = OutboxRow.of(after);
@@ -146,6 +160,7 @@ final class BatchConsumer
     metrics.tasks.increment(tasks);
     metrics.cancels.increment(cancels);
     metrics.dlt.increment(dead);
+    metrics.missingColumnRows.increment(missingColumnRows);
     metrics.updates.increment(updates);
     metrics.deletes.increment(deletes);
     metrics.snapshotRows.increment(snapshot);
@@ -158,6 +173,34 @@ final class BatchConsumer
     metrics.lastOffsetAtMs.set(ackedAt);
     if (!events.isEmpty()) {
       offsetListener.accept(events.get(events.size() - 1).record().sourceOffset());
+    }
+  }
+
+  /** "handler: column missing — was tasklane_outbox altered?" (several: "a, b: columns ..."). */
+  private String missingReason(List<String> missing) {
+    return String.join(", ", missing)
+        + (missing.size() == 1 ? ": column missing" : ": columns missing")
+        + " — was "
+        + table
+        + " altered?";
+  }
+
+  /** Logs once when the table loses contract columns and once when it has them all again. */
+  private void noteMissingColumns(List<String> missing) {
+    List<String> before = metrics.missingColumns.getAndSet(List.copyOf(missing));
+    if (before.equals(missing)) {
+      return;
+    }
+    if (missing.isEmpty()) {
+      LOG.warn("{} has every column the relay reads again: rows are relayed again", table);
+    } else {
+      LOG.error(
+          "{} lacks column(s) {} the relay reads — was {} altered? Every row goes to {} until the"
+              + " column(s) are restored (the relay keeps going; see /health missingColumns)",
+          table,
+          missing,
+          table,
+          topics.relayDlt());
     }
   }
 

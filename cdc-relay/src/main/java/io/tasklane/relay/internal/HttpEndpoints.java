@@ -94,6 +94,8 @@ final class HttpEndpoints implements AutoCloseable {
     body.put("purged", m.purged());
     body.put("watermark", m.watermarkValue());
     body.put("binlogRecoveries", m.binlogRecoveryCount());
+    body.put("missingColumns", m.missingColumnNames());
+    body.put("missingTopics", m.missingTopicNames());
     int status = state == RelayState.FAILED || state == RelayState.STOPPED ? 503 : 200;
     respond(ex, status, "application/json", WireCodec.encodeToString(body));
   }

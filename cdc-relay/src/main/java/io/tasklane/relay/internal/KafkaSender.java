@@ -2,9 +2,12 @@ package io.tasklane.relay.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +35,12 @@ import org.slf4j.LoggerFactory;
 final class KafkaSender implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaSender.class);
 
+  /**
+   * How long a batch may stay unacknowledged before the sender checks that its topics still exist
+   * (a deleted topic otherwise shows only as a timeout after {@code delivery.timeout.ms}).
+   */
+  static final Duration TOPIC_CHECK_GRACE = Duration.ofSeconds(5);
+
   /** What to send instead of a record Kafka refused for good. */
   @FunctionalInterface
   interface Refusals {
@@ -46,12 +55,21 @@ final class KafkaSender implements AutoCloseable {
   private final KafkaClients clients;
   private final RelayMetrics metrics;
   private final Duration maxBackoff;
+  private final TopicGuard topics;
   private KafkaProducer<String, byte[]> producer;
 
   KafkaSender(KafkaClients clients, RelayMetrics metrics, Duration maxBackoff) {
+    this(clients, metrics, maxBackoff, null);
+  }
+
+  /**
+   * @param topics recreates a topic deleted while the relay runs (null: never)
+   */
+  KafkaSender(KafkaClients clients, RelayMetrics metrics, Duration maxBackoff, TopicGuard topics) {
     this.clients = clients;
     this.metrics = metrics;
     this.maxBackoff = maxBackoff;
+    this.topics = topics;
   }
 
   /** True for errors caused by the record itself, which no retry can fix. */
@@ -99,6 +117,9 @@ final class KafkaSender implements AutoCloseable {
         pending = replaced; // only the replacements are still unacknowledged
         continue;
       }
+      if (topics != null && !(retryCause instanceof MissingTopicException)) {
+        topics.recreateMissing(topicsOf(current)); // e.g. "not present in metadata" after a delete
+      }
       metrics.sendRetries.increment();
       LOG.warn(
           "Kafka did not acknowledge a batch of {} records (attempt {}), retrying in {} ms: {}",
@@ -111,7 +132,48 @@ final class KafkaSender implements AutoCloseable {
       backoffMs = Math.min(maxBackoff.toMillis(), backoffMs * 2);
       pending = indices(current); // the whole batch again, in order
     }
+    if (topics != null && !metrics.missingTopics.get().isEmpty()) {
+      metrics.missingTopics.set(List.of());
+    }
     return current;
+  }
+
+  /** A batch found a topic missing: recreated (or not), the batch is retried. */
+  static final class MissingTopicException extends RuntimeException {
+    MissingTopicException(Set<String> topics) {
+      super("topic(s) " + topics + " did not exist while the batch waited for acknowledgements");
+    }
+  }
+
+  private static Set<String> topicsOf(List<ProducerRecord<String, byte[]>> records) {
+    Set<String> out = new LinkedHashSet<>();
+    records.forEach(
+        r -> {
+          if (r != null) {
+            out.add(r.topic());
+          }
+        });
+    return out;
+  }
+
+  /** Waits up to {@code grace} for every future; true when all are done (acked or failed). */
+  private static boolean awaitAll(Collection<Future<RecordMetadata>> futures, Duration grace)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + grace.toNanos();
+    for (Future<RecordMetadata> f : futures) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0 && !f.isDone()) {
+        return false;
+      }
+      try {
+        f.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+      } catch (ExecutionException e) {
+        // done; read again below
+      } catch (java.util.concurrent.TimeoutException e) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Failures by index; a failure before any record was sent counts for every pending index. */
@@ -131,6 +193,17 @@ final class KafkaSender implements AutoCloseable {
           throw e;
         } catch (RuntimeException e) {
           failures.put(i, e);
+        }
+      }
+      if (topics != null && !awaitAll(futures.values(), TOPIC_CHECK_GRACE)) {
+        List<ProducerRecord<String, byte[]>> sent = new ArrayList<>();
+        pending.forEach(i -> sent.add(records.get(i)));
+        Set<String> missing = topics.recreateMissing(topicsOf(sent));
+        if (!missing.isEmpty()) {
+          closeProducer(); // its records for the deleted topic would only expire; start afresh
+          var e = new MissingTopicException(missing);
+          pending.forEach(i -> failures.putIfAbsent(i, e));
+          return failures;
         }
       }
       producer.flush();

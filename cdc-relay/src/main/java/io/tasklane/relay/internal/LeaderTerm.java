@@ -85,7 +85,8 @@ final class LeaderTerm {
     AtomicBoolean stopping = new AtomicBoolean();
     var mapper = new RowMapper(config.table(), new TaskLimits(config.maxPayloadBytes()));
     var probe = new StreamingProbe(config.name());
-    try (KafkaSender sender = new KafkaSender(kafka, metrics, config.maxSendBackoff())) {
+    try (KafkaSender sender =
+        new KafkaSender(kafka, metrics, config.maxSendBackoff(), runtime.topicGuard())) {
       var consumer =
           new BatchConsumer(
               mapper,

@@ -1,6 +1,8 @@
 package io.tasklane.relay.internal;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
@@ -21,6 +23,61 @@ record OutboxRow(
     String dependsOn,
     String headers,
     long createdAt) {
+
+  /** The columns of the contract DDL; every one must exist (nullability is checked later). */
+  static final List<String> COLUMNS =
+      List.of(
+          "id",
+          "task_id",
+          "routing_key",
+          "kind",
+          "handler",
+          "task_key",
+          "payload",
+          "due_at",
+          "max_attempts",
+          "timeout_ms",
+          "backoff",
+          "depends_on",
+          "headers",
+          "created_at");
+
+  /**
+   * Contract columns {@code after} does not have: the table was altered (a column renamed or
+   * dropped). Columns the contract does not know (an added column) are ignored.
+   */
+  static List<String> missingColumns(Struct after) {
+    List<String> missing = new ArrayList<>();
+    for (String c : COLUMNS) {
+      if (after.schema().field(c) == null) {
+        missing.add(c);
+      }
+    }
+    return missing;
+  }
+
+  /**
+   * Every column {@code after} has, clipped like {@link #toMap()}: the dead-letter copy of a row of
+   * an altered table.
+   */
+  static Map<String, Object> columnsOf(Struct after) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (Field f : after.schema().fields()) {
+      Object v = after.get(f);
+      int max =
+          f.name().equals("payload") ? DeadLetters.MAX_PAYLOAD_CHARS : DeadLetters.MAX_TEXT_CHARS;
+      m.put(
+          DeadLetters.clip(f.name(), DeadLetters.MAX_TEXT_CHARS),
+          v == null || v instanceof Number ? v : DeadLetters.clip(v.toString(), max));
+    }
+    return m;
+  }
+
+  /** The {@code id} column of {@code after}, or -1 when it is missing or not a number. */
+  static long idOf(Struct after) {
+    Field f = after.schema().field("id");
+    return f != null && after.get(f) instanceof Number n ? n.longValue() : -1;
+  }
 
   /** Reads the columns of the contract DDL from Debezium's row struct. */
   static OutboxRow of(Struct after) {

@@ -7,7 +7,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The relay's Micrometer meters (rendered for Prometheus on {@code /metrics}). Thread-safe: the
@@ -29,6 +31,8 @@ public final class RelayMetrics {
   final Counter purgeErrors = counter("tasklane.relay.purge.errors", null, null);
   final Counter binlogRecoveries = counter("tasklane.relay.binlog.recoveries", null, null);
   final Counter leaderships = counter("tasklane.relay.leaderships", null, null);
+  final Counter topicRecreations = counter("tasklane.relay.topic.recreations", null, null);
+  final Counter missingColumnRows = counter("tasklane.relay.missing.column.rows", null, null);
   final Timer enqueueToAck;
   final AtomicLong binlogLagMs = new AtomicLong();
   final AtomicLong lastOffsetAtMs = new AtomicLong(-1);
@@ -37,6 +41,12 @@ public final class RelayMetrics {
   final AtomicLong watermark = new AtomicLong();
   final AtomicLong leader = new AtomicLong();
   final AtomicLong streaming = new AtomicLong();
+
+  /** Contract columns the last inserted row lacked (the outbox table was altered), or none. */
+  final AtomicReference<List<String>> missingColumns = new AtomicReference<>(List.of());
+
+  /** Relay topics found missing at the last check (deleted while the relay ran), or none. */
+  final AtomicReference<List<String>> missingTopics = new AtomicReference<>(List.of());
 
   public RelayMetrics(Clock clock) {
     this.clock = clock;
@@ -63,6 +73,12 @@ public final class RelayMetrics {
     gauge("tasklane.relay.watermark", "highest outbox row id acknowledged by Kafka", watermark);
     gauge("tasklane.relay.leader", "1 while this instance holds the leader lock", leader);
     gauge("tasklane.relay.streaming", "1 while the binlog stream is connected", streaming);
+    Gauge.builder("tasklane.relay.outbox.missing.columns", missingColumns, m -> m.get().size())
+        .description("contract columns the last outbox row lacked (0 = the table is as expected)")
+        .register(registry);
+    Gauge.builder("tasklane.relay.missing.topics", missingTopics, m -> m.get().size())
+        .description("relay topics found deleted at the last check (0 = all exist)")
+        .register(registry);
   }
 
   /** Prometheus text exposition of every meter. */
@@ -92,6 +108,16 @@ public final class RelayMetrics {
 
   public long watermarkValue() {
     return watermark.get();
+  }
+
+  /** Contract columns the last inserted row lacked; empty when the table is as expected. */
+  public List<String> missingColumnNames() {
+    return missingColumns.get();
+  }
+
+  /** Relay topics found deleted at the last check; empty when all exist. */
+  public List<String> missingTopicNames() {
+    return missingTopics.get();
   }
 
   void recordAck(long createdAtMs) {

@@ -12,7 +12,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +29,7 @@ public final class RelayRuntime implements AutoCloseable {
   private final RelayMetrics metrics;
   private final Jdbc jdbc;
   private final KafkaClients kafka;
+  private final TopicGuard topicGuard;
   private final AtomicReference<RelayState> state = new AtomicReference<>(RelayState.STARTING);
   private final AtomicReference<String> lastError = new AtomicReference<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -43,6 +43,7 @@ public final class RelayRuntime implements AutoCloseable {
     this.metrics = new RelayMetrics(clock);
     this.jdbc = new Jdbc(config);
     this.kafka = new KafkaClients(config);
+    this.topicGuard = new TopicGuard(kafka, metrics, topicSpecs(config));
     this.thread = new Thread(this::loop, "tasklane-relay");
   }
 
@@ -136,20 +137,27 @@ public final class RelayRuntime implements AutoCloseable {
   }
 
   private void ensureTopics() {
-    var t = config.topics();
-    short rf = config.replicationFactor();
-    try (Admin admin = kafka.admin()) {
-      TopicAdmin.ensure(
-          admin,
-          List.of(
-              new TopicAdmin.Spec(t.tasks(), config.tasksPartitions(), rf, Map.of()),
-              new TopicAdmin.Spec(t.relayDlt(), 1, rf, Map.of()),
-              new TopicAdmin.Spec(t.relayOffsets(), 1, rf, Map.of("cleanup.policy", "compact")),
-              new TopicAdmin.Spec(
-                  t.relayHistory(), 1, rf, Map.of("retention.ms", "-1", "retention.bytes", "-1"))));
+    try {
+      topicGuard.ensureAll();
     } catch (RuntimeException e) {
       throw new RelayException("cannot ensure the relay's topics: " + e.getMessage(), e);
     }
+  }
+
+  /** The relay's topics, as wanted at start (see {@link TopicGuard}). */
+  private static List<TopicAdmin.Spec> topicSpecs(RelayConfig config) {
+    var t = config.topics();
+    short rf = config.replicationFactor();
+    return List.of(
+        new TopicAdmin.Spec(t.tasks(), config.tasksPartitions(), rf, Map.of()),
+        new TopicAdmin.Spec(t.relayDlt(), 1, rf, Map.of()),
+        new TopicAdmin.Spec(t.relayOffsets(), 1, rf, Map.of("cleanup.policy", "compact")),
+        new TopicAdmin.Spec(
+            t.relayHistory(), 1, rf, Map.of("retention.ms", "-1", "retention.bytes", "-1")));
+  }
+
+  TopicGuard topicGuard() {
+    return topicGuard;
   }
 
   @Override

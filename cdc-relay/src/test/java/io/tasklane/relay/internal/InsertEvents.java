@@ -11,6 +11,7 @@ import org.apache.kafka.connect.source.SourceRecord;
 
 /** Debezium insert events of outbox rows and a committer that counts marks, for batch tests. */
 final class InsertEvents {
+  /** Every column of the contract DDL, as Debezium describes the real table. */
   private static final Schema ROW =
       SchemaBuilder.struct()
           .field("id", Schema.INT64_SCHEMA)
@@ -18,12 +19,17 @@ final class InsertEvents {
           .field("routing_key", Schema.STRING_SCHEMA)
           .field("kind", Schema.STRING_SCHEMA)
           .field("handler", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("task_key", Schema.OPTIONAL_STRING_SCHEMA)
           .field("payload", Schema.OPTIONAL_STRING_SCHEMA)
           .field("due_at", Schema.INT64_SCHEMA)
           .field("max_attempts", Schema.INT32_SCHEMA)
           .field("timeout_ms", Schema.INT64_SCHEMA)
+          .field("backoff", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("depends_on", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("headers", Schema.OPTIONAL_STRING_SCHEMA)
           .field("created_at", Schema.INT64_SCHEMA)
           .build();
+
   private static final Schema SOURCE = SchemaBuilder.struct().field("ts_ms", Schema.INT64_SCHEMA);
   private static final Schema ENVELOPE =
       SchemaBuilder.struct()

@@ -118,10 +118,14 @@ class KafkaDownTest {
             .field("routing_key", Schema.STRING_SCHEMA)
             .field("kind", Schema.STRING_SCHEMA)
             .field("handler", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("task_key", Schema.OPTIONAL_STRING_SCHEMA)
             .field("payload", Schema.OPTIONAL_STRING_SCHEMA)
             .field("due_at", Schema.INT64_SCHEMA)
             .field("max_attempts", Schema.INT32_SCHEMA)
             .field("timeout_ms", Schema.INT64_SCHEMA)
+            .field("backoff", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("depends_on", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("headers", Schema.OPTIONAL_STRING_SCHEMA)
             .field("created_at", Schema.INT64_SCHEMA)
             .build();
     Schema source = SchemaBuilder.struct().field("ts_ms", Schema.INT64_SCHEMA).build();
