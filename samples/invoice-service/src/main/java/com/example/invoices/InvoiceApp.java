@@ -33,7 +33,8 @@ public final class InvoiceApp {
 
   private static void command(String[] args) {
     // One transaction, no handlers: the worker stays off in this process.
-    try (ApplicationContext context = ApplicationContext.run(Map.of("tasklane.worker.enabled", "false"))) {
+    try (ApplicationContext context =
+        ApplicationContext.run(Map.of("tasklane.worker.enabled", "false"))) {
       InvoiceService invoices = context.getBean(InvoiceService.class);
       switch (args[0]) {
         case "issue" -> {

@@ -10,7 +10,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import java.time.Duration;
 
-/** Issues and pays invoices. Each method is one transaction: the rows and the tasks commit together. */
+/** Issues and pays invoices: each method is one transaction, rows and tasks commit together. */
 @Singleton
 public class InvoiceService {
   public static final String SEND = "invoice.send";
