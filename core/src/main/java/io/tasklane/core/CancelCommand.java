@@ -12,13 +12,20 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param id the task to cancel
  * @param reason free text shown in the console, may be null
  * @param requestedAt epoch millis of the request
+ * @param actor who sent it (an operator's API token name), null from the outbox; absent from the
+ *     JSON when null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CancelCommand(
-    @JsonProperty(required = true) int v, String id, String reason, long requestedAt)
+    @JsonProperty(required = true) int v, String id, String reason, long requestedAt, String actor)
     implements TaskTopicRecord, ControlRecord {
 
   public static CancelCommand of(String id, String reason, long requestedAt) {
-    return new CancelCommand(Wire.VERSION, id, reason, requestedAt);
+    return of(id, reason, requestedAt, null);
+  }
+
+  /** As {@link #of(String, String, long)}, naming who sent it. */
+  public static CancelCommand of(String id, String reason, long requestedAt, String actor) {
+    return new CancelCommand(Wire.VERSION, id, reason, requestedAt, actor);
   }
 }

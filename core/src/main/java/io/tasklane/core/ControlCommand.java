@@ -4,31 +4,62 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
-/** The control commands besides cancel. Each is keyed by the routing key of {@code id}. */
+/**
+ * The control commands besides cancel. Each is keyed by the routing key of {@code id}. The operator
+ * commands carry an optional {@code actor}: who sent them (the API token's name), absent from the
+ * JSON when null, so records without it read and write as before.
+ */
 public final class ControlCommand {
   private ControlCommand() {}
 
   /** DEAD → PENDING with a fresh attempt budget. */
-  public record RetryDead(@JsonProperty(required = true) int v, String id, long requestedAt)
+  public record RetryDead(
+      @JsonProperty(required = true) int v,
+      String id,
+      long requestedAt,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String actor)
       implements ControlRecord {
     public static RetryDead of(String id, long requestedAt) {
-      return new RetryDead(Wire.VERSION, id, requestedAt);
+      return of(id, requestedAt, null);
+    }
+
+    /** As {@link #of(String, long)}, naming who sent it ({@code actor}, may be null). */
+    public static RetryDead of(String id, long requestedAt, String actor) {
+      return new RetryDead(Wire.VERSION, id, requestedAt, actor);
     }
   }
 
   /** Run a PENDING, RETRYING or NO_HANDLER task now instead of at its due time. */
-  public record Trigger(@JsonProperty(required = true) int v, String id, long requestedAt)
+  public record Trigger(
+      @JsonProperty(required = true) int v,
+      String id,
+      long requestedAt,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String actor)
       implements ControlRecord {
     public static Trigger of(String id, long requestedAt) {
-      return new Trigger(Wire.VERSION, id, requestedAt);
+      return of(id, requestedAt, null);
+    }
+
+    /** As {@link #of(String, long)}, naming who sent it ({@code actor}, may be null). */
+    public static Trigger of(String id, long requestedAt, String actor) {
+      return new Trigger(Wire.VERSION, id, requestedAt, actor);
     }
   }
 
   /** Forget a DEAD task (it is purged instead of waiting for the retention window). */
-  public record Discard(@JsonProperty(required = true) int v, String id, long requestedAt)
+  public record Discard(
+      @JsonProperty(required = true) int v,
+      String id,
+      long requestedAt,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String actor)
       implements ControlRecord {
     public static Discard of(String id, long requestedAt) {
-      return new Discard(Wire.VERSION, id, requestedAt);
+      return of(id, requestedAt, null);
+    }
+
+    /** As {@link #of(String, long)}, naming who sent it ({@code actor}, may be null). */
+    public static Discard of(String id, long requestedAt, String actor) {
+      return new Discard(Wire.VERSION, id, requestedAt, actor);
     }
   }
 

@@ -90,4 +90,12 @@ public record Topics(String namespace) {
   public String relayDlt() {
     return namespace + ".relay.dlt";
   }
+
+  /**
+   * Input records the scheduler could not decode or apply, and timers it could not fire ({@code
+   * <ns>.scheduler.dlt}).
+   */
+  public String schedulerDlt() {
+    return namespace + ".scheduler.dlt";
+  }
 }

@@ -101,6 +101,10 @@ class GoldenFixturesTest {
     Map<String, ControlRecord> expected =
         Map.of(
             "control-retry-dead.json", ControlCommand.RetryDead.of(ID, 1767225600000L),
+            "control-retry-dead-actor.json",
+                ControlCommand.RetryDead.of(ID, 1767225600000L, "ops-alice"),
+            "cancel-actor.json",
+                CancelCommand.of(ID, "customer asked", 1767224000000L, "ops-alice"),
             "control-trigger.json", ControlCommand.Trigger.of(ID, 1767225600000L),
             "control-discard.json", ControlCommand.Discard.of(ID, 1767225600000L),
             "control-await.json", ControlCommand.Await.of(DEP, ID, ID),

@@ -15,6 +15,7 @@ class TopicsTest {
     assertThat(t.handler("order.cancel")).isEqualTo("tasklane.handler.order.cancel");
     assertThat(t.handlerDlt("order.cancel")).isEqualTo("tasklane.handler.order.cancel.dlt");
     assertThat(t.relayOffsets()).isEqualTo("tasklane.relay.offsets");
+    assertThat(t.schedulerDlt()).isEqualTo("tasklane.scheduler.dlt");
   }
 
   @Test
