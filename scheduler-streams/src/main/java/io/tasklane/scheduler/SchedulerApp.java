@@ -1,5 +1,6 @@
 package io.tasklane.scheduler;
 
+import io.micronaut.context.env.Environment;
 import io.micronaut.runtime.Micronaut;
 
 /**
@@ -14,11 +15,30 @@ public final class SchedulerApp {
 
   public static void main(String[] args) {
     try {
-      Micronaut.build(args).mainClass(SchedulerApp.class).banner(false).start();
+      new Micronaut() {
+        /** No log line of its own: main prints the cause as the first line, then the trace. */
+        @Override
+        protected void handleStartupException(Environment environment, Throwable exception) {
+          throw exception instanceof RuntimeException r
+              ? r
+              : new SchedulerException(String.valueOf(exception), exception);
+        }
+      }.args(args).mainClass(SchedulerApp.class).banner(false).start();
     } catch (Throwable t) {
-      System.err.println("tasklane scheduler failed to start: " + t.getMessage());
+      // The cause in one line first (a refused token says how to make one), then the trace.
+      System.err.println("tasklane scheduler failed to start: " + rootMessage(t));
       t.printStackTrace();
       System.exit(1);
     }
+  }
+
+  /** The message of the first {@link SchedulerException} among the causes, else of {@code t}. */
+  static String rootMessage(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof SchedulerException) {
+        return c.getMessage();
+      }
+    }
+    return t.getMessage();
   }
 }

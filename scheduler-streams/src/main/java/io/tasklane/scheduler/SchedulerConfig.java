@@ -1,9 +1,12 @@
 package io.tasklane.scheduler;
 
+import io.tasklane.core.SecretMasker;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -30,9 +33,16 @@ import java.util.Set;
  *     scheduler partition; further due tasks wait in the scheduler, in due order, instead of piling
  *     up in the handler topic
  * @param topicRefreshInterval how often the list of handler topics is refreshed
- * @param advertisedHost the host other instances use to reach this one's HTTP API
+ * @param advertisedHost the host other instances use to reach this one's HTTP API; null: detected
+ *     at start (the host name when it resolves to a non-loopback address, else the first
+ *     non-loopback address; the start fails when there is none)
  * @param kafka extra Kafka / Streams settings passed through as they are (SASL, TLS, ...)
- * @param apiTokens bearer token → role; at least one is required
+ * @param apiTokens the named bearer tokens; at least one is required, names unique
+ * @param maxWaitersPerTask the most tasks that may wait on one task (dependency fan-in); the next
+ *     one goes DEAD naming the limit
+ * @param interInstanceToken the credential instances send each other when a status read is
+ *     forwarded to the instance owning the task (never the caller's token); null: a random one is
+ *     generated at start, so forwarded reads work only if every instance is given the same value
  */
 public record SchedulerConfig(
     String bootstrapServers,
@@ -51,7 +61,9 @@ public record SchedulerConfig(
     Duration topicRefreshInterval,
     String advertisedHost,
     Map<String, String> kafka,
-    Map<String, Role> apiTokens) {
+    List<ApiToken> apiTokens,
+    int maxWaitersPerTask,
+    String interInstanceToken) {
 
   public static final String PREFIX = "tasklane.scheduler";
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
@@ -79,7 +91,7 @@ public record SchedulerConfig(
   public static final int DEFAULT_MAX_DISPATCHED = 1_000;
 
   public static final Duration DEFAULT_TOPIC_REFRESH_INTERVAL = Duration.ofSeconds(5);
-  public static final String DEFAULT_ADVERTISED_HOST = "localhost";
+  public static final int DEFAULT_MAX_WAITERS_PER_TASK = 10_000;
 
   /** What a token may do: read status, or also send commands. */
   public enum Role {
@@ -124,17 +136,79 @@ public record SchedulerConfig(
         topicRefreshInterval,
         Duration.ofMillis(100),
         Duration.ofMinutes(10));
-    advertisedHost = advertisedHost == null ? DEFAULT_ADVERTISED_HOST : advertisedHost;
+    require(
+        "advertised-host",
+        advertisedHost == null || advertisedHost.matches("[a-zA-Z0-9.:\\[\\]_-]{1,253}"),
+        "'" + advertisedHost + "' is not a host name or address");
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
-    apiTokens = apiTokens == null ? Map.of() : Map.copyOf(apiTokens);
+    apiTokens = apiTokens == null ? List.of() : List.copyOf(apiTokens);
     require(
         "api.tokens",
         !apiTokens.isEmpty(),
-        "needs at least one token (token → viewer|operator); every endpoint but /health requires one");
-    apiTokens
-        .keySet()
-        .forEach(
-            t -> require("api.tokens", t.length() >= 16, "tokens must be at least 16 characters"));
+        "needs at least one token (name:token:viewer|operator; make one with: openssl rand -base64"
+            + " 32); every endpoint but /health requires one");
+    Set<String> names = new HashSet<>();
+    Set<String> secrets = new HashSet<>();
+    for (ApiToken t : apiTokens) {
+      require("api.tokens", names.add(t.name()), "token name '" + t.name() + "' is used twice");
+      require("api.tokens", secrets.add(t.token()), "token '" + t.name() + "' repeats a token");
+    }
+    range("max-waiters-per-task", maxWaitersPerTask, 1, 1_000_000);
+    if (interInstanceToken != null) {
+      String weak = TokenStrength.weakness(interInstanceToken);
+      require(
+          "inter-instance-token",
+          weak == null,
+          "is refused, " + TokenStrength.HOW + " (it " + weak + ")");
+      require(
+          "inter-instance-token",
+          !secrets.contains(interInstanceToken),
+          "must differ from every api token");
+    }
+  }
+
+  /** The configuration as it may be logged: tokens and secret Kafka settings masked. */
+  @Override
+  public String toString() {
+    return "SchedulerConfig[bootstrapServers="
+        + SecretMasker.maskText(bootstrapServers)
+        + ", namespace="
+        + namespace
+        + ", applicationId="
+        + applicationId
+        + ", partitions="
+        + partitions
+        + ", punctuationInterval="
+        + punctuationInterval
+        + ", scanBound="
+        + scanBound
+        + ", processingGuarantee="
+        + processingGuarantee
+        + ", numStandbyReplicas="
+        + numStandbyReplicas
+        + ", stateDir="
+        + stateDir
+        + ", retention="
+        + retention
+        + ", snoozeCap="
+        + snoozeCap
+        + ", timeoutGrace="
+        + timeoutGrace
+        + ", maxDispatched="
+        + maxDispatched
+        + ", topicRefreshInterval="
+        + topicRefreshInterval
+        + ", advertisedHost="
+        + (advertisedHost == null ? "(detected)" : advertisedHost)
+        + ", kafka="
+        + SecretMasker.mask(kafka)
+        + ", apiTokens="
+        + apiTokens
+        + ", maxWaitersPerTask="
+        + maxWaitersPerTask
+        + ", interInstanceToken="
+        + (interInstanceToken == null ? "(generated)" : SecretMasker.MASK)
+        + "]";
   }
 
   private static Duration orDefault(Duration d, Duration dflt) {

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SchedulerConfigTest {
   private static SchedulerConfig config(int partitions, Duration interval, String guarantee) {
@@ -26,7 +29,32 @@ class SchedulerConfigTest {
         null,
         null,
         Map.of(),
-        Map.of("0123456789abcdef", SchedulerConfig.Role.VIEWER));
+        List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER)),
+        SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK,
+        null);
+  }
+
+  private static SchedulerConfig withSecrets(List<ApiToken> tokens, String interInstance) {
+    return new SchedulerConfig(
+        "localhost:9092",
+        null,
+        null,
+        6,
+        null,
+        5_000,
+        null,
+        0,
+        null,
+        null,
+        100,
+        null,
+        SchedulerConfig.DEFAULT_MAX_DISPATCHED,
+        null,
+        null,
+        Map.of("sasl.jaas.config", "PlainLoginModule required username=\"u\" password=\"pw-1\";"),
+        tokens,
+        SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK,
+        interInstance);
   }
 
   @Test
@@ -49,5 +77,70 @@ class SchedulerConfigTest {
         .hasMessageStartingWith("tasklane.scheduler.punctuation-interval: PT0.001S is outside");
     assertThatThrownBy(() -> config(6, null, "exactly_once"))
         .hasMessageContaining("tasklane.scheduler.processing-guarantee");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "change-me",
+        "change-me-change-me-please-now",
+        "Xq7vChangeMe9Lp2Rt5Wz8Kd3",
+        "my-secret-value-Kq8Zt2Lm9Pw4",
+        "Password1Password1Password1",
+        "operator-token-0123456789",
+        "Kq8Zt2Lm9Pw4-test-Rv7Yx3Nb6",
+        "a-fine-EXAMPLE-Kq8Zt2Lm9Pw4",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "Kq8Zt2Lm9Pw4123456Rv7Yx3Nb6Jh",
+        "Kq8Zt2Lm9Pw4abcdefRv7Yx3Nb6Jh",
+        "abababababababababababababab",
+        "Kq8Zt2Lm9Pw4Rv7Yx3Nb6"
+      })
+  void refusesPlaceholderAndWeakTokensSayingHowToMakeOneWithoutShowingIt(String token) {
+    assertThatThrownBy(
+            () ->
+                withSecrets(
+                    List.of(new ApiToken("ops-alice", token, SchedulerConfig.Role.OPERATOR)), null))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageStartingWith(
+            "tasklane.scheduler.api.tokens: token 'ops-alice' is refused, make one with: openssl"
+                + " rand -base64 32 (it ")
+        .hasMessageNotContaining(token);
+  }
+
+  @Test
+  void acceptsTokensMadeTheWayTheMessageSays() {
+    for (int i = 0; i < 2_000; i++) {
+      String token = Tokens.random();
+      assertThat(TokenStrength.weakness(token)).as(token).isNull();
+    }
+    assertThat(TokenStrength.weakness("0f8e1c2b-7a4d-4e9b-8c3d-5f6a7b8c9d0e")).isNull(); // uuid
+  }
+
+  @Test
+  void refusesAWeakOrSharedInterInstanceTokenAndDuplicateNames() {
+    ApiToken ops = new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.OPERATOR);
+    assertThatThrownBy(() -> withSecrets(List.of(ops), "changeme-changeme-changeme"))
+        .hasMessageStartingWith(
+            "tasklane.scheduler.inter-instance-token: is refused, make one with: openssl rand");
+    assertThatThrownBy(() -> withSecrets(List.of(ops), ops.token()))
+        .hasMessage("tasklane.scheduler.inter-instance-token: must differ from every api token");
+    ApiToken twin = new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER);
+    assertThatThrownBy(() -> withSecrets(List.of(ops, twin), null))
+        .hasMessage("tasklane.scheduler.api.tokens: token name 'ops' is used twice");
+  }
+
+  @Test
+  void configAsLoggedMasksTokensAndSecretKafkaSettings() {
+    ApiToken ops = new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.OPERATOR);
+    String inter = Tokens.random();
+    String logged = withSecrets(List.of(ops), inter).toString();
+    assertThat(logged)
+        .contains("apiTokens=[ops:***:operator]")
+        .contains("interInstanceToken=***")
+        .contains("sasl.jaas.config=***")
+        .doesNotContain(ops.token())
+        .doesNotContain(inter)
+        .doesNotContain("pw-1");
   }
 }

@@ -52,7 +52,8 @@ final class SchedulerProcess {
             .sysProp("tasklane.scheduler.partitions", "4")
             .sysProp("tasklane.scheduler.state-dir", dir.resolve(name).toString())
             .sysProp("tasklane.scheduler.topic-refresh-interval", "1s")
-            .sysProp("tasklane.scheduler.api.tokens", VIEWER + ":viewer")
+            .sysProp("tasklane.scheduler.api.tokens", "viewer-bob:" + VIEWER + ":viewer")
+            .sysProp("tasklane.scheduler.inter-instance-token", StackSupport.INTER_INSTANCE)
             .sysProp("tasklane.scheduler.kafka.session.timeout.ms", "6000")
             .sysProp("tasklane.scheduler.kafka.heartbeat.interval.ms", "1000");
     settings.forEach((k, v) -> b.sysProp("tasklane.scheduler." + k, v));

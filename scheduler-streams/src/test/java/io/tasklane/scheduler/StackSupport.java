@@ -8,6 +8,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -15,16 +17,26 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Helpers for the tests on the real broker. */
 final class StackSupport {
-  static final String VIEWER = "viewer-token-0123456789";
-  static final String OPERATOR = "operator-token-0123456789";
+  static final String VIEWER = Tokens.random();
+  static final String OPERATOR = Tokens.random();
+
+  /** Shared by every scheduler a test starts, so that forwarded status reads are accepted. */
+  static final String INTER_INSTANCE = Tokens.random();
+
   static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private StackSupport() {}
@@ -81,6 +93,29 @@ final class StackSupport {
     producer
         .send(new ProducerRecord<>(topics.tasks(), task.routingKey(), WireCodec.encode(task)))
         .get(10, TimeUnit.SECONDS);
+  }
+
+  /** Every record of {@code topic} from the beginning, once at least {@code min} are there. */
+  static List<ConsumerRecord<String, byte[]>> readAll(String bootstrap, String topic, int min) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+    try (KafkaConsumer<String, byte[]> c =
+        new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> parts =
+          c.partitionsFor(topic).stream()
+              .map(i -> new TopicPartition(topic, i.partition()))
+              .toList();
+      c.assign(parts);
+      c.seekToBeginning(parts);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (out.size() < min && System.nanoTime() < deadline) {
+        c.poll(Duration.ofMillis(200)).forEach(out::add);
+      }
+      c.poll(Duration.ofMillis(500)).forEach(out::add); // and whatever follows at once
+    }
+    return out;
   }
 
   static HttpResponse<String> get(int port, String path, String token) throws Exception {

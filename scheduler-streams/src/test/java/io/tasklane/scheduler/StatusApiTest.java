@@ -35,7 +35,9 @@ class StatusApiTest {
     p.put("tasklane.scheduler.partitions", 2);
     p.put("tasklane.scheduler.state-dir", stateDir.toString());
     p.put("tasklane.scheduler.topic-refresh-interval", "500ms");
-    p.put("tasklane.scheduler.api.tokens", VIEWER + ":viewer," + OPERATOR + ":operator");
+    p.put(
+        "tasklane.scheduler.api.tokens",
+        "viewer-bob:" + VIEWER + ":viewer,ops-alice:" + OPERATOR + ":operator");
     return p;
   }
 

@@ -21,8 +21,20 @@ public record Apps(
     String namespace,
     boolean jfr) {
 
-  /** The operator token every launched scheduler accepts. */
-  public static final String TOKEN = "bench-operator-token";
+  /**
+   * The operator token every launched scheduler accepts (named {@code operator}): random per JVM,
+   * as {@code openssl rand -base64 32} makes one; the scheduler refuses guessable tokens.
+   */
+  public static final String TOKEN = randomToken();
+
+  /** What the launched scheduler instances send each other on forwarded status reads. */
+  static final String INTER_INSTANCE_TOKEN = randomToken();
+
+  private static String randomToken() {
+    byte[] b = new byte[32];
+    new java.security.SecureRandom().nextBytes(b);
+    return java.util.Base64.getEncoder().encodeToString(b);
+  }
 
   public JavaProcess.Builder relay(String name) {
     return withJfr(name, JavaProcess.builder("io.tasklane.relay.RelayApp"))
@@ -51,7 +63,8 @@ public record Apps(
         .sysProp("tasklane.scheduler.namespace", namespace)
         .sysProp("tasklane.scheduler.application-id", namespace + "-scheduler")
         .sysProp("tasklane.scheduler.state-dir", runDir.resolve("state-" + name).toString())
-        .sysProp("tasklane.scheduler.api.tokens", TOKEN + ":operator")
+        .sysProp("tasklane.scheduler.api.tokens", "operator:" + TOKEN + ":operator")
+        .sysProp("tasklane.scheduler.inter-instance-token", INTER_INSTANCE_TOKEN)
         .sysProp("tasklane.scheduler.num-standby-replicas", "1")
         .sysProp("tasklane.scheduler.kafka.session.timeout.ms", "6000")
         .sysProp("tasklane.scheduler.kafka.heartbeat.interval.ms", "1500")

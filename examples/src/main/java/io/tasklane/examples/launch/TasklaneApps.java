@@ -30,8 +30,20 @@ public record TasklaneApps(
     String bootstrap,
     String namespace) {
 
-  /** The operator token every launched scheduler accepts. */
-  public static final String TOKEN = "demo-operator-token";
+  /**
+   * The operator token every launched scheduler accepts (named {@code operator}): random per JVM,
+   * as {@code openssl rand -base64 32} makes one; the scheduler refuses guessable tokens.
+   */
+  public static final String TOKEN = randomToken();
+
+  /** What the launched scheduler instances send each other on forwarded status reads. */
+  static final String INTER_INSTANCE_TOKEN = randomToken();
+
+  private static String randomToken() {
+    byte[] b = new byte[32];
+    new java.security.SecureRandom().nextBytes(b);
+    return java.util.Base64.getEncoder().encodeToString(b);
+  }
 
   /** A relay; several relays on one database elect one leader. */
   public JavaProcess.Builder relay(String name) {
@@ -56,7 +68,8 @@ public record TasklaneApps(
         .sysProp("tasklane.scheduler.namespace", namespace)
         .sysProp("tasklane.scheduler.application-id", namespace + "-scheduler")
         .sysProp("tasklane.scheduler.state-dir", runDir.resolve("state-" + name).toString())
-        .sysProp("tasklane.scheduler.api.tokens", TOKEN + ":operator")
+        .sysProp("tasklane.scheduler.api.tokens", "operator:" + TOKEN + ":operator")
+        .sysProp("tasklane.scheduler.inter-instance-token", INTER_INSTANCE_TOKEN)
         .sysProp("micronaut.server.port", String.valueOf(httpPort))
         .logFile(logs().resolve(name + ".log"));
   }

@@ -31,6 +31,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
   private ProcessorContext<String, Object> context;
   private TaskMachine machine;
   private Commands commands;
+  private Inputs inputs;
 
   AdmissionProcessor(Engine engine) {
     this.engine = engine;
@@ -42,6 +43,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
     engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     this.machine = new TaskMachine(ctx, engine);
     this.commands = new Commands(machine);
+    this.inputs = new Inputs("tasks", engine, machine.out);
     DuePunctuator punctuator = new DuePunctuator(machine);
     ctx.schedule(
         engine.settings().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, punctuator);
@@ -57,15 +59,13 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
 
   @Override
   public void process(Record<String, byte[]> record) {
-    TaskTopicRecord value = Inputs.decode("tasks", record, WireCodec::decodeTaskRecord, engine);
+    TaskTopicRecord value = inputs.decode(record, WireCodec::decodeTaskRecord);
     if (value == null) {
       return;
     }
     long now = context.currentSystemTimeMs();
-    Inputs.guard(
-        "tasks",
-        record.key(),
-        engine,
+    inputs.guard(
+        record,
         () -> {
           if (value instanceof TaskEnvelope task) {
             admit(record, task, now);
@@ -79,8 +79,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
     try {
       VALIDATOR.validate(task, record.value().length, now);
     } catch (InvalidTaskException e) {
-      LOG.warn("skipping invalid task {}: {}", task.id(), e.getMessage());
-      engine.metrics().count("invalid.tasks");
+      inputs.reject(record, "task " + task.id() + ": " + e.getMessage(), e);
       return;
     }
     if (!Objects.equals(record.key(), task.routingKey())) {

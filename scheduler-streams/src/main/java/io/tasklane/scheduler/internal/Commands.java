@@ -14,6 +14,9 @@ final class Commands {
   private static final Set<TaskState> WAITING_TO_RUN =
       Set.of(TaskState.PENDING, TaskState.RETRYING, TaskState.NO_HANDLER);
 
+  /** How a refused waiter's reason starts (and how its DEAD record's error type reads). */
+  static final String TOO_MANY_WAITERS = "too many waiters: ";
+
   private final TaskMachine machine;
   private final TaskStore store;
   private final Engine engine;
@@ -109,6 +112,11 @@ final class Commands {
     TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
     Waiter waiter = new Waiter(await.waiterId(), await.waiterRoutingKey());
     if (!e.waiters.contains(waiter)) {
+      int cap = engine.settings().maxWaitersPerTask();
+      if (e.waiters.size() >= cap) {
+        refuseWaiter(await, id, cap, now);
+        return;
+      }
       e.waiters.add(waiter);
     }
     if (previous == null) {
@@ -123,6 +131,26 @@ final class Commands {
       }
     }
     store.put(id, previous, e.build());
+  }
+
+  /**
+   * Task {@code id} has {@code cap} waiters already: the one more goes DEAD (through the ordinary
+   * {@code dependency-done}) with a reason naming the cap, instead of growing the record without
+   * bound. Counted {@code waiters.cap}.
+   */
+  private void refuseWaiter(ControlCommand.Await await, String id, int cap, long now) {
+    String reason =
+        TOO_MANY_WAITERS
+            + "dependency "
+            + id
+            + " already has "
+            + cap
+            + " waiting tasks, the limit (tasklane.scheduler.max-waiters-per-task)";
+    machine.out.control(
+        await.waiterRoutingKey(),
+        ControlCommand.DependencyDone.of(await.waiterId(), id, TaskState.DEAD, reason),
+        now);
+    engine.metrics().count("waiters.cap");
   }
 
   /** Dependency protocol on the waiter's side. */
@@ -140,6 +168,9 @@ final class Commands {
       if (e.waitingOn.isEmpty()) {
         machine.schedule(e, TaskState.PENDING, e.task.dueAt(), now);
       }
+    } else if (done.reason() != null && done.reason().startsWith(TOO_MANY_WAITERS)) {
+      String reason = done.reason();
+      machine.dead(e, id, new ErrorInfo("waiter-cap", reason, null), reason, now);
     } else {
       String reason =
           "dependency "

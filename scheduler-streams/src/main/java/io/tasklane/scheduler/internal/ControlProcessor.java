@@ -13,6 +13,7 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
   private final Engine engine;
   private ProcessorContext<String, Object> context;
   private Commands commands;
+  private Inputs inputs;
 
   ControlProcessor(Engine engine) {
     this.engine = engine;
@@ -22,7 +23,9 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
     engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
-    this.commands = new Commands(new TaskMachine(ctx, engine));
+    TaskMachine machine = new TaskMachine(ctx, engine);
+    this.commands = new Commands(machine);
+    this.inputs = new Inputs("control", engine, machine.out);
   }
 
   /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
@@ -35,17 +38,22 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
 
   @Override
   public void process(Record<String, byte[]> record) {
-    ControlRecord value = Inputs.decode("control", record, WireCodec::decodeControl, engine);
+    ControlRecord value = inputs.decode(record, WireCodec::decodeControl);
     if (value == null) {
       return;
     }
     long now = context.currentSystemTimeMs();
-    Inputs.guard("control", record.key(), engine, () -> apply(value, now));
+    inputs.guard(record, () -> apply(value, now));
+  }
+
+  /** The cancel's reason naming its actor, e.g. {@code paid (by ops-alice)}. */
+  private static String byActor(CancelCommand c) {
+    return (c.reason() == null ? "" : c.reason() + " ") + "(by " + c.actor() + ")";
   }
 
   private void apply(ControlRecord value, long now) {
     if (value instanceof CancelCommand c) {
-      commands.cancel(c.id(), c.reason(), now);
+      commands.cancel(c.id(), c.actor() == null ? c.reason() : byActor(c), now);
     } else if (value instanceof ControlCommand.RetryDead r) {
       commands.retryDead(r.id(), now);
     } else if (value instanceof ControlCommand.Trigger t) {

@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.TaskState;
+import io.tasklane.core.WireCodec;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,8 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The wall-clock punctuator: range-scans the due-index up to now, at most {@code scanBound} entries
  * per tick, and fires each timer (dispatch, deadline, purge). An entry that no longer matches its
- * task's record is stale and only removed. Then it releases queued tasks of every handler with free
- * slots, oldest due first, within what is left of the bound.
+ * task's record is stale and only removed; one whose firing throws is removed and its task goes
+ * DEAD ({@link #poisoned}), so one bad timer never stalls the others. Then it releases queued tasks
+ * of every handler with free slots, oldest due first, within what is left of the bound.
  */
 final class DuePunctuator implements Punctuator {
   private static final Logger LOG = LoggerFactory.getLogger(DuePunctuator.class);
@@ -63,8 +65,7 @@ final class DuePunctuator implements Punctuator {
       } catch (StreamsException e) {
         throw e;
       } catch (RuntimeException e) {
-        LOG.error("timer {} failed; dropped", DueIndexKey.taskId(entry.key), e);
-        engine.metrics().count("error.timer");
+        poisoned(DueIndexKey.taskId(entry.key), entry.key, now, e);
       }
     }
     int released = release(now, bound);
@@ -112,12 +113,7 @@ final class DuePunctuator implements Punctuator {
           throw e;
         } catch (RuntimeException e) {
           // Taken out of the queue so that it cannot block the queue's head tick after tick.
-          store.index().delete(key);
-          LOG.error(
-              "queued task {} failed; taken out of the queue",
-              DueIndexKey.queuedTaskId(key, handler),
-              e);
-          engine.metrics().count("error.timer");
+          poisoned(DueIndexKey.queuedTaskId(key, handler), key, now, e);
         }
       }
     }
@@ -151,6 +147,46 @@ final class DuePunctuator implements Punctuator {
     TaskRecord.Edit e = previous.edit().noTimer();
     machine.dispatchOrPark(e, now, true);
     store.put(id, previous, e.build());
+  }
+
+  /**
+   * A timer (or queue entry) whose firing threw: its index entry is removed so that it cannot fire
+   * again tick after tick (and hold up the entries behind it), the task's record is written to the
+   * scheduler DLT (reason {@code timer-failed}), and the task goes DEAD naming the error (a failed
+   * purge deletes the record instead), so no later write-back pass revives the timer. Counted
+   * {@code error.timer}. Each step is best effort: a record that cannot even be read is only
+   * dead-lettered by its id.
+   */
+  private void poisoned(String id, Bytes key, long now, RuntimeException error) {
+    LOG.error("timer of task {} failed; removed, the task goes DEAD", id, error);
+    engine.metrics().count("error.timer");
+    store.index().delete(key);
+    TaskRecord previous = null;
+    byte[] raw = null;
+    try {
+      previous = store.get(id);
+      raw = previous == null ? null : WireCodec.encode(previous);
+    } catch (RuntimeException e) {
+      LOG.error("task {}: its record cannot be read either", id, e);
+    }
+    String why = "timer failed: " + error;
+    machine.out.schedulerDeadLetter(id, raw, "timer-failed", why, error, now);
+    engine.metrics().deadLettered("timer", "timer-failed");
+    if (previous == null) {
+      return;
+    }
+    try {
+      if (previous.timerKind() == TimerKind.PURGE || previous.state() == null) {
+        store.delete(id, previous);
+        return;
+      }
+      TaskRecord.Edit e = previous.edit();
+      e.lastError = new ErrorInfo("timer-failed", why, null);
+      machine.finish(e, id, TaskState.DEAD, why, now);
+      store.put(id, previous, e.build());
+    } catch (RuntimeException e) {
+      LOG.error("task {}: could not be set DEAD after its timer failed", id, e);
+    }
   }
 
   private void fire(Bytes key, byte[] value, long now) {

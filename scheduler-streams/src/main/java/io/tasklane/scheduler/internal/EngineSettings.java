@@ -18,6 +18,8 @@ import java.time.Duration;
  * @param healTimers write back lost timer entries after every (re)start of a stream task: needed
  *     under at-least-once, where a kill -9 can split a flush; under {@code exactly_once_v2} the
  *     stores' changelog writes commit atomically and the pass is skipped
+ * @param maxWaitersPerTask the most tasks one task's record keeps as waiters (dependency fan-in);
+ *     an {@code await} over it makes its waiter DEAD naming the limit
  */
 public record EngineSettings(
     Duration punctuationInterval,
@@ -28,4 +30,33 @@ public record EngineSettings(
     long noHandlerRecheckMs,
     int maxDispatched,
     int partitions,
-    boolean healTimers) {}
+    boolean healTimers,
+    int maxWaitersPerTask) {
+
+  /** The default of {@code tasklane.scheduler.max-waiters-per-task}. */
+  public static final int DEFAULT_MAX_WAITERS_PER_TASK = 10_000;
+
+  /** Settings with the default waiter cap. */
+  public EngineSettings(
+      Duration punctuationInterval,
+      int scanBound,
+      long retentionMs,
+      long timeoutGraceMs,
+      int snoozeCap,
+      long noHandlerRecheckMs,
+      int maxDispatched,
+      int partitions,
+      boolean healTimers) {
+    this(
+        punctuationInterval,
+        scanBound,
+        retentionMs,
+        timeoutGraceMs,
+        snoozeCap,
+        noHandlerRecheckMs,
+        maxDispatched,
+        partitions,
+        healTimers,
+        DEFAULT_MAX_WAITERS_PER_TASK);
+  }
+}

@@ -113,7 +113,7 @@ final class HandlerLoad {
       while (it.hasNext()) {
         KeyValue<Bytes, byte[]> kv = it.next();
         if (kv.value != null && kv.value.length > 0 && kv.value[0] == TimerKind.DEADLINE.code) {
-          TaskRecord r = store.get(DueIndexKey.taskId(kv.key));
+          TaskRecord r = readable(store, DueIndexKey.taskId(kv.key));
           if (r != null
               && r.task() != null
               && r.state() == TaskState.DISPATCHED
@@ -125,6 +125,15 @@ final class HandlerLoad {
       }
     }
     counted = true;
+  }
+
+  /** The record, or null when it cannot be read (its timer fails and is handled when it fires). */
+  private static TaskRecord readable(TaskStore store, String id) {
+    try {
+      return store.get(id);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   private void add(TaskRecord r, int delta) {

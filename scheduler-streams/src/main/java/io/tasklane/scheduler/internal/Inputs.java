@@ -7,39 +7,82 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decoding and guarding of input records. Sources consume raw bytes and decode here, so a record
- * that does not decode is logged, counted and skipped instead of failing the stream thread.
+ * Decoding and guarding of the input records of one processor. Sources consume raw bytes and decode
+ * here, so a record that does not decode, fails validation or fails while it is applied is logged,
+ * counted and written as it came to {@code <ns>.scheduler.dlt} ({@link
+ * Outputs#schedulerDeadLetter}) instead of failing the stream thread. Used on one stream thread.
  */
 final class Inputs {
+  static final String UNDECODABLE = "undecodable";
+  static final String INVALID = "invalid";
+  static final String FAILED = "failed";
+
   private static final Logger LOG = LoggerFactory.getLogger(Inputs.class);
 
-  private Inputs() {}
+  private final String source;
+  private final Engine engine;
+  private final Outputs out;
 
-  /** The decoded value, or null (logged and counted as {@code invalid.<source>}). */
-  static <T> T decode(
-      String source, Record<String, byte[]> record, Function<byte[], T> decoder, Engine engine) {
+  /**
+   * @param source the input's short name ({@code tasks}, {@code results}, {@code control})
+   */
+  Inputs(String source, Engine engine, Outputs out) {
+    this.source = source;
+    this.engine = engine;
+    this.out = out;
+  }
+
+  /** The decoded value, or null (logged, counted as {@code invalid.<source>}, dead-lettered). */
+  <T> T decode(Record<String, byte[]> record, Function<byte[], T> decoder) {
     try {
       return decoder.apply(record.value());
     } catch (RuntimeException e) {
       LOG.warn(
-          "skipping undecodable record on {} (key {}): {}", source, record.key(), e.getMessage());
+          "undecodable record on {} (key {}): {}; written to the scheduler DLT",
+          source,
+          record.key(),
+          e.getMessage());
       engine.metrics().count("invalid." + source);
+      deadLetter(record, UNDECODABLE, e.getMessage(), e);
       return null;
     }
   }
 
+  /** A decoded record the scheduler refuses (e.g. a task failing validation). */
+  void reject(Record<String, byte[]> record, String message, RuntimeException e) {
+    LOG.warn(
+        "invalid record on {} (key {}): {}; written to the scheduler DLT",
+        source,
+        record.key(),
+        message);
+    engine.metrics().count("invalid." + source);
+    deadLetter(record, INVALID, message, e);
+  }
+
   /**
-   * Runs one record's handling; a bug or bad data there is logged, counted and skipped. Streams'
-   * own errors (task migrated, fenced producer) are rethrown so Streams can recover.
+   * Runs one record's handling; a bug or bad data there is logged, counted and dead-lettered, and
+   * the next record is processed. Streams' own errors (task migrated, fenced producer) are rethrown
+   * so Streams can recover.
    */
-  static void guard(String source, String key, Engine engine, Runnable handling) {
+  void guard(Record<String, byte[]> record, Runnable handling) {
     try {
       handling.run();
     } catch (StreamsException e) {
       throw e;
     } catch (RuntimeException e) {
-      LOG.error("failed to handle a record on {} (key {}); skipped", source, key, e);
+      LOG.error(
+          "failed to apply a record on {} (key {}); written to the scheduler DLT",
+          source,
+          record.key(),
+          e);
       engine.metrics().count("error." + source);
+      deadLetter(record, FAILED, String.valueOf(e), e);
     }
+  }
+
+  private void deadLetter(
+      Record<String, byte[]> record, String reason, String message, Throwable e) {
+    out.schedulerDeadLetter(record.key(), record.value(), reason, message, e, record.timestamp());
+    engine.metrics().deadLettered(source, reason);
   }
 }

@@ -68,6 +68,20 @@ final class MicrometerMetrics implements SchedulerMetrics {
   }
 
   @Override
+  public void deadLettered(String source, String reason) {
+    counters
+        .computeIfAbsent(
+            "dlt\0" + source + "\0" + reason,
+            k ->
+                Counter.builder("tasklane.scheduler.dead.letters")
+                    .description("records written to <ns>.scheduler.dlt")
+                    .tag("source", source)
+                    .tag("reason", reason)
+                    .register(registry))
+        .increment();
+  }
+
+  @Override
   public void dispatched(long latenessMs) {
     lateness.record(latenessMs, TimeUnit.MILLISECONDS);
   }

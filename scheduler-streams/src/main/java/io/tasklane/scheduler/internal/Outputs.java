@@ -13,6 +13,11 @@ final class Outputs {
   static final String ERROR_TYPE = "tasklane.error.type";
   static final String ERROR_MESSAGE = "tasklane.error.message";
   static final String REASON = "tasklane.reason";
+  static final String ERROR_CLASS = "tasklane.error.class";
+  static final String ORIGINAL_TOPIC = "tasklane.original.topic";
+  static final String ORIGINAL_PARTITION = "tasklane.original.partition";
+  static final String ORIGINAL_OFFSET = "tasklane.original.offset";
+  static final String ORIGINAL_STORE = "tasklane.original.store";
 
   private final ProcessorContext<String, Object> context;
 
@@ -39,6 +44,35 @@ final class Outputs {
   /** A control record (dependency protocol) keyed by {@code key}. */
   void control(String key, ControlRecord command, long now) {
     context.forward(new Record<String, Object>(key, command, now), Stores.SINK_CONTROL);
+  }
+
+  /**
+   * A record the scheduler could not decode or apply, as it came (raw key and value), to {@code
+   * <ns>.scheduler.dlt}: headers {@link #REASON} ({@code undecodable}, {@code invalid}, {@code
+   * failed}, {@code timer-failed}), {@link #ERROR_MESSAGE}, {@link #ERROR_CLASS} and, for an input
+   * record, {@link #ORIGINAL_TOPIC}, {@link #ORIGINAL_PARTITION}, {@link #ORIGINAL_OFFSET}.
+   */
+  void schedulerDeadLetter(
+      String key, byte[] value, String reason, String message, Throwable error, long timestamp) {
+    RecordHeaders headers = new RecordHeaders();
+    add(headers, REASON, reason);
+    add(headers, ERROR_MESSAGE, message);
+    add(headers, ERROR_CLASS, error == null ? null : error.getClass().getName());
+    context
+        .recordMetadata()
+        .filter(m -> m.topic() != null)
+        .ifPresent(
+            m -> {
+              add(headers, ORIGINAL_TOPIC, m.topic());
+              add(headers, ORIGINAL_PARTITION, String.valueOf(m.partition()));
+              add(headers, ORIGINAL_OFFSET, String.valueOf(m.offset()));
+            });
+    if (!headers.headers(ORIGINAL_TOPIC).iterator().hasNext()) {
+      add(headers, ORIGINAL_STORE, Stores.DUE_INDEX); // a timer, fired by the punctuator
+    }
+    context.forward(
+        new Record<String, Object>(key, value, Math.max(0, timestamp), headers),
+        Stores.SINK_SCHEDULER_DLT);
   }
 
   private static void add(RecordHeaders headers, String name, String value) {

@@ -17,6 +17,7 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
   private final Engine engine;
   private ProcessorContext<String, Object> context;
   private TaskMachine machine;
+  private Inputs inputs;
 
   ResultProcessor(Engine engine) {
     this.engine = engine;
@@ -27,6 +28,7 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
     this.context = ctx;
     engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     this.machine = new TaskMachine(ctx, engine);
+    this.inputs = new Inputs("results", engine, machine.out);
   }
 
   /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
@@ -39,12 +41,12 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
 
   @Override
   public void process(Record<String, byte[]> record) {
-    TaskResult result = Inputs.decode("results", record, WireCodec::decodeResult, engine);
+    TaskResult result = inputs.decode(record, WireCodec::decodeResult);
     if (result == null) {
       return;
     }
     long now = context.currentSystemTimeMs();
-    Inputs.guard("results", record.key(), engine, () -> apply(result, now));
+    inputs.guard(record, () -> apply(result, now));
   }
 
   private void apply(TaskResult r, long now) {

@@ -10,6 +10,12 @@ public interface SchedulerMetrics {
   /** A dispatch, {@code latenessMs} after its due time. */
   void dispatched(long latenessMs);
 
+  /**
+   * A record written to {@code <ns>.scheduler.dlt}: {@code source} is the input ({@code tasks},
+   * {@code results}, {@code control}) or {@code timer}; {@code reason} is the DLT reason header.
+   */
+  void deadLettered(String source, String reason);
+
   /** One punctuator scan: how long it took and how many index entries it handled. */
   void scanned(long nanos, int entries);
 
@@ -21,6 +27,9 @@ public interface SchedulerMetrics {
 
         @Override
         public void dispatched(long latenessMs) {}
+
+        @Override
+        public void deadLettered(String source, String reason) {}
 
         @Override
         public void scanned(long nanos, int entries) {}

@@ -50,8 +50,13 @@ public final class SchedulerRuntime {
   private final int partitions; // of tasks, results and control
   volatile HostInfo self;
 
+  /** What this instance sends and accepts on forwarded status reads ({@link StatusQuery}). */
+  final String interInstanceToken;
+
   SchedulerRuntime(Environment env, MeterRegistry registry) {
     this.config = ConfigLoader.load(env);
+    LOG.info("tasklane scheduler configuration: {}", config);
+    this.interInstanceToken = InterInstance.token(config);
     this.topics = new Topics(config.namespace());
     this.admin = Admin.create(StreamsProps.clients(config));
     try {
@@ -84,7 +89,8 @@ public final class SchedulerRuntime {
             TopicAdmin.Spec.of(topics.tasks(), p),
             TopicAdmin.Spec.of(topics.results(), p),
             TopicAdmin.Spec.of(topics.control(), p),
-            TopicAdmin.Spec.of(topics.logs(), p)));
+            TopicAdmin.Spec.of(topics.logs(), p),
+            TopicAdmin.Spec.of(topics.schedulerDlt(), p)));
     Map<String, Integer> counts = partitionCounts();
     if (counts.values().stream().distinct().count() != 1) {
       throw new SchedulerException(
@@ -127,7 +133,7 @@ public final class SchedulerRuntime {
     if (streams != null) {
       return;
     }
-    self = new HostInfo(config.advertisedHost(), httpPort);
+    self = new HostInfo(AdvertisedHost.of(config), httpPort);
     EngineSettings settings =
         new EngineSettings(
             config.punctuationInterval(),
@@ -138,9 +144,10 @@ public final class SchedulerRuntime {
             config.topicRefreshInterval().toMillis(),
             config.maxDispatched(),
             partitions,
-            !"exactly_once_v2".equals(config.processingGuarantee()));
+            !"exactly_once_v2".equals(config.processingGuarantee()),
+            config.maxWaitersPerTask());
     Engine engine = new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current);
-    Properties props = StreamsProps.streams(config, self);
+    Properties props = StreamsProps.streams(config, self, metrics);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);
     s.setUncaughtExceptionHandler(
         e -> {

@@ -21,7 +21,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * Finds a task's record through interactive queries: in this instance's store when it owns the
  * routing key's partition, else by forwarding the HTTP request to the owner ({@code
- * application.server}). Called on Micronaut's blocking executor.
+ * application.server}) with the inter-instance token. Called on Micronaut's blocking executor.
  */
 @Singleton
 @Internal
@@ -37,7 +37,12 @@ public final class StatusQuery {
     this.runtime = runtime;
   }
 
-  Answer find(String id, String routingKey, boolean forwarded, String authorization) {
+  /**
+   * The record of task {@code id} under {@code routingKey} (null: the id): 200, or 404 when no task
+   * {@code id} lives under that routing key (also when it exists under another one: a command sent
+   * with that key would miss it), 502/503 when the owner cannot answer.
+   */
+  Answer find(String id, String routingKey, boolean forwarded) {
     KafkaStreams streams = runtime.streams();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
       return error(503, "scheduler is " + (streams == null ? "starting" : streams.state()));
@@ -50,9 +55,7 @@ public final class StatusQuery {
       return error(503, "no instance owns the key right now (rebalancing)");
     }
     if (!owner.equals(runtime.self)) {
-      return forwarded
-          ? error(503, "ownership moved; retry")
-          : forward(owner, id, key, authorization);
+      return forwarded ? error(503, "ownership moved; retry") : forward(owner, id, key);
     }
     try {
       ReadOnlyKeyValueStore<String, TaskRecord> store =
@@ -61,15 +64,22 @@ public final class StatusQuery {
                       Stores.TASKS, QueryableStoreTypes.<String, TaskRecord>keyValueStore())
                   .withPartition(meta.partition()));
       TaskRecord record = store.get(id);
-      return record == null
-          ? error(404, "no task " + id)
-          : new Answer(200, WireCodec.encodeToString(record));
+      if (record == null || (record.task() != null && !record.task().routingKey().equals(key))) {
+        return error(404, notFound(id, routingKey));
+      }
+      return new Answer(200, WireCodec.encodeToString(record));
     } catch (RuntimeException e) {
       return error(503, "store not queryable: " + e.getMessage());
     }
   }
 
-  private Answer forward(HostInfo owner, String id, String key, String authorization) {
+  private static String notFound(String id, String routingKey) {
+    return routingKey == null
+        ? "no task " + id + " (a task with an ordering key needs ?routingKey=<its ordering key>)"
+        : "no task " + id + " under routingKey '" + routingKey + "'";
+  }
+
+  private Answer forward(HostInfo owner, String id, String key) {
     String url =
         "http://"
             + owner.host()
@@ -82,10 +92,17 @@ public final class StatusQuery {
     try {
       HttpRequest.Builder req =
           HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
-      if (authorization != null) {
-        req.header("Authorization", authorization);
-      }
+      // The instances' shared credential, never the caller's token.
+      req.header("Authorization", "Bearer " + runtime.interInstanceToken);
       HttpResponse<String> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+      if (resp.statusCode() == 401) {
+        return error(
+            502,
+            "instance "
+                + owner
+                + " owns the task but refused this instance's inter-instance token: give every"
+                + " instance the same tasklane.scheduler.inter-instance-token");
+      }
       return new Answer(resp.statusCode(), resp.body());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

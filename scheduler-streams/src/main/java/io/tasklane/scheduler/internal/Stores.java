@@ -25,6 +25,7 @@ public final class Stores {
   static final String SINK_DISPATCH = "sink-dispatch";
   static final String SINK_DLT = "sink-dlt";
   static final String SINK_CONTROL = "sink-control";
+  static final String SINK_SCHEDULER_DLT = "sink-scheduler-dlt";
 
   private Stores() {}
 

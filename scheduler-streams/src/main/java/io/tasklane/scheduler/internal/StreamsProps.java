@@ -29,7 +29,7 @@ final class StreamsProps {
     return p;
   }
 
-  static Properties streams(SchedulerConfig c, HostInfo self) {
+  static Properties streams(SchedulerConfig c, HostInfo self, SchedulerMetrics metrics) {
     Properties p = new Properties();
     // A crash replays at most a second of input (duplicates are dropped by task id).
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "1000");
@@ -42,6 +42,12 @@ final class StreamsProps {
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, c.processingGuarantee());
     p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, c.numStandbyReplicas());
     p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
+    // An output record no retry can write (too large) is logged, counted and skipped instead of
+    // killing the thread over and over; other send errors fail and replay (OutputErrors). The
+    // sources read String keys and raw bytes, whose deserializers cannot throw, so the default
+    // deserialization handler stays; decoding happens in the processors (Inputs).
+    p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OutputErrors.class.getName());
+    p.put(OutputErrors.METRICS_CONFIG, metrics);
     return p;
   }
 }

@@ -2,15 +2,14 @@ package io.tasklane.scheduler.internal;
 
 import io.micronaut.core.annotation.Internal;
 import io.micronaut.core.annotation.Nullable;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
-import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.http.annotation.RequestAttribute;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.CancelCommand;
@@ -21,15 +20,21 @@ import io.tasklane.core.WireCodec;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code /api/tasks}: status of one task (viewer) and operator commands, which are written to
- * {@code <ns>.control} keyed by the task's routing key ({@code ?routingKey=}, default the id).
+ * {@code <ns>.control} keyed by the task's routing key ({@code ?routingKey=}, default the id), with
+ * the caller's token name as {@code actor}, and audit-logged ({@code io.tasklane.scheduler.audit}).
  */
 @Controller("/api/tasks")
 @ExecuteOn(TaskExecutors.BLOCKING)
 @Internal
 public class TaskController {
+  /** Operator commands, one line each with the actor (the API token's name). */
+  private static final Logger AUDIT = LoggerFactory.getLogger("io.tasklane.scheduler.audit");
+
   private final StatusQuery query;
   private final SchedulerRuntime runtime;
 
@@ -42,13 +47,11 @@ public class TaskController {
   HttpResponse<String> get(
       @PathVariable String id,
       @Nullable @QueryValue String routingKey,
-      @Nullable @QueryValue Boolean forwarded,
-      @Nullable @Header(HttpHeaders.AUTHORIZATION) String authorization) {
+      @Nullable @QueryValue Boolean forwarded) {
     if (!TaskIds.isValid(id)) {
       return json(400, Map.of("error", "not a task id: a canonical lower-case UUID"));
     }
-    StatusQuery.Answer a =
-        query.find(id, routingKey, Boolean.TRUE.equals(forwarded), authorization);
+    StatusQuery.Answer a = query.find(id, routingKey, Boolean.TRUE.equals(forwarded));
     return HttpResponse.<String>status(io.micronaut.http.HttpStatus.valueOf(a.status()))
         .contentType(MediaType.APPLICATION_JSON_TYPE)
         .body(a.json());
@@ -58,30 +61,64 @@ public class TaskController {
   HttpResponse<String> cancel(
       @PathVariable String id,
       @Nullable @QueryValue String routingKey,
-      @Nullable @QueryValue String reason) {
-    return send(id, routingKey, CancelCommand.of(id, reason == null ? "api" : reason, now()));
+      @Nullable @QueryValue String reason,
+      @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
+    return send(
+        id, routingKey, actor, CancelCommand.of(id, reason == null ? "api" : reason, now(), actor));
   }
 
   @Post(value = "/{id}/retry-dead", produces = MediaType.APPLICATION_JSON)
-  HttpResponse<String> retryDead(@PathVariable String id, @Nullable @QueryValue String routingKey) {
-    return send(id, routingKey, ControlCommand.RetryDead.of(id, now()));
+  HttpResponse<String> retryDead(
+      @PathVariable String id,
+      @Nullable @QueryValue String routingKey,
+      @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
+    return send(id, routingKey, actor, ControlCommand.RetryDead.of(id, now(), actor));
   }
 
   @Post(value = "/{id}/trigger", produces = MediaType.APPLICATION_JSON)
-  HttpResponse<String> trigger(@PathVariable String id, @Nullable @QueryValue String routingKey) {
-    return send(id, routingKey, ControlCommand.Trigger.of(id, now()));
+  HttpResponse<String> trigger(
+      @PathVariable String id,
+      @Nullable @QueryValue String routingKey,
+      @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
+    return send(id, routingKey, actor, ControlCommand.Trigger.of(id, now(), actor));
   }
 
   @Post(value = "/{id}/discard", produces = MediaType.APPLICATION_JSON)
-  HttpResponse<String> discard(@PathVariable String id, @Nullable @QueryValue String routingKey) {
-    return send(id, routingKey, ControlCommand.Discard.of(id, now()));
+  HttpResponse<String> discard(
+      @PathVariable String id,
+      @Nullable @QueryValue String routingKey,
+      @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
+    return send(id, routingKey, actor, ControlCommand.Discard.of(id, now(), actor));
   }
 
-  private HttpResponse<String> send(String id, String routingKey, ControlRecord command) {
+  /**
+   * Writes {@code command} to {@code control} keyed by the routing key, after checking that the
+   * task lives under it: a command keyed by the wrong routing key would reach another partition and
+   * never find the task (a cancel there would even leave a stray tombstone), so that is a 404 and
+   * nothing is written. Every attempt is audit-logged with its actor.
+   */
+  private HttpResponse<String> send(
+      String id, String routingKey, String actor, ControlRecord command) {
+    String type = command.getClass().getSimpleName();
     if (!TaskIds.isValid(id)) {
+      AUDIT.info("actor={} command={} task={} refused: not a task id", actor, type, abbreviate(id));
       return json(400, Map.of("error", "not a task id: a canonical lower-case UUID"));
     }
     String key = routingKey == null ? id : routingKey;
+    StatusQuery.Answer found = query.find(id, routingKey, false);
+    if (found.status() != 200) {
+      AUDIT.info(
+          "actor={} command={} task={} routingKey={} refused: {} {}",
+          actor,
+          type,
+          id,
+          key,
+          found.status(),
+          found.json());
+      return HttpResponse.<String>status(io.micronaut.http.HttpStatus.valueOf(found.status()))
+          .contentType(MediaType.APPLICATION_JSON_TYPE)
+          .body(found.json());
+    }
     try {
       runtime
           .producer
@@ -91,9 +128,21 @@ public class TaskController {
       Thread.currentThread().interrupt();
       return json(503, Map.of("error", "interrupted"));
     } catch (Exception e) {
+      AUDIT.warn(
+          "actor={} command={} task={} routingKey={} failed: {}",
+          actor,
+          type,
+          id,
+          key,
+          e.toString());
       return json(503, Map.of("error", "could not write the command: " + e.getMessage()));
     }
+    AUDIT.info("actor={} command={} task={} routingKey={} accepted", actor, type, id, key);
     return json(202, Map.of("id", id, "accepted", WireCodec.mapper().valueToTree(command)));
+  }
+
+  private static String abbreviate(String s) {
+    return s == null || s.length() <= 40 ? s : s.substring(0, 40) + "…";
   }
 
   private static long now() {

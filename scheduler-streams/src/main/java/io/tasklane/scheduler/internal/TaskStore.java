@@ -86,7 +86,13 @@ final class TaskStore {
     try (KeyValueIterator<String, TaskRecord> it =
         after == null ? tasks.all() : tasks.range(after, null)) {
       while (it.hasNext() && seen < n) {
-        KeyValue<String, TaskRecord> kv = it.next();
+        KeyValue<String, TaskRecord> kv;
+        try {
+          kv = it.next();
+        } catch (RuntimeException e) {
+          metrics.count("timer.heal-unreadable"); // a corrupt record: skipped, never a stall
+          continue;
+        }
         if (kv.key.equals(after)) {
           continue;
         }

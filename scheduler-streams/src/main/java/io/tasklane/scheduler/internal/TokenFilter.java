@@ -10,23 +10,31 @@ import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Filter;
 import io.micronaut.http.filter.HttpServerFilter;
 import io.micronaut.http.filter.ServerFilterChain;
+import io.tasklane.scheduler.ApiToken;
 import io.tasklane.scheduler.SchedulerConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.Map;
+import java.util.List;
 import org.reactivestreams.Publisher;
 
 /**
  * Bearer tokens on every endpoint but {@code /health}: a viewer token may read, an operator token
- * may also send commands (any method but GET and HEAD).
+ * may also send commands (any method but GET and HEAD). The matching token's name is the request's
+ * actor ({@link #ACTOR} attribute). The inter-instance token is accepted only on a GET marked
+ * {@code forwarded=true} (a status read another instance passes on).
  */
 @Filter("/**")
 @Internal
 public final class TokenFilter implements HttpServerFilter {
-  private final Map<String, SchedulerConfig.Role> tokens;
+  /** The request attribute holding the caller's token name. */
+  static final String ACTOR = "tasklane.actor";
+
+  private final List<ApiToken> tokens;
+  private final byte[] interInstance;
 
   TokenFilter(SchedulerRuntime runtime) {
     this.tokens = runtime.config.apiTokens();
+    this.interInstance = runtime.interInstanceToken.getBytes(StandardCharsets.UTF_8);
   }
 
   @Override
@@ -36,27 +44,40 @@ public final class TokenFilter implements HttpServerFilter {
     if (path.equals("/health") || path.startsWith("/health/")) {
       return chain.proceed(request);
     }
-    SchedulerConfig.Role role = roleOf(request.getHeaders().getAuthorization().orElse(null));
-    if (role == null) {
+    byte[] given = bearer(request.getHeaders().getAuthorization().orElse(null));
+    boolean read = request.getMethod() == HttpMethod.GET || request.getMethod() == HttpMethod.HEAD;
+    if (given != null
+        && read
+        && "true".equals(request.getParameters().get(InterInstance.FORWARDED))
+        && MessageDigest.isEqual(given, interInstance)) {
+      request.setAttribute(ACTOR, InterInstance.ACTOR);
+      return chain.proceed(request);
+    }
+    ApiToken token = given == null ? null : match(given);
+    if (token == null) {
       return Publishers.just(
           HttpResponse.status(HttpStatus.UNAUTHORIZED).header("WWW-Authenticate", "Bearer"));
     }
-    boolean read = request.getMethod() == HttpMethod.GET || request.getMethod() == HttpMethod.HEAD;
-    if (!read && role != SchedulerConfig.Role.OPERATOR) {
+    if (!read && token.role() != SchedulerConfig.Role.OPERATOR) {
       return Publishers.just(HttpResponse.status(HttpStatus.FORBIDDEN));
     }
+    request.setAttribute(ACTOR, token.name());
     return chain.proceed(request);
   }
 
-  private SchedulerConfig.Role roleOf(String authorization) {
+  private static byte[] bearer(String authorization) {
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return null;
     }
-    byte[] given = authorization.substring(7).trim().getBytes(StandardCharsets.UTF_8);
-    SchedulerConfig.Role found = null;
-    for (Map.Entry<String, SchedulerConfig.Role> e : tokens.entrySet()) {
-      if (MessageDigest.isEqual(given, e.getKey().getBytes(StandardCharsets.UTF_8))) {
-        found = e.getValue();
+    return authorization.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The token equal to {@code given}, compared in constant time against every token. */
+  private ApiToken match(byte[] given) {
+    ApiToken found = null;
+    for (ApiToken t : tokens) {
+      if (MessageDigest.isEqual(given, t.token().getBytes(StandardCharsets.UTF_8))) {
+        found = t;
       }
     }
     return found;

@@ -10,7 +10,8 @@ import org.apache.kafka.streams.Topology;
 /**
  * Builds the scheduler topology: one sub-topology reading {@code tasks}, {@code results} and {@code
  * control} (co-partitioned) into three processors that share the task, due-index and state-count
- * stores, with sinks for dispatches, dead letters and control records.
+ * stores, with sinks for dispatches, dead letters, control records and the scheduler's own DLT
+ * (records it could not decode or apply).
  */
 public final class TopologyFactory {
   private TopologyFactory() {}
@@ -52,6 +53,12 @@ public final class TopologyFactory {
         (key, value, ctx) -> engine.topics().handlerDlt(((Dispatch) value).task().handler()),
         Serdes.String().serializer(),
         json,
+        processors);
+    t.addSink(
+        Stores.SINK_SCHEDULER_DLT,
+        engine.topics().schedulerDlt(),
+        Serdes.String().serializer(),
+        (topic, value) -> (byte[]) value,
         processors);
     Serializer<ControlRecord> control = (topic, value) -> WireCodec.encode(value);
     t.addSink(

@@ -22,6 +22,12 @@ final class CountingMetrics implements SchedulerMetrics {
     lateness.add(latenessMs);
   }
 
+  /** Counted as {@code dlt.<source>.<reason>}. */
+  @Override
+  public void deadLettered(String source, String reason) {
+    count("dlt." + source + "." + reason);
+  }
+
   @Override
   public void scanned(long nanos, int entries) {
     scans.incrementAndGet();

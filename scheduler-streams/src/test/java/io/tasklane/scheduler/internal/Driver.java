@@ -57,6 +57,15 @@ final class Driver implements AutoCloseable {
   }
 
   Driver(Path stateDir, int scanBound, int maxDispatched, boolean healTimers) {
+    this(
+        stateDir,
+        scanBound,
+        maxDispatched,
+        healTimers,
+        EngineSettings.DEFAULT_MAX_WAITERS_PER_TASK);
+  }
+
+  Driver(Path stateDir, int scanBound, int maxDispatched, boolean healTimers, int maxWaiters) {
     settings =
         new EngineSettings(
             Duration.ofMillis(100),
@@ -67,7 +76,8 @@ final class Driver implements AutoCloseable {
             1_000,
             maxDispatched,
             6,
-            healTimers);
+            healTimers,
+            maxWaiters);
     known.topics.add(topics.handler(HANDLER));
     known.topics.add(topics.handlerDlt(HANDLER));
     engine = new Engine(topics, settings, known, metrics, FixedRandom::new);
