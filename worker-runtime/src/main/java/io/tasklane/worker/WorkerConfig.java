@@ -1,5 +1,6 @@
 package io.tasklane.worker;
 
+import io.tasklane.core.SecretMasker;
 import io.tasklane.core.Topics;
 import java.time.Duration;
 import java.util.Map;
@@ -117,5 +118,31 @@ public record WorkerConfig(
                 + ")");
       }
     }
+  }
+
+  /** For logs: every secret-like {@code kafka.*} value (SASL JAAS, keystore passwords) masked. */
+  @Override
+  public String toString() {
+    return "WorkerConfig[namespace="
+        + topics.namespace()
+        + ", bootstrapServers="
+        + SecretMasker.maskText(bootstrapServers)
+        + ", groupId="
+        + groupId
+        + ", workerName="
+        + workerName
+        + ", concurrency="
+        + concurrency
+        + ", handlerPartitions="
+        + handlerPartitions
+        + ", shutdownGrace="
+        + shutdownGrace
+        + ", logBytesPerAttempt="
+        + logBytesPerAttempt
+        + ", methodCalls="
+        + methodCalls
+        + ", kafka="
+        + SecretMasker.mask(kafka)
+        + "]";
   }
 }

@@ -86,6 +86,23 @@ class ConfigTest {
         .hasMessageContaining("tasklane.worker.method-calls.enabled must be auto, true or false");
   }
 
+  @Test
+  void theLoggedFormMasksSaslAndKeystoreSecrets() {
+    String shown =
+        settings(
+                Map.of(
+                    "tasklane.worker.kafka.sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                        + " username=\"worker\" password=\"s3cr3t-jaas\";",
+                    "tasklane.worker.kafka.ssl.truststore.password",
+                    "s3cr3t-store",
+                    "tasklane.worker.kafka.security.protocol",
+                    "SASL_SSL"))
+            .config()
+            .toString();
+    assertThat(shown).doesNotContain("s3cr3t").contains("SASL_SSL").contains("127.0.0.1:1");
+  }
+
   private static WorkerSettings settings(Map<String, Object> extra) {
     Map<String, Object> p = new java.util.HashMap<>(extra);
     p.put("tasklane.worker.enabled", false);

@@ -1,10 +1,11 @@
 package io.tasklane.worker.internal;
 
-import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tasklane.core.WireCodec;
+import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.WireFormatException;
 import io.tasklane.worker.TaskContext;
+import java.lang.reflect.Type;
+import java.util.function.Supplier;
 
 /**
  * A discovered handler: its name, where it came from (for error messages), how to bind a payload (a
@@ -24,9 +25,14 @@ record HandlerDefinition(String name, String source, Binder binder, Invoker invo
     void invoke(Object payload, TaskContext context) throws Exception;
   }
 
-  /** A handler whose payload is JSON bound to {@code payloadType} with Tasklane's codec. */
-  static HandlerDefinition of(String name, String source, JavaType payloadType, Invoker invoker) {
-    return new HandlerDefinition(name, source, json -> convert(json, payloadType), invoker);
+  /**
+   * A handler whose payload is JSON bound to {@code payloadType} by the application's {@link
+   * PayloadCodec} (the one the enqueuing side encodes with), looked up on first use.
+   */
+  static HandlerDefinition of(
+      String name, String source, Type payloadType, Supplier<PayloadCodec> codec, Invoker invoker) {
+    return new HandlerDefinition(
+        name, source, json -> convert(codec.get(), json, payloadType), invoker);
   }
 
   /** Binds a JSON payload to the handler's type. */
@@ -34,11 +40,12 @@ record HandlerDefinition(String name, String source, Binder binder, Invoker invo
     return binder.bind(payload);
   }
 
-  static Object convert(JsonNode payload, JavaType type) {
+  static Object convert(PayloadCodec codec, JsonNode payload, Type type) {
     try {
-      return WireCodec.mapper().convertValue(payload, type);
-    } catch (IllegalArgumentException e) {
-      throw new WireFormatException("payload does not bind to " + type + ": " + e.getMessage(), e);
+      return codec.decode(payload, type);
+    } catch (Exception e) {
+      throw new WireFormatException(
+          "payload does not bind to " + type.getTypeName() + ": " + e.getMessage(), e);
     }
   }
 }

@@ -8,6 +8,7 @@ import io.micronaut.core.annotation.Internal;
 import io.micronaut.inject.BeanDefinition;
 import io.micronaut.inject.ExecutableMethod;
 import io.tasklane.core.HandlerNames;
+import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.WireCodec;
 import io.tasklane.worker.Handler;
 import io.tasklane.worker.TaskContext;
@@ -32,6 +33,7 @@ import java.util.function.Supplier;
 @Internal
 public final class HandlerRegistry implements ExecutableMethodProcessor<TaskHandler> {
   private final BeanContext beans;
+  private final AtomicReference<PayloadCodec> codec = new AtomicReference<>();
   private final Map<String, HandlerDefinition> handlers = new LinkedHashMap<>();
   private final Set<BeanDefinition<?>> classHandlers =
       Collections.newSetFromMap(new IdentityHashMap<>());
@@ -68,6 +70,19 @@ public final class HandlerRegistry implements ExecutableMethodProcessor<TaskHand
     return new ArrayList<>(handlers.values());
   }
 
+  /**
+   * The application's {@link PayloadCodec} bean (the one its outbox encodes with), or {@link
+   * PayloadCodec#jackson()} without one; looked up on first use, after start-up.
+   */
+  PayloadCodec codec() {
+    PayloadCodec c = codec.get();
+    if (c == null) {
+      c = beans.findBean(PayloadCodec.class).orElseGet(PayloadCodec::jackson);
+      codec.compareAndSet(null, c);
+    }
+    return c;
+  }
+
   private HandlerDefinition classHandler(BeanDefinition<?> bean) {
     Class<?> type = bean.getBeanType();
     String name = bean.stringValue(TaskHandler.class).orElseThrow();
@@ -85,7 +100,11 @@ public final class HandlerRegistry implements ExecutableMethodProcessor<TaskHand
     JavaType[] params = tf.constructType(type).findTypeParameters(Handler.class);
     JavaType payload = params.length == 1 ? params[0] : tf.constructType(Object.class);
     return HandlerDefinition.of(
-        name, "bean " + type.getName(), payload, (p, ctx) -> invokeHandler(instance.get(), p, ctx));
+        name,
+        "bean " + type.getName(),
+        payload,
+        this::codec,
+        (p, ctx) -> invokeHandler(instance.get(), p, ctx));
   }
 
   /** The bean, looked up once on first use (handlers are resolved lazily, after start-up). */
@@ -130,6 +149,7 @@ public final class HandlerRegistry implements ExecutableMethodProcessor<TaskHand
         name,
         source,
         payload,
+        this::codec,
         (p, ctx) -> {
           Object target = instance.get();
           if (withContext) {

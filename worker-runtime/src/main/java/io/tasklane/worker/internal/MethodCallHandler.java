@@ -2,7 +2,7 @@ package io.tasklane.worker.internal;
 
 import io.micronaut.core.reflect.ClassUtils;
 import io.tasklane.core.MethodCall;
-import io.tasklane.core.WireCodec;
+import io.tasklane.core.PayloadCodec;
 import io.tasklane.worker.WorkerConfig;
 
 /**
@@ -33,12 +33,13 @@ final class MethodCallHandler {
     return new HandlerDefinition(
         MethodCall.DEFAULT_HANDLER,
         "built-in " + MethodCallHandler.class.getName(),
-        json -> targets.prepare((MethodCall) HandlerDefinition.convert(json, type())),
+        json -> targets.prepare(decode(json)),
         (payload, ctx) -> invoke((MethodCallTargets.Prepared) payload));
   }
 
-  private static com.fasterxml.jackson.databind.JavaType type() {
-    return WireCodec.mapper().getTypeFactory().constructType(MethodCall.class);
+  /** The call itself is Tasklane's wire format; its arguments are the application's codec's. */
+  private static MethodCall decode(com.fasterxml.jackson.databind.JsonNode json) {
+    return (MethodCall) HandlerDefinition.convert(PayloadCodec.jackson(), json, MethodCall.class);
   }
 
   /** Pool thread: calls the method on the bean; what it throws propagates unchanged. */

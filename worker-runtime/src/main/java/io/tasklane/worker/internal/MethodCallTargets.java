@@ -2,13 +2,13 @@ package io.tasklane.worker.internal;
 
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.context.BeanContext;
 import io.micronaut.core.type.Argument;
 import io.micronaut.inject.BeanDefinition;
 import io.micronaut.inject.ExecutableMethod;
 import io.micronaut.inject.ProxyBeanDefinition;
 import io.tasklane.core.MethodCall;
+import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.WireCodec;
 import io.tasklane.worker.PermanentTaskException;
 import java.lang.reflect.Type;
@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The only methods a {@link MethodCall} may name: the {@code void} methods of this context's beans
@@ -77,13 +78,15 @@ final class MethodCallTargets {
   record Prepared(Target target, Object[] args) {}
 
   private final Map<Key, List<Target>> targets;
+  private final Supplier<PayloadCodec> codec;
 
-  private MethodCallTargets(Map<Key, List<Target>> targets) {
+  private MethodCallTargets(Map<Key, List<Target>> targets, Supplier<PayloadCodec> codec) {
     this.targets = targets;
+    this.codec = codec;
   }
 
   /** Start-up thread: every {@code @OutboxAsync} void method of the context's beans. */
-  static MethodCallTargets scan(BeanContext beans) {
+  static MethodCallTargets scan(BeanContext beans, Supplier<PayloadCodec> codec) {
     Map<Key, List<Target>> found = new LinkedHashMap<>();
     Map<Class<?>, BeanDefinition<?>> byType = new HashMap<>();
     for (BeanDefinition<?> def : beans.getAllBeanDefinitions()) {
@@ -114,7 +117,7 @@ final class MethodCallTargets {
         }
       }
     }
-    return new MethodCallTargets(found);
+    return new MethodCallTargets(found, codec);
   }
 
   /** The application's class of the bean, not the generated proxy's. */
@@ -188,7 +191,8 @@ final class MethodCallTargets {
     return new Prepared(target, convert(key, call.args(), target.parameterTypes));
   }
 
-  private static Object[] convert(Key key, JsonNode args, JavaType[] types) {
+  /** Arguments decoded by the application's codec, the one {@code @OutboxAsync} encoded with. */
+  private Object[] convert(Key key, JsonNode args, JavaType[] types) {
     int n = args == null || args.isNull() ? 0 : args.size();
     if (n != types.length || (n > 0 && !args.isArray())) {
       throw new PermanentTaskException(
@@ -199,12 +203,12 @@ final class MethodCallTargets {
               + " arguments, the task has "
               + n);
     }
-    ObjectMapper mapper = WireCodec.mapper();
+    PayloadCodec decoder = codec.get();
     Object[] out = new Object[n];
     for (int i = 0; i < n; i++) {
       try {
-        out[i] = mapper.convertValue(args.get(i), types[i]);
-      } catch (IllegalArgumentException e) {
+        out[i] = decoder.decode(args.get(i), types[i]);
+      } catch (Exception e) {
         throw new PermanentTaskException(
             "method call refused: argument "
                 + i

@@ -124,7 +124,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
     if (config.methodCalls() == WorkerConfig.MethodCalls.DISABLED) {
       return;
     }
-    MethodCallTargets targets = MethodCallTargets.scan(beans);
+    MethodCallTargets targets = MethodCallTargets.scan(beans, registry::codec);
     if (MethodCallHandler.wanted(config.methodCalls(), targets)) {
       registry.register(MethodCallHandler.definition(targets));
       LOG.info("after-commit methods runnable here ({}): {}", targets.size(), targets.keys());
