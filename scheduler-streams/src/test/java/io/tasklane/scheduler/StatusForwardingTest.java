@@ -35,6 +35,11 @@ class StatusForwardingTest {
   @TempDir Path stateDir;
 
   private Map<String, Object> config(LocalStack stack, Topics topics, String name, String token) {
+    return config(stack, topics, name, token, StackSupport.INTER_INSTANCE);
+  }
+
+  private Map<String, Object> config(
+      LocalStack stack, Topics topics, String name, String token, String interInstance) {
     Map<String, Object> p = new HashMap<>();
     p.put("micronaut.server.port", -1);
     p.put("tasklane.scheduler.bootstrap-servers", stack.bootstrapServers());
@@ -42,7 +47,7 @@ class StatusForwardingTest {
     p.put("tasklane.scheduler.partitions", 4);
     p.put("tasklane.scheduler.state-dir", stateDir.resolve(name).toString());
     p.put("tasklane.scheduler.api.tokens", "viewer-" + name + ":" + token + ":viewer");
-    p.put("tasklane.scheduler.inter-instance-token", StackSupport.INTER_INSTANCE);
+    p.put("tasklane.scheduler.inter-instance-token", interInstance);
     p.put("tasklane.scheduler.kafka.session.timeout.ms", "6000");
     p.put("tasklane.scheduler.kafka.heartbeat.interval.ms", "1000");
     return p; // advertised-host left to its default: this machine's non-loopback address
@@ -124,6 +129,43 @@ class StatusForwardingTest {
           forwardedRead(a.getPort(), ownedByB.get(0), StackSupport.INTER_INSTANCE);
       assertThat(noHop.statusCode()).isEqualTo(503);
       assertThat(noHop.body()).contains("ownership moved");
+    }
+  }
+
+  @Test
+  void instancesWithDifferentInterInstanceTokensAnswer502NamingTheKey(LocalStack stack)
+      throws Exception {
+    Topics topics = StackSupport.uniqueTopics();
+    StackSupport.createTopics(stack.bootstrapServers(), Map.of(topics.handler(HANDLER), 4));
+    String otherInter = Tokens.random();
+    try (EmbeddedServer a =
+            ApplicationContext.run(EmbeddedServer.class, config(stack, topics, "a", TOKEN_A));
+        EmbeddedServer b =
+            ApplicationContext.run(
+                EmbeddedServer.class, config(stack, topics, "b", TOKEN_B, otherInter));
+        KafkaProducer<String, byte[]> producer = StackSupport.producer(stack.bootstrapServers())) {
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        TaskEnvelope t = StackSupport.task(HANDLER, System.currentTimeMillis() + 3_600_000);
+        StackSupport.send(producer, topics, t);
+        ids.add(t.id());
+      }
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .untilAsserted(
+              () -> {
+                String ownedByB = null;
+                for (String id : ids) {
+                  if (forwardedRead(b.getPort(), id, otherInter).statusCode() == 200) {
+                    ownedByB = id;
+                  }
+                }
+                assertThat(ownedByB).isNotNull();
+                HttpResponse<String> r =
+                    StackSupport.get(a.getPort(), "/api/tasks/" + ownedByB, TOKEN_A);
+                assertThat(r.statusCode()).isEqualTo(502);
+                assertThat(r.body()).contains("tasklane.scheduler.inter-instance-token");
+              });
     }
   }
 }
