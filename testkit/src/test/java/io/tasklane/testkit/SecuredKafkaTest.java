@@ -67,8 +67,10 @@ class SecuredKafkaTest {
     String jaas = stack.kafkaSecurityProperties().get("sasl.jaas.config");
     assertThat(jaas).matches(".*password=\"[0-9a-f]{32}\".*");
     Path properties = stack.baseDir().resolve("kafka/server.properties");
-    assertThat(Files.getPosixFilePermissions(properties).toString())
-        .isEqualTo("[OWNER_READ, OWNER_WRITE]");
+    assertThat(Files.getPosixFilePermissions(properties))
+        .containsExactlyInAnyOrder(
+            java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+            java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
     assertThat(stack.baseDir().resolve("kafka/tls/ca.p12")).doesNotExist();
   }
 
