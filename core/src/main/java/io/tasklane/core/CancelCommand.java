@@ -14,10 +14,19 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param requestedAt epoch millis of the request
  * @param actor who sent it (an operator's API token name), null from the outbox; absent from the
  *     JSON when null
+ * @param handler the task's handler when the cancel named the task by {@link TaskKey} (so a reader
+ *     of the topic sees which task it is without deriving ids); absent when unknown
+ * @param key the task's idempotency key, with {@code handler}; absent when unknown
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CancelCommand(
-    @JsonProperty(required = true) int v, String id, String reason, long requestedAt, String actor)
+    @JsonProperty(required = true) int v,
+    String id,
+    String reason,
+    long requestedAt,
+    String actor,
+    String handler,
+    String key)
     implements TaskTopicRecord, ControlRecord {
 
   public static CancelCommand of(String id, String reason, long requestedAt) {
@@ -26,6 +35,11 @@ public record CancelCommand(
 
   /** As {@link #of(String, String, long)}, naming who sent it. */
   public static CancelCommand of(String id, String reason, long requestedAt, String actor) {
-    return new CancelCommand(Wire.VERSION, id, reason, requestedAt, actor);
+    return new CancelCommand(Wire.VERSION, id, reason, requestedAt, actor, null, null);
+  }
+
+  /** This cancel naming the task's handler and key too (either may be null when unknown). */
+  public CancelCommand withTask(String handler, String key) {
+    return new CancelCommand(v, id, reason, requestedAt, actor, handler, key);
   }
 }

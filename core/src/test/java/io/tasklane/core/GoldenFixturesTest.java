@@ -105,6 +105,9 @@ class GoldenFixturesTest {
                 ControlCommand.RetryDead.of(ID, 1767225600000L, "ops-alice"),
             "cancel-actor.json",
                 CancelCommand.of(ID, "customer asked", 1767224000000L, "ops-alice"),
+            "cancel-by-key.json",
+                CancelCommand.of(ID, null, 1767224000000L)
+                    .withTask("order.cancel-unpaid", "cancel-42"),
             "control-trigger.json", ControlCommand.Trigger.of(ID, 1767225600000L),
             "control-discard.json", ControlCommand.Discard.of(ID, 1767225600000L),
             "control-await.json", ControlCommand.Await.of(DEP, ID, ID),

@@ -112,7 +112,9 @@ final class RowMapper {
               + TaskLimits.MAX_CANCEL_REASON_CHARS
               + " (as TaskOutbox.cancel enforces)");
     }
-    CancelCommand cancel = CancelCommand.of(row.taskId(), reason, row.createdAt());
+    CancelCommand cancel =
+        CancelCommand.of(row.taskId(), reason, row.createdAt())
+            .withTask(row.handler(), row.taskKey());
     return new Mapped.Relayed(row.routingKey(), WireCodec.encode(cancel), "cancel");
   }
 

@@ -173,6 +173,23 @@ class RowMapperTest {
     assertThat(body.path("row").path("payload").asText()).endsWith("(3000001 chars)");
   }
 
+  @Test
+  void aCancelByKeyCarriesTheHandlerAndKeyOnTheTasksTopic() {
+    OutboxRow row =
+        new OutboxRow(
+            8, id, id, "CANCEL", "order.cancel", "order-42", null, 0, 0, 0, null, null, null, NOW);
+    var c =
+        (CancelCommand) WireCodec.decodeTaskRecord(((Mapped.Relayed) mapper.map(row, NOW)).value());
+    assertThat(c.handler()).isEqualTo("order.cancel");
+    assertThat(c.key()).isEqualTo("order-42");
+    assertThat(
+            ((CancelCommand)
+                    WireCodec.decodeTaskRecord(
+                        ((Mapped.Relayed) mapper.map(cancel("paid"), NOW)).value()))
+                .handler())
+        .isNull();
+  }
+
   private OutboxRow cancel(String reason) {
     return new OutboxRow(
         8,
