@@ -24,6 +24,27 @@ class DuplicateHandlerNameTest {
     public void handle(String payload) {}
   }
 
+  @Singleton
+  @Requires(property = "test.suite", value = "bad-name")
+  static class BadName {
+    @TaskHandler("Order Cancel!")
+    public void cancel(String payload) {}
+  }
+
+  @Test
+  void aBadHandlerNameFailsStartupNamingTheBeanClassAndMethod() {
+    assertThatThrownBy(
+            () ->
+                ApplicationContext.run(
+                        Map.of(
+                            "test.suite", "bad-name",
+                            "tasklane.worker.bootstrap-servers", "127.0.0.1:1"))
+                    .close())
+        .hasStackTraceContaining(
+            "@TaskHandler(\"Order Cancel!\") on bean " + BadName.class.getName() + "#cancel")
+        .hasStackTraceContaining("[a-z0-9]");
+  }
+
   @Test
   void duplicateHandlerNamesFailStartupNamingBothBeans() {
     assertThatThrownBy(

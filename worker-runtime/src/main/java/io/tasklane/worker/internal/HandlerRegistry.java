@@ -8,6 +8,7 @@ import io.micronaut.core.annotation.Internal;
 import io.micronaut.inject.BeanDefinition;
 import io.micronaut.inject.ExecutableMethod;
 import io.tasklane.core.HandlerNames;
+import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.WireCodec;
 import io.tasklane.worker.Handler;
@@ -53,7 +54,17 @@ public final class HandlerRegistry implements ExecutableMethodProcessor<TaskHand
 
   /** Adds a handler defined by the runtime itself (the after-commit method handler). */
   synchronized void register(HandlerDefinition handler) {
-    HandlerNames.check(handler.name());
+    try {
+      HandlerNames.check(handler.name());
+    } catch (InvalidTaskException e) {
+      throw new WorkerException(
+          "@TaskHandler(\""
+              + handler.name()
+              + "\") on "
+              + handler.source()
+              + ": "
+              + e.getMessage());
+    }
     HandlerDefinition previous = handlers.putIfAbsent(handler.name(), handler);
     if (previous != null && !previous.source().equals(handler.source())) {
       throw new WorkerException(
