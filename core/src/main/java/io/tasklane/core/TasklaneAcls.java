@@ -88,7 +88,7 @@ public final class TasklaneAcls {
         b.ensured(topics.results(), READ);
         b.ensured(topics.control(), READ, WRITE);
         b.ensured(topics.logs());
-        b.ensured(ns + ".scheduler.dlt", WRITE);
+        b.ensured(topics.schedulerDlt(), WRITE);
         // Dispatches to every handler topic and creates missing DLTs.
         b.add(TOPIC, ns + ".handler.", PREFIXED, WRITE, DESCRIBE, CREATE, DESCRIBE_CONFIGS);
         // Kafka Streams: its changelog/repartition topics and its consumer group.

@@ -35,6 +35,13 @@ class TasklaneAclsTest {
   }
 
   @Test
+  void schedulerWritesItsDeadLetterTopicNamedByTopics() {
+    assertThat(writes(scheduler(false)))
+        .contains(topics.schedulerDlt(), topics.control())
+        .doesNotContain(topics.tasks(), topics.results());
+  }
+
+  @Test
   void transactionalIdsOnlyForExactlyOnce() {
     assertThat(scheduler(false))
         .noneMatch(b -> b.pattern().resourceType().name().equals("TRANSACTIONAL_ID"));

@@ -141,12 +141,17 @@ public record SchedulerConfig(
         advertisedHost == null || advertisedHost.matches("[a-zA-Z0-9.:\\[\\]_-]{1,253}"),
         "'" + advertisedHost + "' is not a host name or address");
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
+    kafka.keySet().forEach(SchedulerConfig::refuseProtected);
     apiTokens = apiTokens == null ? List.of() : List.copyOf(apiTokens);
     require(
         "api.tokens",
         !apiTokens.isEmpty(),
-        "needs at least one token (name:token:viewer|operator; make one with: openssl rand -base64"
-            + " 32); every endpoint but /health requires one");
+        "needs at least one token, the syntax is name:token:role (role viewer or operator, several"
+            + " separated by commas), each token at least "
+            + TokenStrength.MIN_LENGTH
+            + " characters and no placeholder, "
+            + TokenStrength.HOW
+            + "; every endpoint but /health requires one");
     Set<String> names = new HashSet<>();
     Set<String> secrets = new HashSet<>();
     for (ApiToken t : apiTokens) {
@@ -213,6 +218,50 @@ public record SchedulerConfig(
 
   private static Duration orDefault(Duration d, Duration dflt) {
     return d == null ? dflt : d;
+  }
+
+  /**
+   * {@code kafka.*} keys the scheduler's guarantees rest on, refused with or without a Streams
+   * client prefix ({@code producer.}, {@code consumer.}, {@code main.consumer.}, ...): the
+   * producers' {@code acks}, {@code enable.idempotence} and {@code transactional.id}; {@code
+   * processing.guarantee} (the typed {@code processing-guarantee}); {@code enable.auto.commit} and
+   * {@code isolation.level}, which Kafka Streams sets itself.
+   */
+  public static final Set<String> PROTECTED_KAFKA_KEYS =
+      Set.of(
+          "acks",
+          "enable.idempotence",
+          "transactional.id",
+          "processing.guarantee",
+          "enable.auto.commit",
+          "isolation.level");
+
+  private static final List<String> CLIENT_PREFIXES =
+      List.of(
+          "producer.",
+          "consumer.",
+          "main.consumer.",
+          "restore.consumer.",
+          "global.consumer.",
+          "admin.");
+
+  private static void refuseProtected(String key) {
+    String bare = key;
+    for (String prefix : CLIENT_PREFIXES) {
+      if (key.startsWith(prefix)) {
+        bare = key.substring(prefix.length());
+      }
+    }
+    if (bare.equals("processing.guarantee")) {
+      require("kafka." + key, false, "cannot be set: use " + PREFIX + ".processing-guarantee");
+    }
+    require(
+        "kafka." + key,
+        !PROTECTED_KAFKA_KEYS.contains(bare),
+        "cannot be set: the scheduler (or Kafka Streams) sets it itself and its delivery"
+            + " guarantees depend on it (refused, also with a Streams client prefix: "
+            + String.join(", ", new java.util.TreeSet<>(PROTECTED_KAFKA_KEYS))
+            + ")");
   }
 
   private static void require(String key, boolean ok, String message) {

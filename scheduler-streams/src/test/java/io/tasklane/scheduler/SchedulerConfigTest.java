@@ -143,4 +143,56 @@ class SchedulerConfigTest {
         .doesNotContain(inter)
         .doesNotContain("pw-1");
   }
+
+  private static SchedulerConfig withKafka(Map<String, String> kafka) {
+    return new SchedulerConfig(
+        "localhost:9092",
+        null,
+        null,
+        6,
+        null,
+        5_000,
+        null,
+        0,
+        null,
+        null,
+        100,
+        null,
+        SchedulerConfig.DEFAULT_MAX_DISPATCHED,
+        null,
+        null,
+        kafka,
+        List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER)),
+        SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK,
+        null);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "acks",
+        "enable.idempotence",
+        "transactional.id",
+        "producer.acks",
+        "enable.auto.commit",
+        "main.consumer.enable.auto.commit",
+        "isolation.level",
+        "consumer.isolation.level"
+      })
+  void refusesKafkaKeysTheDeliveryGuaranteesRestOnNamingTheKey(String key) {
+    assertThatThrownBy(() -> withKafka(Map.of(key, "0")))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageStartingWith("tasklane.scheduler.kafka." + key + ": cannot be set: ")
+        .hasMessageContaining("acks, enable.auto.commit, enable.idempotence, isolation.level");
+  }
+
+  @Test
+  void refusesProcessingGuaranteeUnderKafkaNamingTheSchedulerSetting() {
+    assertThatThrownBy(() -> withKafka(Map.of("processing.guarantee", "exactly_once_v2")))
+        .hasMessage(
+            "tasklane.scheduler.kafka.processing.guarantee: cannot be set: use"
+                + " tasklane.scheduler.processing-guarantee");
+    assertThat(withKafka(Map.of("linger.ms", "20", "producer.batch.size", "65536")).kafka())
+        .containsEntry("linger.ms", "20");
+  }
 }

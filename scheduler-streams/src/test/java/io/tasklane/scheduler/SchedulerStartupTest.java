@@ -42,4 +42,29 @@ class SchedulerStartupTest {
       assertThat(String.join("\n", lines)).doesNotContain(placeholder);
     }
   }
+
+  @Test
+  void aMissingTokenStopsTheStartAndTheFirstLineShowsTheSyntaxAndTheLengthRule(LocalStack stack)
+      throws Exception {
+    try (JavaProcess p =
+        SchedulerProcess.start(
+            stack,
+            StackSupport.uniqueTopics(),
+            dir,
+            "no-token",
+            SchedulerProcess.freePort(),
+            Map.of("api.tokens", ""))) {
+      assertThat(p.waitFor(Duration.ofSeconds(60))).as(p.logTail(40)).isEqualTo(1);
+      List<String> lines =
+          Files.readAllLines(p.logFile()).stream().filter(l -> !l.isBlank()).toList();
+      assertThat(lines.get(0))
+          .as(p.logTail(40))
+          .isEqualTo(
+              "tasklane scheduler failed to start: tasklane.scheduler.api.tokens: needs at least"
+                  + " one token, the syntax is name:token:role (role viewer or operator, several"
+                  + " separated by commas), each token at least 24 characters and no placeholder,"
+                  + " make one with: openssl rand -base64 32; every endpoint but /health requires"
+                  + " one");
+    }
+  }
 }

@@ -10,7 +10,6 @@ import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.TaskValidator;
 import io.tasklane.core.WireCodec;
 import java.util.LinkedHashSet;
-import java.util.Objects;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -24,6 +23,10 @@ import org.slf4j.LoggerFactory;
  */
 final class AdmissionProcessor implements Processor<String, byte[], String, Object> {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionProcessor.class);
+
+  /** Metric event: a record reused a stored task's id with different content; it was refused. */
+  static final String DUPLICATE_CONFLICT = "duplicate-conflict";
+
   private static final TaskValidator VALIDATOR =
       new TaskValidator(new TaskLimits(TaskLimits.HARD_MAX_PAYLOAD_BYTES));
 
@@ -68,8 +71,15 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
         record,
         () -> {
           if (value instanceof TaskEnvelope task) {
-            admit(record, task, now);
-          } else if (value instanceof CancelCommand cancel) {
+            if (inputs.keyIs(record, task.routingKey(), "the task's routing key")) {
+              admit(record, task, now);
+            }
+          } else if (value instanceof CancelCommand cancel
+              && (cancel.id() == null
+                  || inputs.keyIs(
+                      record,
+                      machine.store.routingKeyOf(cancel.id()),
+                      "the routing key of its task"))) {
             commands.cancel(cancel.id(), cancel.reason(), now);
           }
         });
@@ -82,15 +92,10 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
       inputs.reject(record, "task " + task.id() + ": " + e.getMessage(), e);
       return;
     }
-    if (!Objects.equals(record.key(), task.routingKey())) {
-      LOG.warn("task {} arrived with key {}, not its routing key", task.id(), record.key());
-      engine.metrics().count("key-mismatch");
-    }
     String id = task.id();
     TaskRecord previous = machine.store.get(id);
     if (previous != null && previous.task() != null) {
-      machine.store.reassertTimer(id, previous);
-      engine.metrics().count("duplicate");
+      refuseDuplicate(previous, task, now);
       return;
     }
     if (previous != null && previous.state() == TaskState.CANCELLED) {
@@ -117,6 +122,43 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
       }
     }
     engine.metrics().count("admitted");
+    machine.store.put(id, previous, e.build());
+  }
+
+  /**
+   * The first record of a task id wins: ids are stable (a keyed task's id is derived from its
+   * handler and key) and the relay may replay records, so a repeat is dropped. A repeat whose
+   * content differs (a keyed task enqueued again with new data, or a forged record) is also counted
+   * ({@value #DUPLICATE_CONFLICT}), kept in the record for the status API and logged at WARN the
+   * first time for this task.
+   */
+  private void refuseDuplicate(TaskRecord previous, TaskEnvelope task, long now) {
+    String id = task.id();
+    engine.metrics().count("duplicate");
+    if (!RefusedDuplicate.conflicts(previous.task(), task)) {
+      machine.store.reassertTimer(id, previous);
+      return;
+    }
+    engine.metrics().count(DUPLICATE_CONFLICT);
+    if (previous.duplicatesRefused() == 0) {
+      LOG.warn(
+          "task {}: a record with the same id and different content was refused (the first record"
+              + " of an id wins; handler {} vs stored {}, dueAt {} vs {}, createdAt {}, source {});"
+              + " further ones are counted in the task's duplicatesRefused",
+          id,
+          task.handler(),
+          previous.task().handler(),
+          task.dueAt(),
+          previous.task().dueAt(),
+          task.createdAt(),
+          task.source());
+    }
+    TaskRecord.Edit e = previous.edit();
+    e.duplicatesRefused =
+        previous.duplicatesRefused() == Integer.MAX_VALUE
+            ? Integer.MAX_VALUE
+            : previous.duplicatesRefused() + 1;
+    e.lastRefusedDuplicate = RefusedDuplicate.of(task, now);
     machine.store.put(id, previous, e.build());
   }
 }

@@ -13,6 +13,7 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
   private final Engine engine;
   private ProcessorContext<String, Object> context;
   private Commands commands;
+  private TaskStore store;
   private Inputs inputs;
 
   ControlProcessor(Engine engine) {
@@ -25,6 +26,7 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
     engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     TaskMachine machine = new TaskMachine(ctx, engine);
     this.commands = new Commands(machine);
+    this.store = machine.store;
     this.inputs = new Inputs("control", engine, machine.out);
   }
 
@@ -43,7 +45,27 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
       return;
     }
     long now = context.currentSystemTimeMs();
-    inputs.guard(record, () -> apply(value, now));
+    inputs.guard(
+        record,
+        () -> {
+          if (value.id() == null || inputs.keyIs(record, expectedKey(value), keyName(value))) {
+            apply(value, now);
+          }
+        });
+  }
+
+  /**
+   * The key {@code value} must carry: an {@code await} is keyed by the dependency's id (see {@link
+   * ControlCommand.Await}); every other command by the routing key of the task it names.
+   */
+  private String expectedKey(ControlRecord value) {
+    return value instanceof ControlCommand.Await ? value.id() : store.routingKeyOf(value.id());
+  }
+
+  private static String keyName(ControlRecord value) {
+    return value instanceof ControlCommand.Await
+        ? "the id of the awaited task"
+        : "the routing key of task " + value.id();
   }
 
   /** The cancel's reason naming its actor, e.g. {@code paid (by ops-alice)}. */

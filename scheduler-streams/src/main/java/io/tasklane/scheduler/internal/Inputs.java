@@ -16,6 +16,7 @@ final class Inputs {
   static final String UNDECODABLE = "undecodable";
   static final String INVALID = "invalid";
   static final String FAILED = "failed";
+  static final String WRONG_KEY = "wrong-key";
 
   private static final Logger LOG = LoggerFactory.getLogger(Inputs.class);
 
@@ -57,6 +58,32 @@ final class Inputs {
         message);
     engine.metrics().count("invalid." + source);
     deadLetter(record, INVALID, message, e);
+  }
+
+  /**
+   * True when the record's key is {@code expected}, the routing key its body implies. Otherwise the
+   * record is on a partition where that task's state does not live (or a null key put it on any
+   * partition): applying it there would create or change state that results and commands never
+   * reach. It is logged, counted ({@code wrong-key.<source>}) and dead-lettered with reason {@code
+   * wrong-key} naming both keys, and false is returned.
+   */
+  boolean keyIs(Record<String, byte[]> record, String expected, String what) {
+    if (expected == null || expected.equals(record.key())) {
+      return true;
+    }
+    String message =
+        "wrong-key: expected key '"
+            + expected
+            + "' ("
+            + what
+            + "), found "
+            + (record.key() == null ? "null" : "'" + record.key() + "'")
+            + "; a record applied on the wrong partition would never meet its task's results and"
+            + " commands";
+    LOG.warn("record on {} not applied: {}; written to the scheduler DLT", source, message);
+    engine.metrics().count(WRONG_KEY + "." + source);
+    deadLetter(record, WRONG_KEY, message, null);
+    return false;
   }
 
   /**

@@ -46,7 +46,15 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
       return;
     }
     long now = context.currentSystemTimeMs();
-    inputs.guard(record, () -> apply(result, now));
+    inputs.guard(
+        record,
+        () -> {
+          if (result.id() == null
+              || inputs.keyIs(
+                  record, machine.store.routingKeyOf(result.id()), "the routing key of its task")) {
+            apply(result, now);
+          }
+        });
   }
 
   private void apply(TaskResult r, long now) {

@@ -49,6 +49,7 @@ public final class SchedulerRuntime {
   private volatile KafkaStreams streams;
   private final int partitions; // of tasks, results and control
   volatile HostInfo self;
+  private volatile String haltReason;
 
   /** What this instance sends and accepts on forwarded status reads ({@link StatusQuery}). */
   final String interInstanceToken;
@@ -91,12 +92,10 @@ public final class SchedulerRuntime {
             TopicAdmin.Spec.of(topics.control(), p),
             TopicAdmin.Spec.of(topics.logs(), p),
             TopicAdmin.Spec.of(topics.schedulerDlt(), p)));
-    Map<String, Integer> counts = partitionCounts();
-    if (counts.values().stream().distinct().count() != 1) {
-      throw new SchedulerException(
-          "topics must have the same partition count (co-partitioned by routing key), found "
-              + counts
-              + "; repartition them or point tasklane.scheduler.namespace elsewhere");
+    Map<String, Integer> counts = partitionCounts(10);
+    String refused = CoPartitioning.atStart(counts);
+    if (refused != null) {
+      throw new SchedulerException(refused);
     }
     return counts.get(topics.tasks());
   }
@@ -105,8 +104,8 @@ public final class SchedulerRuntime {
    * Partition counts of the co-partitioned topics. A topic created a moment ago may not be in the
    * metadata yet (-1): describe again for up to 10 s before judging.
    */
-  private Map<String, Integer> partitionCounts() {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+  private Map<String, Integer> partitionCounts(int seconds) {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
     while (true) {
       Map<String, Integer> counts = new java.util.LinkedHashMap<>();
       for (String t : List.of(topics.tasks(), topics.results(), topics.control())) {
@@ -159,11 +158,39 @@ public final class SchedulerRuntime {
     s.start();
     long every = config.topicRefreshInterval().toMillis();
     timer.scheduleWithFixedDelay(watcher::refresh, every, every, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(this::checkPartitions, every, every, TimeUnit.MILLISECONDS);
     LOG.info(
         "tasklane scheduler started: application {} namespace {} api {}",
         config.applicationId(),
         config.namespace(),
         self);
+  }
+
+  /**
+   * On the timer thread: stops Kafka Streams (logged at ERROR, {@code /health} DOWN with the
+   * reason) when tasks, results or control no longer have the partition count the scheduler started
+   * with.
+   */
+  private void checkPartitions() {
+    try {
+      String reason =
+          haltReason == null ? CoPartitioning.changed(partitionCounts(0), partitions) : null;
+      if (reason != null) {
+        haltReason = reason;
+        LOG.error("tasklane scheduler stopped: {}", reason);
+        KafkaStreams s = streams;
+        if (s != null) {
+          s.close(Duration.ofSeconds(30));
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("could not check the partition counts: {}", e.toString());
+    }
+  }
+
+  /** Why the scheduler stopped processing while running, or null. */
+  String haltReason() {
+    return haltReason;
   }
 
   KafkaStreams streams() {

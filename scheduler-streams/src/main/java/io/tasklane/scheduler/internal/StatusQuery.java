@@ -67,7 +67,7 @@ public final class StatusQuery {
       if (record == null || (record.task() != null && !record.task().routingKey().equals(key))) {
         return error(404, notFound(id, routingKey));
       }
-      return new Answer(200, WireCodec.encodeToString(record));
+      return new Answer(200, TaskView.json(record));
     } catch (RuntimeException e) {
       return error(503, "store not queryable: " + e.getMessage());
     }

@@ -24,10 +24,16 @@ public final class StreamsHealth implements HealthIndicator {
   public Publisher<HealthResult> getResult() {
     KafkaStreams s = runtime.streams();
     KafkaStreams.State state = s == null ? KafkaStreams.State.CREATED : s.state();
-    boolean up = state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
+    String halted = runtime.haltReason();
+    boolean up =
+        halted == null
+            && (state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING);
     return Publishers.just(
         HealthResult.builder("kafka-streams", up ? HealthStatus.UP : HealthStatus.DOWN)
-            .details(Map.of("state", state.name()))
+            .details(
+                halted == null
+                    ? Map.of("state", state.name())
+                    : Map.of("state", state.name(), "stopped", halted))
             .build());
   }
 }

@@ -21,11 +21,14 @@ final class StreamsProps {
     return p;
   }
 
+  /**
+   * The API's command producer: the pass-through settings, then {@code acks=all} and idempotence,
+   * which win ({@link SchedulerConfig#PROTECTED_KAFKA_KEYS} are refused at start anyway).
+   */
   static Properties producer(SchedulerConfig c) {
-    Properties p = new Properties();
+    Properties p = clients(c);
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-    p.putAll(clients(c));
     return p;
   }
 

@@ -15,7 +15,9 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.CancelCommand;
 import io.tasklane.core.ControlCommand;
 import io.tasklane.core.ControlRecord;
+import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskKey;
 import io.tasklane.core.WireCodec;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,33 @@ public class TaskController {
   TaskController(StatusQuery query, SchedulerRuntime runtime) {
     this.query = query;
     this.runtime = runtime;
+  }
+
+  /**
+   * The status of the keyed task {@code handler} + {@code key} (its id is {@link
+   * TaskKey#taskId()}), under {@code routingKey} (default the id), as {@code GET /api/tasks/{id}}
+   * answers it.
+   */
+  @Get(produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> byKey(
+      @Nullable @QueryValue String handler,
+      @Nullable @QueryValue String key,
+      @Nullable @QueryValue String routingKey) {
+    if (handler == null || key == null) {
+      return json(
+          400,
+          Map.of(
+              "error",
+              "send ?handler=<handler>&key=<idempotency key> (the pair the task was enqueued with)"
+                  + " or GET /api/tasks/{id}"));
+    }
+    String id;
+    try {
+      id = TaskKey.of(handler, key).taskId();
+    } catch (InvalidTaskException e) {
+      return json(400, Map.of("error", e.getMessage()));
+    }
+    return get(id, routingKey, null);
   }
 
   @Get(value = "/{id}", produces = MediaType.APPLICATION_JSON)

@@ -29,6 +29,10 @@ import java.util.List;
  *     CycleProbes}); cleared when it leaves WAITING
  * @param updatedAt epoch millis of the last change
  * @param finishedAt epoch millis it reached a terminal state, 0 before
+ * @param duplicatesRefused records on {@code tasks} with this id and different content that were
+ *     refused (the first record of an id wins); identical duplicates are not counted here; absent
+ *     from the JSON when 0
+ * @param lastRefusedDuplicate the last of those, or null
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 record TaskRecord(
@@ -48,7 +52,9 @@ record TaskRecord(
     List<Waiter> waiters,
     List<String> probes,
     long updatedAt,
-    long finishedAt) {
+    long finishedAt,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) int duplicatesRefused,
+    RefusedDuplicate lastRefusedDuplicate) {
 
   static final int MAX_HISTORY = 20;
 
@@ -65,7 +71,7 @@ record TaskRecord(
   /** An empty record (no task, no state) to fill in with {@link #edit()}. */
   static TaskRecord empty() {
     return new TaskRecord(
-        null, null, 0, 0, 0, 0, 0, -1, null, null, null, null, null, null, null, 0, 0);
+        null, null, 0, 0, 0, 0, 0, -1, null, null, null, null, null, null, null, 0, 0, 0, null);
   }
 
   boolean isPlaceholder() {
@@ -99,6 +105,8 @@ record TaskRecord(
     List<String> probes;
     long updatedAt;
     long finishedAt;
+    int duplicatesRefused;
+    RefusedDuplicate lastRefusedDuplicate;
 
     private Edit(TaskRecord r) {
       task = r.task;
@@ -118,6 +126,8 @@ record TaskRecord(
       probes = new ArrayList<>(r.probes);
       updatedAt = r.updatedAt;
       finishedAt = r.finishedAt;
+      duplicatesRefused = r.duplicatesRefused;
+      lastRefusedDuplicate = r.lastRefusedDuplicate;
     }
 
     Edit timer(long at, TimerKind kind) {
@@ -167,7 +177,9 @@ record TaskRecord(
           waiters,
           probes,
           updatedAt,
-          finishedAt);
+          finishedAt,
+          duplicatesRefused,
+          lastRefusedDuplicate);
     }
   }
 }

@@ -39,6 +39,16 @@ final class TaskStore {
     return tasks.get(id);
   }
 
+  /**
+   * The routing key records about task {@code id} must carry: its envelope's ({@code orderingKey}
+   * or id) when the task lives here, else the id (results and commands for a task that is not here
+   * are keyed by its id; an ordering key would have brought them to the task).
+   */
+  String routingKeyOf(String id) {
+    TaskRecord r = tasks.get(id);
+    return r != null && r.task() != null ? r.task().routingKey() : id;
+  }
+
   KeyValueStore<Bytes, byte[]> index() {
     return index;
   }

@@ -6,15 +6,18 @@ import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Filter;
 import io.micronaut.http.filter.HttpServerFilter;
 import io.micronaut.http.filter.ServerFilterChain;
+import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.ApiToken;
 import io.tasklane.scheduler.SchedulerConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
+import java.util.Map;
 import org.reactivestreams.Publisher;
 
 /**
@@ -55,14 +58,37 @@ public final class TokenFilter implements HttpServerFilter {
     }
     ApiToken token = given == null ? null : match(given);
     if (token == null) {
+      String message =
+          given == null
+              ? "send Authorization: Bearer <token>, a token of tasklane.scheduler.api.tokens"
+                  + " (name:token:role)"
+              : "the bearer token is not one of tasklane.scheduler.api.tokens; send"
+                  + " Authorization: Bearer <token> with a configured token";
       return Publishers.just(
-          HttpResponse.status(HttpStatus.UNAUTHORIZED).header("WWW-Authenticate", "Bearer"));
+          error(HttpStatus.UNAUTHORIZED, "unauthorized", message)
+              .header("WWW-Authenticate", "Bearer"));
     }
     if (!read && token.role() != SchedulerConfig.Role.OPERATOR) {
-      return Publishers.just(HttpResponse.status(HttpStatus.FORBIDDEN));
+      return Publishers.just(
+          error(
+              HttpStatus.FORBIDDEN,
+              "forbidden",
+              request.getMethod()
+                  + " "
+                  + path
+                  + " needs a token with role operator; token '"
+                  + token.name()
+                  + "' has role viewer (it may only read)"));
     }
     request.setAttribute(ACTOR, token.name());
     return chain.proceed(request);
+  }
+
+  /** A JSON error body: {@code {"error":"<code>","message":"<what is missing>"}}. */
+  private static MutableHttpResponse<?> error(HttpStatus status, String code, String message) {
+    return HttpResponse.status(status)
+        .contentType(MediaType.APPLICATION_JSON_TYPE)
+        .body(WireCodec.encodeToString(Map.of("error", code, "message", message)));
   }
 
   private static byte[] bearer(String authorization) {
