@@ -1,6 +1,7 @@
 package io.tasklane.bench.internal;
 
 import io.tasklane.testkit.JavaProcess;
+import io.tasklane.testkit.Secrets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,16 +26,10 @@ public record Apps(
    * The operator token every launched scheduler accepts (named {@code operator}): random per JVM,
    * as {@code openssl rand -base64 32} makes one; the scheduler refuses guessable tokens.
    */
-  public static final String TOKEN = randomToken();
+  public static final String TOKEN = Secrets.token();
 
   /** What the launched scheduler instances send each other on forwarded status reads. */
-  static final String INTER_INSTANCE_TOKEN = randomToken();
-
-  private static String randomToken() {
-    byte[] b = new byte[32];
-    new java.security.SecureRandom().nextBytes(b);
-    return java.util.Base64.getEncoder().encodeToString(b);
-  }
+  static final String INTER_INSTANCE_TOKEN = Secrets.token();
 
   public JavaProcess.Builder relay(String name) {
     return withJfr(name, JavaProcess.builder("io.tasklane.relay.RelayApp"))

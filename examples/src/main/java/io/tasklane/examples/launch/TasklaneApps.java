@@ -2,6 +2,7 @@ package io.tasklane.examples.launch;
 
 import io.tasklane.examples.orders.LateHandlers;
 import io.tasklane.testkit.JavaProcess;
+import io.tasklane.testkit.Secrets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -34,16 +35,10 @@ public record TasklaneApps(
    * The operator token every launched scheduler accepts (named {@code operator}): random per JVM,
    * as {@code openssl rand -base64 32} makes one; the scheduler refuses guessable tokens.
    */
-  public static final String TOKEN = randomToken();
+  public static final String TOKEN = Secrets.token();
 
   /** What the launched scheduler instances send each other on forwarded status reads. */
-  static final String INTER_INSTANCE_TOKEN = randomToken();
-
-  private static String randomToken() {
-    byte[] b = new byte[32];
-    new java.security.SecureRandom().nextBytes(b);
-    return java.util.Base64.getEncoder().encodeToString(b);
-  }
+  static final String INTER_INSTANCE_TOKEN = Secrets.token();
 
   /** A relay; several relays on one database elect one leader. */
   public JavaProcess.Builder relay(String name) {
