@@ -65,8 +65,7 @@ class GettingStartedGuideTest {
   void theSamplePomImportsTheTasklaneBomOfThisVersionBeforeMicronautsBom() throws IOException {
     String pom = Files.readString(SAMPLE.resolve("pom.xml"));
     assertThat(pom)
-        .contains(
-            "<tasklane.version>" + System.getProperty("tasklane.version", "0.1.0-SNAPSHOT") + "<");
+        .contains("<tasklane.version>" + System.getProperty("tasklane.version", "0.1.0") + "<");
     assertThat(pom.indexOf("<artifactId>tasklane-bom</artifactId>"))
         .isPositive()
         .isLessThan(pom.indexOf("<artifactId>micronaut-platform</artifactId>"));

@@ -64,7 +64,7 @@ public final class Results {
       put("mariadb_version", "unknown: " + e.getMessage());
     }
     put("db_scheduler_version", "15.1.1");
-    put("tasklane_version", "0.1.0-SNAPSHOT");
+    put("tasklane_version", "0.1.0");
     put(
         "durability",
         "MariaDB innodb_flush_log_at_trx_commit=1, sync_binlog=1 (durable commits);"
