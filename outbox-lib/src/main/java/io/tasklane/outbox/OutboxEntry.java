@@ -6,6 +6,8 @@ import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import java.sql.Types;
+import org.hibernate.annotations.JdbcTypeCode;
 
 /**
  * One row of {@code tasklane_outbox} as a JPA entity. Add it to your persistence unit (Micronaut:
@@ -23,7 +25,12 @@ public class OutboxEntry {
   @Column(name = "id", updatable = false)
   private Long id;
 
-  @Column(name = "task_id", columnDefinition = "CHAR(36)", nullable = false, updatable = false)
+  /**
+   * CHAR(36) on every database; the type code tells Hibernate's schema validation to expect CHAR
+   * (PostgreSQL reports it as bpchar). Other JPA providers ignore the Hibernate annotation.
+   */
+  @JdbcTypeCode(Types.CHAR)
+  @Column(name = "task_id", length = 36, nullable = false, updatable = false)
   private String taskId;
 
   @Column(name = "routing_key", nullable = false, updatable = false)
@@ -38,7 +45,8 @@ public class OutboxEntry {
   @Column(name = "task_key", updatable = false)
   private String taskKey;
 
-  @Column(name = "payload", columnDefinition = "LONGTEXT", updatable = false)
+  /** Longest length: LONGTEXT on MariaDB/MySQL, TEXT on PostgreSQL (Hibernate's Length.LONG32). */
+  @Column(name = "payload", length = Integer.MAX_VALUE, updatable = false)
   private String payload;
 
   @Column(name = "due_at", nullable = false, updatable = false)

@@ -25,14 +25,94 @@ public final class OutboxSchema {
   /** The same DDL as a Flyway migration (default location {@code classpath:db/migration}). */
   public static final String FLYWAY_MIGRATION = "db/migration/V1__tasklane_outbox.sql";
 
-  /** A Liquibase changelog to include from the application's master changelog. */
+  /**
+   * A Liquibase changelog to include from the application's master changelog; the same changelog
+   * serves MariaDB, MySQL and PostgreSQL.
+   */
   public static final String LIQUIBASE_CHANGELOG = "db/changelog/tasklane-outbox.xml";
+
+  /** Plain DDL for PostgreSQL (classpath resource), {@code CREATE TABLE IF NOT EXISTS}. */
+  public static final String POSTGRESQL_DDL_RESOURCE =
+      "io/tasklane/outbox/tasklane_outbox.postgresql.sql";
+
+  /**
+   * The PostgreSQL DDL as a Flyway migration, in its own location {@link
+   * #POSTGRESQL_FLYWAY_LOCATION} (not under {@code db/migration}, which Flyway scans recursively
+   * and where the MariaDB migration has the same version).
+   */
+  public static final String POSTGRESQL_FLYWAY_MIGRATION =
+      "db/tasklane/postgresql/V1__tasklane_outbox.sql";
+
+  /** The Flyway location to configure instead of {@code classpath:db/migration} on PostgreSQL. */
+  public static final String POSTGRESQL_FLYWAY_LOCATION = "classpath:db/tasklane/postgresql";
+
+  /** The database families the table is shipped for; each has its own DDL resource. */
+  public enum Dialect {
+    /** MariaDB 10.6+ and MySQL 8: {@link #DDL_RESOURCE}. */
+    MARIADB(DDL_RESOURCE),
+    /** PostgreSQL 12+: {@link #POSTGRESQL_DDL_RESOURCE}. */
+    POSTGRESQL(POSTGRESQL_DDL_RESOURCE);
+
+    private final String ddlResource;
+
+    Dialect(String ddlResource) {
+      this.ddlResource = ddlResource;
+    }
+
+    /** The classpath resource with this dialect's {@code CREATE TABLE IF NOT EXISTS}. */
+    public String ddlResource() {
+      return ddlResource;
+    }
+
+    /**
+     * The dialect of the database behind {@code connection}, from its metadata's product name.
+     *
+     * @throws OutboxException naming the product when it is none of MariaDB, MySQL, PostgreSQL
+     */
+    public static Dialect of(Connection connection) {
+      String product;
+      try {
+        product = connection.getMetaData().getDatabaseProductName();
+      } catch (SQLException e) {
+        throw new OutboxException(
+            "could not read the database product name of the connection: " + e.getMessage(), e);
+      }
+      return forProduct(product);
+    }
+
+    /**
+     * The dialect for a JDBC {@code DatabaseMetaData.getDatabaseProductName()}.
+     *
+     * @throws OutboxException naming the product when it is none of MariaDB, MySQL, PostgreSQL
+     */
+    public static Dialect forProduct(String product) {
+      String name = product == null ? "" : product.toLowerCase(java.util.Locale.ROOT);
+      if (name.contains("mariadb") || name.contains("mysql")) {
+        return MARIADB;
+      }
+      if (name.contains("postgresql")) {
+        return POSTGRESQL;
+      }
+      throw new OutboxException(
+          "the outbox table is shipped for MariaDB, MySQL and PostgreSQL, not for database '"
+              + product
+              + "'");
+    }
+  }
 
   private OutboxSchema() {}
 
-  /** The {@code CREATE TABLE IF NOT EXISTS} statement, without comments or trailing semicolon. */
+  /**
+   * The MariaDB/MySQL {@code CREATE TABLE IF NOT EXISTS} statement, without comments or trailing
+   * semicolon.
+   */
   public static String ddl() {
-    String text = resource(DDL_RESOURCE);
+    return ddl(Dialect.MARIADB);
+  }
+
+  /** The {@code CREATE TABLE IF NOT EXISTS} statement of {@code dialect}, as {@link #ddl()}. */
+  public static String ddl(Dialect dialect) {
+    String text = resource(dialect.ddlResource());
     String sql =
         text.lines()
             .filter(line -> !line.stripLeading().startsWith("--"))
@@ -42,12 +122,17 @@ public final class OutboxSchema {
   }
 
   /**
-   * Creates the table on {@code connection} unless it exists. DDL commits implicitly in MySQL and
-   * MariaDB: do not call this inside a business transaction.
+   * Creates the table on {@code connection} unless it exists, in the dialect of the connection's
+   * database ({@link Dialect#of}). DDL commits implicitly in MySQL and MariaDB: do not call this
+   * inside a business transaction. On PostgreSQL the DDL is transactional: with auto-commit off it
+   * takes effect when the caller commits.
+   *
+   * @throws OutboxException if the database is not supported or the DDL fails
    */
   public static void create(Connection connection) {
+    Dialect dialect = Dialect.of(connection);
     try (Statement st = connection.createStatement()) {
-      st.execute(ddl());
+      st.execute(ddl(dialect));
     } catch (SQLException e) {
       throw new OutboxException("could not create " + TABLE + ": " + e.getMessage(), e);
     }

@@ -4,6 +4,7 @@ import io.tasklane.testkit.internal.Dirs;
 import io.tasklane.testkit.internal.KafkaSecurity;
 import io.tasklane.testkit.internal.KafkaUsers;
 import io.tasklane.testkit.internal.MariaDbAdmin;
+import io.tasklane.testkit.internal.PostgresSupport;
 import io.tasklane.testkit.internal.SharedStackSupport;
 import io.tasklane.testkit.internal.StackInfo;
 import io.tasklane.testkit.internal.StackRestarter;
@@ -29,7 +30,10 @@ public final class LocalStack implements StackHandle, AutoCloseable {
 
   private static LocalStack shared;
 
+  private static final Duration POSTGRES_START_TIMEOUT = Duration.ofSeconds(60);
+
   private volatile StackInfo info;
+  private LocalPostgres postgres; // guarded by this; started on demand
   private volatile StackStarter.Started started; // null when attached
   private final LocalStackConfig config; // null when attached
   private final boolean deleteOnClose;
@@ -184,6 +188,26 @@ public final class LocalStack implements StackHandle, AutoCloseable {
     return user;
   }
 
+  /**
+   * A private PostgreSQL beside this stack's MariaDB, started on the first call (about 2 s, blocks)
+   * in {@code <stack dir>/postgres-<pid of this JVM>} and returned again afterwards. It belongs to
+   * this JVM even when the stack is attached (shared): {@link #close()} stops it and deletes its
+   * dir, and a shutdown hook does so if the JVM exits first.
+   *
+   * @throws LocalStackException if PostgreSQL's binaries are missing (the message says how to
+   *     install them) or the server does not come up
+   */
+  public synchronized LocalPostgres postgres() {
+    if (closed.get()) {
+      throw new LocalStackException("postgres() needs a stack that is not closed");
+    }
+    if (postgres == null || postgres.isClosed()) {
+      Duration timeout = config == null ? POSTGRES_START_TIMEOUT : config.startTimeout();
+      postgres = LocalPostgres.start(PostgresSupport.dirFor(info.baseDir()), timeout);
+    }
+    return postgres;
+  }
+
   /** Drops and re-creates {@code name} (letters, digits, _), grants ALL on it to the app user. */
   @Override
   public String createDatabase(String name) {
@@ -263,10 +287,21 @@ public final class LocalStack implements StackHandle, AutoCloseable {
     return started == null;
   }
 
-  /** Stops Kafka, then MariaDB (graceful, then forcibly); does nothing for an attached stack. */
+  /**
+   * Stops the PostgreSQL this JVM started ({@link #postgres()}), then Kafka, then MariaDB
+   * (graceful, then forcibly); an attached stack stops only its PostgreSQL.
+   */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true) || started == null) {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    synchronized (this) {
+      if (postgres != null) {
+        postgres.close();
+      }
+    }
+    if (started == null) {
       return;
     }
     started.stop();

@@ -1,5 +1,6 @@
 package io.tasklane.testkit;
 
+import io.tasklane.testkit.internal.PostgresSupport;
 import io.tasklane.testkit.internal.Processes;
 import io.tasklane.testkit.internal.StackDir;
 import io.tasklane.testkit.internal.StackInfo;
@@ -115,6 +116,9 @@ public final class StackMain {
         }
       }
       Files.deleteIfExists(layout.stackProperties());
+      // PostgreSQL servers that test JVMs started beside this stack (LocalStack.postgres()) and
+      // left behind when they were killed.
+      PostgresSupport.stopAll(layout.baseDir());
     } catch (IOException e) {
       out.println("warning: cleaning " + layout.baseDir() + " failed: " + e);
     }

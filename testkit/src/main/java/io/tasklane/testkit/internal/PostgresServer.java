@@ -1,0 +1,332 @@
+package io.tasklane.testkit.internal;
+
+import io.tasklane.testkit.LocalStackException;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A private PostgreSQL server as a child process: {@code initdb} of its own data dir on first use
+ * (superuser {@code tasklane}, trust authentication, UTF8), {@code postgres} on a free port of
+ * 127.0.0.1 with {@code wal_level=logical}, readiness = a JDBC connection. As root both run as the
+ * OS user {@code postgres} (the server refuses root) and the dir belongs to that user. Stopped with
+ * SIGINT (PostgreSQL's fast shutdown), SIGKILL after a grace period; a JVM shutdown hook does the
+ * same if the JVM exits first. One thread at a time (the one starting or closing it).
+ */
+public final class PostgresServer {
+
+  /** The superuser initdb creates; trust authentication, so any password is accepted. */
+  public static final String USER = "tasklane";
+
+  public static final String PASSWORD = "tasklane";
+
+  /** The database created at start, the default of {@code jdbcUrl()}. */
+  public static final String DEFAULT_DATABASE = "tasklane";
+
+  static final String OS_USER = "postgres";
+  private static final Duration INITDB_TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration GRACE = Duration.ofSeconds(15);
+
+  private final Path dir;
+  private final int port;
+  private final Process process;
+  private final long logOffset;
+  private final Thread shutdownHook;
+
+  private PostgresServer(Path dir, int port, Process process, long logOffset) {
+    this.dir = dir;
+    this.port = port;
+    this.process = process;
+    this.logOffset = logOffset;
+    this.shutdownHook = new Thread(() -> stop(Duration.ofSeconds(5)), "tasklane-postgres-reaper");
+  }
+
+  /**
+   * Starts PostgreSQL in {@code dir} (initialised on first use, reused afterwards) and blocks until
+   * it accepts JDBC connections; a server that fails is stopped again.
+   *
+   * @throws LocalStackException naming what failed, with the tail of the server's log
+   */
+  public static PostgresServer start(Path dir, Duration timeout) {
+    PostgresBinaries binaries = PostgresBinaries.find();
+    PostgresServer server;
+    try {
+      stopLeftover(dir);
+      Files.createDirectories(dir.resolve("run"));
+      ownByServerUser(dir);
+      ownByServerUser(dir.resolve("run"));
+      if (!Files.exists(dir.resolve("initialized"))) {
+        initialise(binaries, dir);
+      }
+      server = launch(binaries, dir, Ports.pickFree());
+    } catch (IOException e) {
+      throw new LocalStackException("PostgreSQL could not be started in " + dir + ": " + e, e);
+    }
+    Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+    try {
+      server.awaitReady(System.nanoTime() + timeout.toNanos());
+      server.createDatabase(DEFAULT_DATABASE, false);
+      return server;
+    } catch (RuntimeException e) {
+      server.stop(Duration.ofSeconds(5));
+      throw e;
+    }
+  }
+
+  private static void initialise(PostgresBinaries binaries, Path dir) throws IOException {
+    Path data = dir.resolve("data");
+    Dirs.deleteRecursively(data);
+    List<String> command = asServerUser();
+    command.addAll(
+        List.of(
+            binaries.initdb().toString(),
+            "-D",
+            data.toString(),
+            "-U",
+            USER,
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync"));
+    Path log = dir.resolve("initdb.log");
+    Process initdb =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .start();
+    boolean exited = Processes.awaitExit(initdb.toHandle(), INITDB_TIMEOUT);
+    if (!exited || initdb.exitValue() != 0) {
+      Processes.stop(initdb.toHandle(), Duration.ofSeconds(1));
+      throw new LocalStackException(
+          "PostgreSQL: initdb failed ("
+              + (exited ? "exit code " + initdb.exitValue() : "timed out")
+              + ") for data dir "
+              + data
+              + "\n"
+              + Processes.tail(log, 30));
+    }
+    Files.writeString(dir.resolve("initialized"), "initialised by tasklane testkit\n");
+  }
+
+  private static PostgresServer launch(PostgresBinaries binaries, Path dir, int port)
+      throws IOException {
+    Path data = dir.resolve("data");
+    Files.deleteIfExists(data.resolve("postmaster.pid"));
+    List<String> command = asServerUser();
+    command.addAll(
+        List.of(
+            binaries.server().toString(),
+            "-D",
+            data.toString(),
+            "-p",
+            Integer.toString(port),
+            "-k",
+            dir.resolve("run").toString(),
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            "wal_level=logical",
+            "-c",
+            "max_replication_slots=4",
+            "-c",
+            "max_wal_senders=4",
+            "-c",
+            "max_connections=200",
+            "-c",
+            "fsync=off",
+            "-c",
+            "synchronous_commit=off",
+            "-c",
+            "full_page_writes=off"));
+    Path log = dir.resolve("postgres.log");
+    long offset = Files.exists(log) ? Files.size(log) : 0;
+    Process process =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .start();
+    return new PostgresServer(dir, port, process, offset);
+  }
+
+  /** {@code runuser -u postgres --} when this JVM runs as root (PostgreSQL refuses root). */
+  private static List<String> asServerUser() {
+    List<String> prefix = new ArrayList<>();
+    if (runsAsRoot()) {
+      prefix.addAll(List.of("runuser", "-u", OS_USER, "--"));
+    }
+    return prefix;
+  }
+
+  private static boolean runsAsRoot() {
+    return "root".equals(System.getProperty("user.name"));
+  }
+
+  private static void ownByServerUser(Path path) throws IOException {
+    if (!runsAsRoot()) {
+      return;
+    }
+    for (Path up = path.toAbsolutePath().getParent(); up != null; up = up.getParent()) {
+      if (!Files.getPosixFilePermissions(up).contains(PosixFilePermission.OTHERS_EXECUTE)) {
+        throw new LocalStackException(
+            "PostgreSQL runs as the OS user '"
+                + OS_USER
+                + "', which cannot enter "
+                + up
+                + " (no execute permission for others): choose a stack dir whose parents are"
+                + " world-searchable (chmod o+x)");
+      }
+    }
+    UserPrincipal user;
+    try {
+      user = path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(OS_USER);
+    } catch (IOException e) {
+      throw new LocalStackException(
+          "PostgreSQL refuses to run as root and the OS user '"
+              + OS_USER
+              + "' does not exist: run 'apt-get install -y postgresql' (it creates the user)",
+          e);
+    }
+    Files.setOwner(path, user);
+  }
+
+  /** Stops a postmaster of a killed run that still uses {@code dir}'s data dir (ours only). */
+  static void stopLeftover(Path dir) {
+    Path data = dir.resolve("data");
+    Optional<Long> pid = Processes.readPidFile(data.resolve("postmaster.pid"));
+    pid.filter(p -> isPostmaster(p, data))
+        .flatMap(ProcessHandle::of)
+        .ifPresent(p -> stopPostmaster(p, Duration.ofSeconds(10)));
+  }
+
+  /** The postgres process serving {@code data} (not a {@code runuser} wrapper naming it too). */
+  private static boolean isPostmaster(long pid, Path data) {
+    List<String> args = Processes.arguments(pid);
+    return !args.isEmpty()
+        && Path.of(args.get(0)).getFileName().toString().equals("postgres")
+        && Processes.isOurs(pid, data.toString());
+  }
+
+  /** Waits until the superuser can open a JDBC connection; fails early if the server exits. */
+  void awaitReady(long deadlineNanos) {
+    SQLException last = null;
+    while (true) {
+      if (!process.isAlive()) {
+        throw failure("postgres exited with code " + process.exitValue() + " during startup", null);
+      }
+      try (Connection ignored = connect("postgres")) {
+        return;
+      } catch (SQLException e) {
+        last = e;
+      }
+      if (System.nanoTime() > deadlineNanos) {
+        throw failure("postgres did not accept JDBC connections in time", last);
+      }
+      Processes.pause(50);
+    }
+  }
+
+  /** Drops (if asked) and creates {@code name}; its owner is the superuser {@link #USER}. */
+  public void createDatabase(String name, boolean dropFirst) {
+    MariaDbAdmin.checkName("database", name);
+    try (Connection c = connect("postgres");
+        Statement st = c.createStatement()) {
+      if (dropFirst) {
+        st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      } else if (st.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + name + "'")
+          .next()) {
+        return;
+      }
+      st.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new LocalStackException(
+          "PostgreSQL: could not create database " + name + " on port " + port + ": " + e, e);
+    }
+  }
+
+  private Connection connect(String database) throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(database), USER, PASSWORD);
+  }
+
+  /** {@code jdbc:postgresql://127.0.0.1:<port>/<database>}. */
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?connectTimeout=5";
+  }
+
+  LocalStackException failure(String what, Throwable cause) {
+    return new LocalStackException(
+        "PostgreSQL failed to start: "
+            + what
+            + " (127.0.0.1:"
+            + port
+            + ", data dir "
+            + dir.resolve("data")
+            + ")\n"
+            + Processes.tail(dir.resolve("postgres.log"), logOffset, 30),
+        cause);
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** The postmaster's pid (the server itself, not the {@code runuser} wrapper). */
+  public long pid() {
+    return postmaster().map(ProcessHandle::pid).orElse(process.pid());
+  }
+
+  private Optional<ProcessHandle> postmaster() {
+    return Stream.concat(Stream.of(process.toHandle()), process.toHandle().descendants())
+        .filter(p -> isPostmaster(p.pid(), dir.resolve("data")))
+        .findFirst();
+  }
+
+  /** Fast shutdown (SIGINT), SIGKILL after {@code grace}; blocks until the server is gone. */
+  public synchronized void stop(Duration grace) {
+    if (Thread.currentThread() != shutdownHook) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException | IllegalArgumentException e) {
+        // the JVM is shutting down, or the hook was never registered
+      }
+    }
+    postmaster().ifPresent(p -> stopPostmaster(p, grace));
+    Processes.stop(process.toHandle(), Duration.ofSeconds(2));
+  }
+
+  private static void stopPostmaster(ProcessHandle postmaster, Duration grace) {
+    signal(postmaster.pid(), "INT");
+    if (!Processes.awaitExit(postmaster, grace)) {
+      Processes.kill9(postmaster);
+    }
+  }
+
+  private static void signal(long pid, String signal) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+      Processes.awaitExit(kill.toHandle(), Duration.ofSeconds(5));
+    } catch (IOException e) {
+      // the caller falls back to SIGKILL
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.tasklane.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The on-demand PostgreSQL: starts, answers queries, runs with logical WAL, stops for good. */
+@TasklaneStack
+class LocalPostgresTest {
+  final LocalStack stack;
+
+  LocalPostgresTest(LocalStack stack) {
+    this.stack = stack;
+  }
+
+  @Test
+  void postgresStartsOnDemandWithLogicalWalAndIsReturnedAgain() throws Exception {
+    LocalPostgres pg = stack.postgres();
+    assertThat(stack.postgres()).isSameAs(pg);
+    assertThat(pg.dir()).startsWith(stack.baseDir());
+    assertThat(pg.port()).isNotEqualTo(5432).isNotEqualTo(stack.mariaDbPort());
+    try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), pg.username(), pg.password());
+        Statement st = c.createStatement()) {
+      assertThat(c.getMetaData().getDatabaseProductName()).isEqualTo("PostgreSQL");
+      assertThat(single(st, "SHOW wal_level")).isEqualTo("logical");
+      assertThat(single(st, "SHOW max_replication_slots")).isEqualTo("4");
+      assertThat(single(st, "SHOW listen_addresses")).isEqualTo("127.0.0.1");
+      assertThat(single(st, "SELECT current_user")).isEqualTo("tasklane");
+    }
+  }
+
+  @Test
+  void createDatabaseGivesAFreshDatabase() throws Exception {
+    LocalPostgres pg = stack.postgres();
+    String name = "pg_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    String url = pg.createDatabase(name);
+    try (Connection c = DriverManager.getConnection(url, pg.username(), pg.password());
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE t (id INT PRIMARY KEY)");
+      st.execute("INSERT INTO t VALUES (1)");
+    }
+    pg.createDatabase(name);
+    try (Connection c = DriverManager.getConnection(url, pg.username(), pg.password());
+        Statement st = c.createStatement()) {
+      assertThat(single(st, "SELECT count(*) FROM pg_tables WHERE tablename = 't'")).isEqualTo("0");
+    }
+  }
+
+  @Test
+  void closeStopsTheServerAndDeletesItsDir() throws Exception {
+    Path dir = Path.of("target", "pg-own-" + UUID.randomUUID()).toAbsolutePath();
+    LocalPostgres pg = LocalPostgres.start(dir, Duration.ofSeconds(60));
+    long pid;
+    try (pg) {
+      pid = pg.pid();
+      assertThat(ProcessHandle.of(pid).flatMap(p -> p.info().command()))
+          .hasValueSatisfying(command -> assertThat(command).endsWith("/postgres"));
+      assertThat(ProcessHandle.of(pid)).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
+      try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), pg.username(), pg.password());
+          Statement st = c.createStatement()) {
+        assertThat(single(st, "SELECT 1 + 1")).isEqualTo("2");
+      }
+    }
+    assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
+    assertThat(Files.exists(dir)).isFalse();
+  }
+
+  private static String single(Statement st, String sql) throws Exception {
+    try (ResultSet rs = st.executeQuery(sql)) {
+      assertThat(rs.next()).isTrue();
+      return rs.getString(1);
+    }
+  }
+}
