@@ -2,6 +2,7 @@ package io.tasklane.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tasklane.testkit.internal.Dirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -71,6 +72,27 @@ class LocalPostgresTest {
     }
     assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
     assertThat(Files.exists(dir)).isFalse();
+  }
+
+  @Test
+  void serverLeftByADeadJvmIsStoppedAndRemovedByTheNextStart() throws Exception {
+    Path stackDir = Path.of("target", "pg-reap-" + UUID.randomUUID()).toAbsolutePath();
+    Process finished = new ProcessBuilder("true").start();
+    finished.waitFor();
+    Path orphanDir = stackDir.resolve("postgres-" + finished.pid()); // its owner JVM is gone
+    LocalPostgres orphan = LocalPostgres.start(orphanDir, Duration.ofSeconds(60));
+    long orphanPid = orphan.pid();
+    try (LocalPostgres next =
+        LocalPostgres.start(
+            stackDir.resolve("postgres-" + ProcessHandle.current().pid()),
+            Duration.ofSeconds(60))) {
+      assertThat(ProcessHandle.of(orphanPid).filter(ProcessHandle::isAlive)).isEmpty();
+      assertThat(Files.exists(orphanDir)).isFalse();
+      assertThat(next.pid()).isNotEqualTo(orphanPid);
+    } finally {
+      orphan.close(); // no-op for the server already stopped; keeps the test from leaking
+      Dirs.deleteRecursively(stackDir);
+    }
   }
 
   private static String single(Statement st, String sql) throws Exception {

@@ -209,10 +209,24 @@ public final class PostgresServer {
   /** Stops a postmaster of a killed run that still uses {@code dir}'s data dir (ours only). */
   static void stopLeftover(Path dir) {
     Path data = dir.resolve("data");
-    Optional<Long> pid = Processes.readPidFile(data.resolve("postmaster.pid"));
+    Optional<Long> pid = postmasterPid(data);
     pid.filter(p -> isPostmaster(p, data))
         .flatMap(ProcessHandle::of)
         .ifPresent(p -> stopPostmaster(p, Duration.ofSeconds(10)));
+  }
+
+  /**
+   * The first line of {@code postmaster.pid} (the file has more lines: dir, start time, port..).
+   */
+  private static Optional<Long> postmasterPid(Path data) {
+    try {
+      return Files.readAllLines(data.resolve("postmaster.pid")).stream()
+          .findFirst()
+          .map(String::trim)
+          .map(Long::parseLong);
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   /** The postgres process serving {@code data} (not a {@code runuser} wrapper naming it too). */
