@@ -95,6 +95,26 @@ class LocalPostgresTest {
     }
   }
 
+  @Test
+  void stackDownStopsThePostgresServersUnderTheStackDir() throws Exception {
+    Path stackDir = Path.of("target", "pg-down-" + UUID.randomUUID()).toAbsolutePath();
+    Path pgDir = stackDir.resolve("postgres-" + ProcessHandle.current().pid());
+    LocalPostgres pg = LocalPostgres.start(pgDir, Duration.ofSeconds(60));
+    long pid = pg.pid();
+    try {
+      int code =
+          StackMain.run(
+              new String[] {"down", "--dir", stackDir.toString()},
+              new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+      assertThat(code).isZero();
+      assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
+      assertThat(Files.exists(pgDir)).isFalse();
+    } finally {
+      pg.close();
+      Dirs.deleteRecursively(stackDir);
+    }
+  }
+
   private static String single(Statement st, String sql) throws Exception {
     try (ResultSet rs = st.executeQuery(sql)) {
       assertThat(rs.next()).isTrue();
