@@ -9,15 +9,19 @@ import java.util.regex.Pattern;
 /**
  * Refuses secrets that look like placeholders or are too easy to guess: shorter than {@link
  * #MIN_LENGTH}, containing a placeholder word ({@code change-me}, {@code secret}, {@code password},
- * {@code token}, {@code test}, {@code example}, ...), a run of {@link #MAX_RUN} repeated or
- * sequential characters ({@code aaaaaa}, {@code 123456}, {@code abcdef}), or with an estimated
- * entropy below {@link #MIN_BITS} bits (length × the Shannon entropy of its characters). A token
- * from {@code openssl rand -base64 32} passes. Stateless.
+ * {@code token}, {@code test}, {@code example}, ...) unless the rest of it is random enough on its
+ * own, a run of {@link #MAX_RUN} repeated or sequential characters ({@code aaaaaa}, {@code 123456},
+ * {@code abcdef}), or with an estimated entropy below {@link #MIN_BITS} bits (length × the Shannon
+ * entropy of its characters). A token from {@code openssl rand -base64 32} passes. Stateless.
  */
 final class TokenStrength {
   static final int MIN_LENGTH = 24;
   static final int MIN_BITS = 64;
   static final int MAX_RUN = 6;
+
+  /** What the rest of a secret holding a placeholder word must carry to count as random. */
+  static final int RANDOM_BITS = 128;
+
   static final String HOW = "make one with: openssl rand -base64 32";
 
   /** Matched anywhere: five letters or more never show up by chance in a random token. */
@@ -48,15 +52,9 @@ final class TokenStrength {
     if (secret.length() < MIN_LENGTH) {
       return secret.length() + " characters, at least " + MIN_LENGTH + " are needed";
     }
-    String lower = secret.toLowerCase(Locale.ROOT);
-    for (String word : PLACEHOLDERS) {
-      if (lower.contains(word)) {
-        return "looks like a placeholder (contains '" + word + "')";
-      }
-    }
-    var m = SHORT_WORDS.matcher(lower);
-    if (m.find()) {
-      return "looks like a placeholder (contains '" + m.group(1) + "')";
+    String word = placeholder(secret);
+    if (word != null) {
+      return "looks like a placeholder (contains '" + word + "')";
     }
     String run = run(secret);
     if (run != null) {
@@ -67,6 +65,30 @@ final class TokenStrength {
       return "has about " + bits + " bits of entropy, at least " + MIN_BITS + " are needed";
     }
     return null;
+  }
+
+  /**
+   * The first placeholder word in {@code secret}, or null. A word counts only when what is left
+   * without the placeholder words carries fewer than {@link #RANDOM_BITS}: a long random token
+   * (such as one from {@code openssl rand -base64 32}) contains a short word like "todo" by chance
+   * now and then, and must not be refused for it.
+   */
+  private static String placeholder(String secret) {
+    String lower = secret.toLowerCase(Locale.ROOT);
+    String first = null;
+    String rest = lower;
+    for (String word : PLACEHOLDERS) {
+      if (rest.contains(word)) {
+        first = first == null ? word : first;
+        rest = rest.replace(word, "");
+      }
+    }
+    var m = SHORT_WORDS.matcher(rest);
+    if (m.find()) {
+      first = first == null ? m.group(1) : first;
+      rest = SHORT_WORDS.matcher(rest).replaceAll("");
+    }
+    return first != null && bits(rest) < RANDOM_BITS ? first : null;
   }
 
   /** The first run of {@link #MAX_RUN} repeated or sequential (up or down) characters, or null. */

@@ -115,6 +115,9 @@ class SchedulerConfigTest {
       assertThat(TokenStrength.weakness(token)).as(token).isNull();
     }
     assertThat(TokenStrength.weakness("0f8e1c2b-7a4d-4e9b-8c3d-5f6a7b8c9d0e")).isNull(); // uuid
+    // random tokens that hold a placeholder word by chance are still random
+    assertThat(TokenStrength.weakness("u6snzNG0z+oeRgncZi16toDo570TUWq1BUnkv9cBjvI=")).isNull();
+    assertThat(TokenStrength.weakness("Kq8Zt2Lm9Pw4AdMinRv7Yx3Nb6Jh+5Fs1Gd0Qc/4Ue8Vb")).isNull();
   }
 
   @Test
