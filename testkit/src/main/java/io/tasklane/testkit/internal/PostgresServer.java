@@ -135,8 +135,9 @@ public final class PostgresServer {
             data.toString(),
             "-p",
             Integer.toString(port),
-            "-k",
-            dir.resolve("run").toString(),
+            // TCP only: a Unix socket path under a deep checkout exceeds the 107-byte limit
+            "-c",
+            "unix_socket_directories=",
             "-c",
             "listen_addresses=127.0.0.1",
             "-c",
