@@ -69,17 +69,8 @@ public record TasklaneApps(
         .logFile(logs().resolve(name + ".log"));
   }
 
-  /**
-   * The example worker; {@code late} adds the handler that is deployed late. Its HTTP server
-   * ({@code /health}, {@code /prometheus}) listens on any free port, so several workers share a
-   * machine.
-   */
+  /** The example worker; {@code late} adds the handler that is deployed late. */
   public JavaProcess.Builder worker(String name, boolean late) {
-    return worker(name, late, -1);
-  }
-
-  /** The example worker with its {@code /health} and {@code /prometheus} on {@code httpPort}. */
-  public JavaProcess.Builder worker(String name, boolean late, int httpPort) {
     return JavaProcess.builder("io.tasklane.examples.WorkerApp")
         .name(name)
         .classpath(classpath("examples"))
@@ -90,7 +81,6 @@ public record TasklaneApps(
         .sysProp("tasklane.worker.bootstrap-servers", bootstrap)
         .sysProp("tasklane.worker.namespace", namespace)
         .sysProp("tasklane.worker.concurrency", "8")
-        .sysProp("micronaut.server.port", String.valueOf(httpPort))
         .logFile(logs().resolve(name + ".log"));
   }
 
