@@ -141,7 +141,7 @@ final class DuePunctuator implements Punctuator {
         || previous.timerKind() != TimerKind.QUEUED
         || previous.timerAt() != DueIndexKey.queuedDueAt(key, handler)) {
       store.index().delete(key);
-      engine.metrics().count("timer.stale");
+      engine.metrics().count(SchedulerEvent.TIMER_STALE);
       return;
     }
     TaskRecord.Edit e = previous.edit().noTimer();
@@ -159,7 +159,7 @@ final class DuePunctuator implements Punctuator {
    */
   private void poisoned(String id, Bytes key, long now, RuntimeException error) {
     LOG.error("timer of task {} failed; removed, the task goes DEAD", id, error);
-    engine.metrics().count("error.timer");
+    engine.metrics().count(SchedulerEvent.ERROR_TIMER);
     store.index().delete(key);
     TaskRecord previous = null;
     byte[] raw = null;
@@ -196,7 +196,7 @@ final class DuePunctuator implements Punctuator {
     TimerKind kind = value == null || value.length == 0 ? null : TimerKind.of(value[0]);
     TaskRecord previous = store.get(id);
     if (previous == null || previous.timerAt() != at || previous.timerKind() != kind) {
-      engine.metrics().count("timer.stale");
+      engine.metrics().count(SchedulerEvent.TIMER_STALE);
       return;
     }
     TaskRecord.Edit e = previous.edit().noTimer();
@@ -205,7 +205,7 @@ final class DuePunctuator implements Punctuator {
       case DEADLINE -> {
         String msg = "no result within timeoutMs " + e.task.timeoutMs() + " ms + grace";
         e.endAttempt(e.attempt, now, "TIMEOUT", msg, null);
-        engine.metrics().count("timeout");
+        engine.metrics().count(SchedulerEvent.TIMEOUT);
         machine.fail(e, id, new ErrorInfo("timeout", msg, null), now);
       }
       case PURGE -> {
@@ -214,7 +214,7 @@ final class DuePunctuator implements Punctuator {
           machine.notifyWaiters(e, id, TaskState.DEAD, reason, now);
         }
         store.delete(id, previous.edit().noTimer().build());
-        engine.metrics().count("purged");
+        engine.metrics().count(SchedulerEvent.PURGED);
         return;
       }
     }

@@ -61,12 +61,12 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
     String id = r.id();
     TaskRecord previous = id == null ? null : machine.store.get(id);
     if (previous == null || previous.task() == null) {
-      engine.metrics().count("result.unknown");
+      engine.metrics().count(SchedulerEvent.RESULT_UNKNOWN);
       return;
     }
     if (r.attempt() != previous.attempt() || r.outcome() == null) {
       machine.store.reassertTimer(id, previous);
-      engine.metrics().count("result.fenced");
+      engine.metrics().count(SchedulerEvent.RESULT_FENCED);
       return;
     }
     TaskRecord.Edit e = previous.edit();
@@ -76,14 +76,14 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
       // Recorded for the console, but a cancelled task is never revived.
       e.endAttempt(r.attempt(), now, outcome + " (after cancel)", error, r.worker());
       machine.store.put(id, previous, e.build());
-      engine.metrics().count("result.after-cancel");
+      engine.metrics().count(SchedulerEvent.RESULT_AFTER_CANCEL);
       return;
     }
     boolean lateSuccess =
         previous.state() == TaskState.RETRYING && r.outcome() == io.tasklane.core.Outcome.SUCCEEDED;
     if (previous.state() != TaskState.DISPATCHED && !lateSuccess) {
       machine.store.reassertTimer(id, previous);
-      engine.metrics().count("result.fenced");
+      engine.metrics().count(SchedulerEvent.RESULT_FENCED);
       return;
     }
     e.endAttempt(r.attempt(), now, outcome, error, r.worker());
@@ -92,7 +92,7 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
       case SUCCEEDED -> {
         e.lastError = null;
         machine.finish(e, id, TaskState.SUCCEEDED, null, now);
-        engine.metrics().count("succeeded");
+        engine.metrics().count(SchedulerEvent.SUCCEEDED);
       }
       case FAILED -> machine.fail(e, id, errorOf(r, "failed"), now);
       case PERMANENT_FAILURE ->

@@ -59,7 +59,7 @@ final class TaskMachine {
     if (!engine.handlerTopics().exists(topic)) {
       if (e.state != TaskState.NO_HANDLER) {
         LOG.warn("task {}: handler topic {} does not exist; NO_HANDLER", e.task.id(), topic);
-        engine.metrics().count("no-handler");
+        engine.metrics().count(SchedulerEvent.NO_HANDLER);
       }
       e.state = TaskState.NO_HANDLER;
       e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
@@ -70,7 +70,7 @@ final class TaskMachine {
         e.state = TaskState.PENDING;
       }
       e.timer(e.dueAt, TimerKind.QUEUED);
-      engine.metrics().count("queued");
+      engine.metrics().count(SchedulerEvent.QUEUED);
       return;
     }
     e.attempt++;
@@ -112,7 +112,7 @@ final class TaskMachine {
   void dead(TaskRecord.Edit e, String id, ErrorInfo error, String reason, long now) {
     e.lastError = error != null ? error : e.lastError;
     finish(e, id, TaskState.DEAD, reason, now);
-    engine.metrics().count("dead");
+    engine.metrics().count(SchedulerEvent.DEAD);
     if (e.task == null) {
       return;
     }
@@ -126,7 +126,7 @@ final class TaskMachine {
       out.deadLetter(last, e.lastError, reason, now);
     } else {
       LOG.warn("task {} is DEAD ({}); no DLT topic {}, kept in the store only", id, reason, dlt);
-      engine.metrics().count("dlt.missing");
+      engine.metrics().count(SchedulerEvent.DLT_MISSING);
     }
   }
 

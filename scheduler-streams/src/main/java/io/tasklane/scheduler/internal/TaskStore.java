@@ -100,7 +100,8 @@ final class TaskStore {
         try {
           kv = it.next();
         } catch (RuntimeException e) {
-          metrics.count("timer.heal-unreadable"); // a corrupt record: skipped, never a stall
+          metrics.count(
+              SchedulerEvent.TIMER_HEAL_UNREADABLE); // a corrupt record: skipped, never a stall
           continue;
         }
         if (kv.key.equals(after)) {
@@ -112,7 +113,7 @@ final class TaskStore {
           Bytes key = indexKey(kv.key, kv.value);
           if (index.get(key) == null) {
             index.put(key, new byte[] {kv.value.timerKind().code});
-            metrics.count("timer.healed");
+            metrics.count(SchedulerEvent.TIMER_HEALED);
           }
         }
       }
