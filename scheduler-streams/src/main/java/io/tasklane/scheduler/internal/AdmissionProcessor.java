@@ -40,7 +40,6 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
   @Override
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
-    engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     this.machine = new TaskMachine(ctx, engine);
     this.commands = new Commands(machine);
     this.inputs = new Inputs("tasks", engine, machine.out);
@@ -49,11 +48,11 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
         engine.settings().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, punctuator);
   }
 
-  /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
+  /** The stream task closes (moved, crashed or shut down): so does its store. */
   @Override
   public void close() {
-    if (context != null) {
-      engine.loads().forget(context.taskId());
+    if (machine != null) {
+      machine.close();
     }
   }
 

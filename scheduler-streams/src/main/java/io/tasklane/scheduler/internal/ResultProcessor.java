@@ -26,16 +26,15 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
   @Override
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
-    engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     this.machine = new TaskMachine(ctx, engine);
     this.inputs = new Inputs("results", engine, machine.out);
   }
 
-  /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
+  /** The stream task closes (moved, crashed or shut down): so does its store. */
   @Override
   public void close() {
-    if (context != null) {
-      engine.loads().forget(context.taskId());
+    if (machine != null) {
+      machine.close();
     }
   }
 
