@@ -29,12 +29,12 @@ final class TaskStore {
    * afresh from them (they were just restored, or the task moved or crashed).
    */
   TaskStore(ProcessingContext context, TaskMemory.Registry memories) {
-    this.tasks = context.getStateStore(Stores.TASKS);
-    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX));
-    this.counts = new StateCounts(context.getStateStore(Stores.STATE_COUNTS));
     this.memories = memories;
     this.taskId = context.taskId();
     memories.drop(taskId);
+    this.tasks = context.getStateStore(Stores.TASKS);
+    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX));
+    this.counts = new StateCounts(context.getStateStore(Stores.STATE_COUNTS));
     this.queues = new FlowControlQueues(index, this::get, () -> memory().load);
     this.repair = new TimerRepair(tasks, index, this::memory);
   }
