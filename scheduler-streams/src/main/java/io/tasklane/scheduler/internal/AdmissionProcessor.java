@@ -24,9 +24,6 @@ import org.slf4j.LoggerFactory;
 final class AdmissionProcessor implements Processor<String, byte[], String, Object> {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionProcessor.class);
 
-  /** Metric event: a record reused a stored task's id with different content; it was refused. */
-  static final String DUPLICATE_CONFLICT = "duplicate-conflict";
-
   private static final TaskValidator VALIDATOR =
       new TaskValidator(new TaskLimits(TaskLimits.HARD_MAX_PAYLOAD_BYTES));
 
@@ -43,7 +40,6 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
   @Override
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
-    engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     this.machine = new TaskMachine(ctx, engine);
     this.commands = new Commands(machine);
     this.inputs = new Inputs("tasks", engine, machine.out);
@@ -52,11 +48,11 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
         engine.settings().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, punctuator);
   }
 
-  /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
+  /** The stream task closes (moved, crashed or shut down): so does its store. */
   @Override
   public void close() {
-    if (context != null) {
-      engine.loads().forget(context.taskId());
+    if (machine != null) {
+      machine.close();
     }
   }
 
@@ -103,7 +99,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
       e.task = task;
       e.updatedAt = now;
       machine.store.put(id, previous, e.build());
-      engine.metrics().count("cancelled-before-arrival");
+      engine.metrics().count(SchedulerEvent.CANCELLED_BEFORE_ARRIVAL);
       return;
     }
     TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
@@ -121,7 +117,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
         machine.out.control(dep, ControlCommand.Await.of(dep, id, task.routingKey()), now);
       }
     }
-    engine.metrics().count("admitted");
+    engine.metrics().count(SchedulerEvent.ADMITTED);
     machine.store.put(id, previous, e.build());
   }
 
@@ -129,17 +125,17 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
    * The first record of a task id wins: ids are stable (a keyed task's id is derived from its
    * handler and key) and the relay may replay records, so a repeat is dropped. A repeat whose
    * content differs (a keyed task enqueued again with new data, or a forged record) is also counted
-   * ({@value #DUPLICATE_CONFLICT}), kept in the record for the status API and logged at WARN the
-   * first time for this task.
+   * ({@link SchedulerEvent#DUPLICATE_CONFLICT}), kept in the record for the status API and logged
+   * at WARN the first time for this task.
    */
   private void refuseDuplicate(TaskRecord previous, TaskEnvelope task, long now) {
     String id = task.id();
-    engine.metrics().count("duplicate");
+    engine.metrics().count(SchedulerEvent.DUPLICATE);
     if (!RefusedDuplicate.conflicts(previous.task(), task)) {
       machine.store.reassertTimer(id, previous);
       return;
     }
-    engine.metrics().count(DUPLICATE_CONFLICT);
+    engine.metrics().count(SchedulerEvent.DUPLICATE_CONFLICT);
     if (previous.duplicatesRefused() == 0) {
       LOG.warn(
           "task {}: a record with the same id and different content was refused (the first record"

@@ -37,25 +37,25 @@ final class Commands {
       TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
       machine.finish(e, id, TaskState.CANCELLED, why + " (before the task arrived)", now);
       store.put(id, previous, e.build());
-      engine.metrics().count("cancel.early");
+      engine.metrics().count(SchedulerEvent.CANCEL_EARLY);
       return;
     }
     if (previous.state().isTerminal()) {
       store.reassertTimer(id, previous);
-      engine.metrics().count("cancel.ignored");
+      engine.metrics().count(SchedulerEvent.CANCEL_IGNORED);
       return;
     }
     TaskRecord.Edit e = previous.edit();
     machine.finish(e, id, TaskState.CANCELLED, why, now);
     store.put(id, previous, e.build());
-    engine.metrics().count("cancelled");
+    engine.metrics().count(SchedulerEvent.CANCELLED);
   }
 
   /** DEAD → PENDING with a fresh attempt budget, due now. */
   void retryDead(String id, long now) {
     TaskRecord previous = store.get(id);
     if (previous == null || previous.task() == null || previous.state() != TaskState.DEAD) {
-      engine.metrics().count("retry-dead.ignored");
+      engine.metrics().count(SchedulerEvent.RETRY_DEAD_IGNORED);
       return;
     }
     TaskRecord.Edit e = previous.edit();
@@ -71,12 +71,12 @@ final class Commands {
   void trigger(String id, long now) {
     TaskRecord previous = store.get(id);
     if (previous == null || !WAITING_TO_RUN.contains(previous.state())) {
-      engine.metrics().count("trigger.ignored");
+      engine.metrics().count(SchedulerEvent.TRIGGER_IGNORED);
       return;
     }
     if (previous.timerKind() == TimerKind.QUEUED) {
       // Already due and waiting for a slot: keep its place instead of joining the queue's end.
-      engine.metrics().count("trigger.queued");
+      engine.metrics().count(SchedulerEvent.TRIGGER_QUEUED);
       return;
     }
     TaskRecord.Edit e = previous.edit();
@@ -88,7 +88,7 @@ final class Commands {
   void discard(String id) {
     TaskRecord previous = store.get(id);
     if (previous == null || previous.state() != TaskState.DEAD) {
-      engine.metrics().count("discard.ignored");
+      engine.metrics().count(SchedulerEvent.DISCARD_IGNORED);
       return;
     }
     store.delete(id, previous);
@@ -150,7 +150,7 @@ final class Commands {
         await.waiterRoutingKey(),
         ControlCommand.DependencyDone.of(await.waiterId(), id, TaskState.DEAD, reason),
         now);
-    engine.metrics().count("waiters.cap");
+    engine.metrics().count(SchedulerEvent.WAITERS_CAP);
   }
 
   /** Dependency protocol on the waiter's side. */
@@ -158,7 +158,7 @@ final class Commands {
     String id = done.id();
     TaskRecord previous = store.get(id);
     if (previous == null || previous.state() != TaskState.WAITING) {
-      engine.metrics().count("dependency-done.ignored");
+      engine.metrics().count(SchedulerEvent.DEPENDENCY_DONE_IGNORED);
       return;
     }
     TaskRecord.Edit e = previous.edit();

@@ -12,6 +12,7 @@ import org.apache.kafka.streams.processor.api.Record;
 final class ControlProcessor implements Processor<String, byte[], String, Object> {
   private final Engine engine;
   private ProcessorContext<String, Object> context;
+  private TaskMachine machine;
   private Commands commands;
   private TaskStore store;
   private Inputs inputs;
@@ -23,18 +24,17 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
   @Override
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
-    engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
-    TaskMachine machine = new TaskMachine(ctx, engine);
+    this.machine = new TaskMachine(ctx, engine);
     this.commands = new Commands(machine);
     this.store = machine.store;
     this.inputs = new Inputs("control", engine, machine.out);
   }
 
-  /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
+  /** The stream task closes (moved, crashed or shut down): so does its store. */
   @Override
   public void close() {
-    if (context != null) {
-      engine.loads().forget(context.taskId());
+    if (machine != null) {
+      machine.close();
     }
   }
 

@@ -49,7 +49,7 @@ final class CycleProbes {
   void fail(TaskRecord.Edit e, String id, List<String> cycle, long now) {
     String reason = "dependency cycle: " + String.join(" → ", cycle);
     machine.dead(e, id, new ErrorInfo(ERROR_TYPE, reason, null), reason, now);
-    machine.engine.metrics().count("dependency-cycle");
+    machine.engine.metrics().count(SchedulerEvent.DEPENDENCY_CYCLE);
   }
 
   /** Passes {@code await} on from WAITING task {@code id} to each of its open dependencies. */
@@ -57,7 +57,7 @@ final class CycleProbes {
     List<String> path = new ArrayList<>(await.path());
     path.add(await.waiterId());
     if (path.size() > ControlCommand.Await.MAX_PROBE_PATH) {
-      machine.engine.metrics().count("dependency-probe.dropped");
+      machine.engine.metrics().count(SchedulerEvent.DEPENDENCY_PROBE_DROPPED);
       return;
     }
     String initiator = path.get(0);

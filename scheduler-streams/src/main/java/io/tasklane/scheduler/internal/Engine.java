@@ -12,7 +12,7 @@ import java.util.random.RandomGenerator;
  * @param handlerTopics which handler and DLT topics exist
  * @param metrics where counts go
  * @param random the jitter source, asked on the stream thread at each use
- * @param loads the per-handler load of each stream task of this process
+ * @param memory what each stream task of this process keeps in memory beside its stores
  */
 public record Engine(
     Topics topics,
@@ -20,15 +20,15 @@ public record Engine(
     HandlerTopics handlerTopics,
     SchedulerMetrics metrics,
     Supplier<RandomGenerator> random,
-    HandlerLoad.Registry loads) {
+    TaskMemory.Registry memory) {
 
-  /** An engine with its own, empty load registry. */
+  /** An engine with its own, empty memory of stream tasks. */
   public Engine(
       Topics topics,
       EngineSettings settings,
       HandlerTopics handlerTopics,
       SchedulerMetrics metrics,
       Supplier<RandomGenerator> random) {
-    this(topics, settings, handlerTopics, metrics, random, new HandlerLoad.Registry());
+    this(topics, settings, handlerTopics, metrics, random, new TaskMemory.Registry());
   }
 }

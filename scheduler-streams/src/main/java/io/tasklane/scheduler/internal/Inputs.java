@@ -21,6 +21,9 @@ final class Inputs {
   private static final Logger LOG = LoggerFactory.getLogger(Inputs.class);
 
   private final String source;
+  private final SchedulerEvent invalid;
+  private final SchedulerEvent wrongKey;
+  private final SchedulerEvent error;
   private final Engine engine;
   private final Outputs out;
 
@@ -29,6 +32,9 @@ final class Inputs {
    */
   Inputs(String source, Engine engine, Outputs out) {
     this.source = source;
+    this.invalid = SchedulerEvent.invalid(source);
+    this.wrongKey = SchedulerEvent.wrongKey(source);
+    this.error = SchedulerEvent.error(source);
     this.engine = engine;
     this.out = out;
   }
@@ -43,7 +49,7 @@ final class Inputs {
           source,
           record.key(),
           e.getMessage());
-      engine.metrics().count("invalid." + source);
+      engine.metrics().count(invalid);
       deadLetter(record, UNDECODABLE, e.getMessage(), e);
       return null;
     }
@@ -56,7 +62,7 @@ final class Inputs {
         source,
         record.key(),
         message);
-    engine.metrics().count("invalid." + source);
+    engine.metrics().count(invalid);
     deadLetter(record, INVALID, message, e);
   }
 
@@ -81,7 +87,7 @@ final class Inputs {
             + "; a record applied on the wrong partition would never meet its task's results and"
             + " commands";
     LOG.warn("record on {} not applied: {}; written to the scheduler DLT", source, message);
-    engine.metrics().count(WRONG_KEY + "." + source);
+    engine.metrics().count(wrongKey);
     deadLetter(record, WRONG_KEY, message, null);
     return false;
   }
@@ -102,7 +108,7 @@ final class Inputs {
           source,
           record.key(),
           e);
-      engine.metrics().count("error." + source);
+      engine.metrics().count(error);
       deadLetter(record, FAILED, String.valueOf(e), e);
     }
   }

@@ -59,10 +59,10 @@ final class MicrometerMetrics implements SchedulerMetrics {
   }
 
   @Override
-  public void count(String event) {
+  public void count(SchedulerEvent event) {
     counters
         .computeIfAbsent(
-            event,
+            event.tag(),
             e -> Counter.builder("tasklane.scheduler.events").tag("event", e).register(registry))
         .increment();
   }

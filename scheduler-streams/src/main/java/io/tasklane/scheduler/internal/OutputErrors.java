@@ -55,7 +55,7 @@ public final class OutputErrors implements ProductionExceptionHandler {
           context.partition(),
           context.offset(),
           exception.getMessage());
-      metrics.count("produce.too-large");
+      metrics.count(SchedulerEvent.PRODUCE_TOO_LARGE);
       return ProductionExceptionHandlerResponse.CONTINUE;
     }
     return ProductionExceptionHandlerResponse.FAIL;
@@ -76,7 +76,7 @@ public final class OutputErrors implements ProductionExceptionHandler {
         context.partition(),
         context.offset(),
         exception);
-    metrics.count("produce.unserializable");
+    metrics.count(SchedulerEvent.PRODUCE_UNSERIALIZABLE);
     return ProductionExceptionHandlerResponse.CONTINUE;
   }
 

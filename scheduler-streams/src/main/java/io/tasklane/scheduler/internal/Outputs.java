@@ -8,7 +8,11 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
-/** Forwards the scheduler's output records to the right sink node. */
+/**
+ * Forwards the scheduler's output records to the right sink node. Used on the stream task's thread
+ * (processing and punctuation); the records are produced with the task's next commit (in its
+ * transaction under {@code exactly_once_v2}), together with the store changes of the same step.
+ */
 final class Outputs {
   static final String ERROR_TYPE = "tasklane.error.type";
   static final String ERROR_MESSAGE = "tasklane.error.message";

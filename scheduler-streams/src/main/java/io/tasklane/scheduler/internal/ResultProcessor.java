@@ -26,16 +26,15 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
   @Override
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
-    engine.loads().forget(ctx.taskId()); // counted afresh from the restored stores
     this.machine = new TaskMachine(ctx, engine);
     this.inputs = new Inputs("results", engine, machine.out);
   }
 
-  /** The stream task closes (moved, crashed or shut down): its handler load is counted anew. */
+  /** The stream task closes (moved, crashed or shut down): so does its store. */
   @Override
   public void close() {
-    if (context != null) {
-      engine.loads().forget(context.taskId());
+    if (machine != null) {
+      machine.close();
     }
   }
 
@@ -61,12 +60,12 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
     String id = r.id();
     TaskRecord previous = id == null ? null : machine.store.get(id);
     if (previous == null || previous.task() == null) {
-      engine.metrics().count("result.unknown");
+      engine.metrics().count(SchedulerEvent.RESULT_UNKNOWN);
       return;
     }
     if (r.attempt() != previous.attempt() || r.outcome() == null) {
       machine.store.reassertTimer(id, previous);
-      engine.metrics().count("result.fenced");
+      engine.metrics().count(SchedulerEvent.RESULT_FENCED);
       return;
     }
     TaskRecord.Edit e = previous.edit();
@@ -76,14 +75,14 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
       // Recorded for the console, but a cancelled task is never revived.
       e.endAttempt(r.attempt(), now, outcome + " (after cancel)", error, r.worker());
       machine.store.put(id, previous, e.build());
-      engine.metrics().count("result.after-cancel");
+      engine.metrics().count(SchedulerEvent.RESULT_AFTER_CANCEL);
       return;
     }
     boolean lateSuccess =
         previous.state() == TaskState.RETRYING && r.outcome() == io.tasklane.core.Outcome.SUCCEEDED;
     if (previous.state() != TaskState.DISPATCHED && !lateSuccess) {
       machine.store.reassertTimer(id, previous);
-      engine.metrics().count("result.fenced");
+      engine.metrics().count(SchedulerEvent.RESULT_FENCED);
       return;
     }
     e.endAttempt(r.attempt(), now, outcome, error, r.worker());
@@ -92,7 +91,7 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
       case SUCCEEDED -> {
         e.lastError = null;
         machine.finish(e, id, TaskState.SUCCEEDED, null, now);
-        engine.metrics().count("succeeded");
+        engine.metrics().count(SchedulerEvent.SUCCEEDED);
       }
       case FAILED -> machine.fail(e, id, errorOf(r, "failed"), now);
       case PERMANENT_FAILURE ->

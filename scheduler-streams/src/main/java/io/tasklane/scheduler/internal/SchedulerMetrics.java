@@ -4,8 +4,10 @@ package io.tasklane.scheduler.internal;
  * What the topology reports. Called from stream threads; implementations are thread-safe and cheap.
  */
 public interface SchedulerMetrics {
-  /** Counts one event, e.g. {@code duplicate}, {@code invalid.tasks}, {@code result.fenced}. */
-  void count(String event);
+  /**
+   * Counts one event, e.g. {@link SchedulerEvent#DUPLICATE}, {@link SchedulerEvent#RESULT_FENCED}.
+   */
+  void count(SchedulerEvent event);
 
   /** A dispatch, {@code latenessMs} after its due time. */
   void dispatched(long latenessMs);
@@ -23,7 +25,7 @@ public interface SchedulerMetrics {
   SchedulerMetrics NOOP =
       new SchedulerMetrics() {
         @Override
-        public void count(String event) {}
+        public void count(SchedulerEvent event) {}
 
         @Override
         public void dispatched(long latenessMs) {}

@@ -12,8 +12,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The transitions every processor shares: schedule or dispatch, fail with backoff, go DEAD, finish
- * and tell waiters. One instance per processor per stream task; used on its stream thread only.
+ * The task lifecycle (docs/scheduler-streams.md, state machine), as the transitions every processor
+ * shares:
+ *
+ * <ul>
+ *   <li>{@link #schedule}: PENDING or RETRYING with a due timer, or handed to the {@link
+ *       Dispatcher} at once when due (DISPATCHED, NO_HANDLER, or queued for a slot);
+ *   <li>{@link #fail}: a failed attempt, RETRYING after the task's backoff, or DEAD when its
+ *       attempts are used up;
+ *   <li>{@link #dead}: DEAD, the last dispatch on the handler's DLT;
+ *   <li>{@link #finish}: a terminal state (SUCCEEDED, DEAD, CANCELLED), kept for the retention with
+ *       a purge timer, waiters told ({@link #notifyWaiters}).
+ * </ul>
+ *
+ * <p>A transition edits a {@link TaskRecord.Edit} and forwards records; the caller stores the
+ * result with {@link TaskStore}, so the records and the stores go out in the same commit. One
+ * instance per processor per stream task; used on its stream thread only (processing and
+ * punctuation).
  */
 final class TaskMachine {
   private static final Logger LOG = LoggerFactory.getLogger(TaskMachine.class);
@@ -21,11 +36,19 @@ final class TaskMachine {
   final TaskStore store;
   final Engine engine;
   final Outputs out;
+  final Dispatcher dispatcher;
 
+  /** Opens the stream task's stores for a processor ({@code init}, stream thread). */
   TaskMachine(ProcessorContext<String, Object> context, Engine engine) {
-    this.store = new TaskStore(context, engine.loads());
+    this.store = new TaskStore(context, engine.memory());
     this.engine = engine;
     this.out = new Outputs(context);
+    this.dispatcher = new Dispatcher(store, engine, out);
+  }
+
+  /** The processor closes: so does its store. */
+  void close() {
+    store.close();
   }
 
   /** Makes the task {@code state} due at {@code dueAt}: dispatched now if due, else a timer. */
@@ -35,59 +58,10 @@ final class TaskMachine {
     e.dueAt = dueAt;
     e.updatedAt = now;
     if (dueAt <= now) {
-      dispatchOrPark(e, now);
+      dispatcher.dispatchOrPark(e, now);
     } else {
       e.timer(dueAt, TimerKind.DUE);
     }
-  }
-
-  /**
-   * Dispatches a due task; parks it as NO_HANDLER while its handler topic does not exist, or queues
-   * it while its handler has {@code maxDispatched} attempts out (or others already queued).
-   */
-  void dispatchOrPark(TaskRecord.Edit e, long now) {
-    dispatchOrPark(e, now, false);
-  }
-
-  /**
-   * As {@link #dispatchOrPark(TaskRecord.Edit, long)}; {@code fromQueue} is true when the task
-   * leaves its handler's queue, so it does not queue behind the others again.
-   */
-  void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue) {
-    String topic = engine.topics().handler(e.task.handler());
-    e.updatedAt = now;
-    if (!engine.handlerTopics().exists(topic)) {
-      if (e.state != TaskState.NO_HANDLER) {
-        LOG.warn("task {}: handler topic {} does not exist; NO_HANDLER", e.task.id(), topic);
-        engine.metrics().count("no-handler");
-      }
-      e.state = TaskState.NO_HANDLER;
-      e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
-      return;
-    }
-    if (mustQueue(e.task.handler(), fromQueue)) {
-      if (e.state == TaskState.NO_HANDLER) {
-        e.state = TaskState.PENDING;
-      }
-      e.timer(e.dueAt, TimerKind.QUEUED);
-      engine.metrics().count("queued");
-      return;
-    }
-    e.attempt++;
-    e.deadline = now + e.task.timeoutMs() + engine.settings().timeoutGraceMs();
-    e.state = TaskState.DISPATCHED;
-    e.timer(e.deadline, TimerKind.DEADLINE);
-    e.addHistory(new AttemptEntry(e.attempt, now, 0, null, null, null));
-    out.dispatch(
-        new Dispatch(Wire.VERSION, e.task, e.attempt, e.deadline, e.task.routingKey(), now), now);
-    // A task enqueued as "run now" (dueAt in the past) counts from its creation instead.
-    engine.metrics().dispatched(Math.max(0, now - Math.max(e.dueAt, e.task.createdAt())));
-  }
-
-  private boolean mustQueue(String handler, boolean fromQueue) {
-    HandlerLoad load = store.load();
-    return load.dispatched(handler, store) >= engine.settings().maxDispatched()
-        || (!fromQueue && load.queued(handler, store) > 0);
   }
 
   /** A failed attempt: RETRYING with the task's backoff, or DEAD when attempts are used up. */
@@ -112,7 +86,7 @@ final class TaskMachine {
   void dead(TaskRecord.Edit e, String id, ErrorInfo error, String reason, long now) {
     e.lastError = error != null ? error : e.lastError;
     finish(e, id, TaskState.DEAD, reason, now);
-    engine.metrics().count("dead");
+    engine.metrics().count(SchedulerEvent.DEAD);
     if (e.task == null) {
       return;
     }
@@ -126,7 +100,7 @@ final class TaskMachine {
       out.deadLetter(last, e.lastError, reason, now);
     } else {
       LOG.warn("task {} is DEAD ({}); no DLT topic {}, kept in the store only", id, reason, dlt);
-      engine.metrics().count("dlt.missing");
+      engine.metrics().count(SchedulerEvent.DLT_MISSING);
     }
   }
 

@@ -13,8 +13,8 @@ final class CountingMetrics implements SchedulerMetrics {
   final AtomicLong scans = new AtomicLong();
 
   @Override
-  public void count(String event) {
-    counts.computeIfAbsent(event, k -> new AtomicLong()).incrementAndGet();
+  public void count(SchedulerEvent event) {
+    add(event.tag());
   }
 
   @Override
@@ -25,7 +25,7 @@ final class CountingMetrics implements SchedulerMetrics {
   /** Counted as {@code dlt.<source>.<reason>}. */
   @Override
   public void deadLettered(String source, String reason) {
-    count("dlt." + source + "." + reason);
+    add("dlt." + source + "." + reason);
   }
 
   @Override
@@ -33,6 +33,15 @@ final class CountingMetrics implements SchedulerMetrics {
     scans.incrementAndGet();
   }
 
+  private void add(String key) {
+    counts.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
+  }
+
+  long get(SchedulerEvent event) {
+    return get(event.tag());
+  }
+
+  /** The count of an event by its exported tag, or of {@code dlt.<source>.<reason>}. */
   long get(String event) {
     AtomicLong n = counts.get(event);
     return n == null ? 0 : n.get();

@@ -85,7 +85,7 @@ class DuplicateConflictTest {
             new RefusedDuplicate(
                 T0 + 1_000, T0 + 9, new Source("tasklane_outbox", 3), first.handler(), T0));
     assertThat(d.metrics.get("duplicate")).isEqualTo(2);
-    assertThat(d.metrics.get(AdmissionProcessor.DUPLICATE_CONFLICT)).isEqualTo(2);
+    assertThat(d.metrics.get(SchedulerEvent.DUPLICATE_CONFLICT)).isEqualTo(2);
     assertThat(warnings()).isEqualTo(1);
     assertThat(log.list.get(0).getFormattedMessage())
         .contains(first.id())
@@ -109,7 +109,7 @@ class DuplicateConflictTest {
 
     TaskRecord r = d.record(first.id());
     assertThat(d.metrics.get("duplicate")).isEqualTo(2);
-    assertThat(d.metrics.get(AdmissionProcessor.DUPLICATE_CONFLICT)).isZero();
+    assertThat(d.metrics.get(SchedulerEvent.DUPLICATE_CONFLICT)).isZero();
     assertThat(r.duplicatesRefused()).isZero();
     assertThat(r.lastRefusedDuplicate()).isNull();
     assertThat(WireCodec.encodeToString(r)).doesNotContain("duplicatesRefused");

@@ -133,7 +133,7 @@ class FlowControlTest {
     List<TaskEnvelope> sent = sendDue(6);
     List<Dispatch> out = d.dispatches();
 
-    d.engine.loads().forget(new TaskId(0, 0)); // what a crash, move or restart does
+    d.engine.memory().drop(new TaskId(0, 0)); // what a crash, move or restart does
     succeed(out.get(0));
     d.advance(100);
 
@@ -169,7 +169,7 @@ class FlowControlTest {
     // What a crash between the stores' flushes can leave: a second, older deadline entry.
     KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
     index.put(DueIndexKey.of(T0 + 999_999, out.get(0).id()), new byte[] {TimerKind.DEADLINE.code});
-    d.engine.loads().forget(new TaskId(0, 0));
+    d.engine.memory().drop(new TaskId(0, 0));
     d.advance(100); // counted again while that task is still out
 
     succeed(out.get(1));
@@ -187,7 +187,7 @@ class FlowControlTest {
     d.send(task);
     KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
     index.delete(DueIndexKey.of(dueAt, task.id()));
-    d.engine.loads().forget(new TaskId(0, 0));
+    d.engine.memory().drop(new TaskId(0, 0));
     return task;
   }
 

@@ -1,0 +1,136 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.TaskState;
+import io.tasklane.core.Wire;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hop "due → handler topic": a due task is sent to {@code <ns>.handler.<handler>} as a {@link
+ * Dispatch} and goes DISPATCHED, or waits as NO_HANDLER while that topic does not exist, or waits
+ * in its handler's queue ({@link FlowControlQueues}) while the handler has {@code max-dispatched}
+ * attempts out in this partition; each tick the punctuator releases queued tasks into the free
+ * slots ({@link #releaseQueued}). Used on the stream task's thread (processing and punctuation);
+ * the dispatch record goes out with the commit that stores the DISPATCHED record.
+ */
+final class Dispatcher {
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+  /** Every this many ticks the queues are found from the index, else from the counts. */
+  private static final int INDEX_READ_EVERY = 50;
+
+  /** What to do with a queue entry whose release threw. */
+  interface Failure {
+    void failed(String id, Bytes key, long now, RuntimeException error);
+  }
+
+  private final TaskStore store;
+  private final Engine engine;
+  private final Outputs out;
+  private long ticks;
+
+  Dispatcher(TaskStore store, Engine engine, Outputs out) {
+    this.store = store;
+    this.engine = engine;
+    this.out = out;
+  }
+
+  /**
+   * Dispatches a due task; parks it as NO_HANDLER while its handler topic does not exist, or queues
+   * it while its handler has {@code maxDispatched} attempts out (or others already queued).
+   */
+  void dispatchOrPark(TaskRecord.Edit e, long now) {
+    dispatchOrPark(e, now, false);
+  }
+
+  /**
+   * As {@link #dispatchOrPark(TaskRecord.Edit, long)}; {@code fromQueue} is true when the task
+   * leaves its handler's queue, so it does not queue behind the others again.
+   */
+  void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue) {
+    String topic = engine.topics().handler(e.task.handler());
+    e.updatedAt = now;
+    if (!engine.handlerTopics().exists(topic)) {
+      if (e.state != TaskState.NO_HANDLER) {
+        LOG.warn("task {}: handler topic {} does not exist; NO_HANDLER", e.task.id(), topic);
+        engine.metrics().count(SchedulerEvent.NO_HANDLER);
+      }
+      e.state = TaskState.NO_HANDLER;
+      e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
+      return;
+    }
+    if (store.queues().mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched())) {
+      if (e.state == TaskState.NO_HANDLER) {
+        e.state = TaskState.PENDING;
+      }
+      e.timer(e.dueAt, TimerKind.QUEUED);
+      engine.metrics().count(SchedulerEvent.QUEUED);
+      return;
+    }
+    e.attempt++;
+    e.deadline = now + e.task.timeoutMs() + engine.settings().timeoutGraceMs();
+    e.state = TaskState.DISPATCHED;
+    e.timer(e.deadline, TimerKind.DEADLINE);
+    e.addHistory(new AttemptEntry(e.attempt, now, 0, null, null, null));
+    out.dispatch(
+        new Dispatch(Wire.VERSION, e.task, e.attempt, e.deadline, e.task.routingKey(), now), now);
+    // A task enqueued as "run now" (dueAt in the past) counts from its creation instead.
+    engine.metrics().dispatched(Math.max(0, now - Math.max(e.dueAt, e.task.createdAt())));
+  }
+
+  /**
+   * Dispatches up to {@code budget} queued tasks of handlers below {@code maxDispatched}, oldest
+   * due first, starting with a different handler each tick so a small budget is shared in turn. A
+   * queue entry whose release throws goes to {@code failure} (taken out of the queue so that it
+   * cannot block the queue's head tick after tick). Returns how many entries it handled. Punctuator
+   * only.
+   */
+  int releaseQueued(long now, int budget, Failure failure) {
+    FlowControlQueues queues = store.queues();
+    long tick = ticks++;
+    List<String> handlers = queues.queuedHandlers(tick % INDEX_READ_EVERY == 0);
+    if (handlers.isEmpty()) {
+      return 0;
+    }
+    Collections.rotate(handlers, -(int) (tick % handlers.size()));
+    int max = engine.settings().maxDispatched();
+    int released = 0;
+    for (String handler : handlers) {
+      int room = Math.min(budget - released, queues.freeSlots(handler, max));
+      if (room <= 0) {
+        continue;
+      }
+      ArrayDeque<Bytes> head = queues.head(handler);
+      for (int n = 0; n < room && !head.isEmpty(); n++, released++) {
+        Bytes key = head.poll();
+        try {
+          releaseOne(handler, key, now);
+        } catch (StreamsException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          failure.failed(DueIndexKey.queuedTaskId(key, handler), key, now, e);
+        }
+      }
+    }
+    return released;
+  }
+
+  private void releaseOne(String handler, Bytes key, long now) {
+    String id = DueIndexKey.queuedTaskId(key, handler);
+    TaskRecord previous = store.get(id);
+    if (!FlowControlQueues.isQueuedUnder(previous, handler, key)) {
+      store.removeEntry(key);
+      engine.metrics().count(SchedulerEvent.TIMER_STALE);
+      return;
+    }
+    TaskRecord.Edit e = previous.edit().noTimer();
+    dispatchOrPark(e, now, true);
+    store.put(id, previous, e.build());
+  }
+}

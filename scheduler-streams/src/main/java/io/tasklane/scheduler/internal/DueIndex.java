@@ -1,0 +1,138 @@
+package io.tasklane.scheduler.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The due-index store ({@link Stores#DUE_INDEX}) of one stream task: one entry per task with a
+ * timer, a time key for {@link TimerKind#DUE}, {@link TimerKind#DEADLINE} and {@link
+ * TimerKind#PURGE}, a queue key for {@link TimerKind#QUEUED} ({@link DueIndexKey}). The value is
+ * the timer kind's byte. Used on the stream task's thread only (processors and punctuator); its
+ * writes go to the store's cache and reach the changelog at the next commit, with the other two
+ * stores'.
+ */
+final class DueIndex {
+  private final KeyValueStore<Bytes, byte[]> store;
+
+  DueIndex(KeyValueStore<Bytes, byte[]> store) {
+    this.store = store;
+  }
+
+  /** An entry read by a due scan; decoding its kind may throw (a corrupt value). */
+  record Entry(Bytes key, byte[] value) {
+    String taskId() {
+      return DueIndexKey.taskId(key);
+    }
+
+    long at() {
+      return DueIndexKey.dueAt(key);
+    }
+
+    /** The timer kind, or null for an empty value. */
+    TimerKind kind() {
+      return value == null || value.length == 0 ? null : TimerKind.of(value[0]);
+    }
+  }
+
+  /** Writes the entry of {@code r}'s timer ({@code r} has one). */
+  void put(String id, TaskRecord r) {
+    store.put(keyOf(id, r), new byte[] {r.timerKind().code});
+  }
+
+  /** Deletes the entry of {@code r}'s timer ({@code r} has one). */
+  void delete(String id, TaskRecord r) {
+    store.delete(keyOf(id, r));
+  }
+
+  /** True when the entry of {@code r}'s timer ({@code r} has one) is in the index. */
+  boolean has(String id, TaskRecord r) {
+    return store.get(keyOf(id, r)) != null;
+  }
+
+  /** Deletes an entry read from the index (fired, stale or failed). */
+  void remove(Bytes key) {
+    store.delete(key);
+  }
+
+  /** Up to {@code bound} time entries due at or before {@code now}, in due order. */
+  List<Entry> due(long now, int bound) {
+    List<Entry> due = new ArrayList<>();
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.range(DueIndexKey.FIRST, DueIndexKey.upTo(now))) {
+      while (it.hasNext() && due.size() < bound) {
+        KeyValue<Bytes, byte[]> kv = it.next();
+        due.add(new Entry(kv.key, kv.value));
+      }
+    }
+    return due;
+  }
+
+  /**
+   * Adds up to {@code max} keys of {@code handler}'s queue to {@code head}, in due order: one range
+   * over the store (a range over a cached store first copies the cached keys in it).
+   */
+  void readQueue(String handler, int max, ArrayDeque<Bytes> head) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.range(DueIndexKey.queueFrom(handler), DueIndexKey.queueTo(handler))) {
+      while (it.hasNext() && head.size() < max) {
+        head.add(it.next().key);
+      }
+    }
+  }
+
+  /** The handlers with a non-empty queue: one seek per handler, jumping from queue to queue. */
+  List<String> queuedHandlers() {
+    List<String> handlers = new ArrayList<>();
+    Bytes from = DueIndexKey.QUEUES_FIRST;
+    while (true) {
+      try (KeyValueIterator<Bytes, byte[]> it = store.range(from, DueIndexKey.QUEUES_LAST)) {
+        if (!it.hasNext()) {
+          return handlers;
+        }
+        String handler = DueIndexKey.queueHandler(it.next().key);
+        handlers.add(handler);
+        from = DueIndexKey.queueTo(handler);
+      }
+    }
+  }
+
+  /** Calls {@code handler} with the handler of every queue key. */
+  void forEachQueued(Consumer<String> handler) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.range(DueIndexKey.QUEUES_FIRST, DueIndexKey.QUEUES_LAST)) {
+      while (it.hasNext()) {
+        String queue = DueIndexKey.queueHandler(it.next().key);
+        if (queue != null) {
+          handler.accept(queue);
+        }
+      }
+    }
+  }
+
+  /** Calls {@code deadline} with the task id and time of every {@link TimerKind#DEADLINE} entry. */
+  void forEachDeadline(BiConsumer<String, Long> deadline) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.range(DueIndexKey.FIRST, DueIndexKey.TIMERS_LAST)) {
+      while (it.hasNext()) {
+        KeyValue<Bytes, byte[]> kv = it.next();
+        if (kv.value != null && kv.value.length > 0 && kv.value[0] == TimerKind.DEADLINE.code) {
+          deadline.accept(DueIndexKey.taskId(kv.key), DueIndexKey.dueAt(kv.key));
+        }
+      }
+    }
+  }
+
+  /** The key of {@code r}'s timer: a time key, or a queue key when QUEUED. */
+  private static Bytes keyOf(String id, TaskRecord r) {
+    return r.timerKind() == TimerKind.QUEUED
+        ? DueIndexKey.queued(r.task().handler(), r.timerAt(), id)
+        : DueIndexKey.of(r.timerAt(), id);
+  }
+}

@@ -1,0 +1,124 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.core.TaskState;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.common.utils.Bytes;
+
+/**
+ * Flow control of one stream task: the per-handler queues (queue keys of the {@link DueIndex}) and
+ * the per-handler {@link HandlerLoad} that decides whether a due task is dispatched or queued. The
+ * load is counted from the index the first time it is asked after the stream task's processors
+ * open: queue keys, then DEADLINE entries whose record is DISPATCHED with that very deadline timer
+ * (a stale entry left by a crash does not take a slot). Used on the stream task's thread only.
+ */
+final class FlowControlQueues {
+  /** Queue keys read per range: one copy of the cached keys per batch instead of one per tick. */
+  static final int HEAD_BATCH = 2_000;
+
+  private final DueIndex index;
+  private final Function<String, TaskRecord> records;
+  private final Supplier<HandlerLoad> load;
+  private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
+
+  /**
+   * @param records reads a task record by id (may throw on a record that does not decode)
+   * @param load the stream task's load, looked up at each use
+   */
+  FlowControlQueues(
+      DueIndex index, Function<String, TaskRecord> records, Supplier<HandlerLoad> load) {
+    this.index = index;
+    this.records = records;
+    this.load = load;
+  }
+
+  /** Counts the load from the index unless it is counted already. */
+  void countLoad() {
+    count(load.get());
+  }
+
+  /**
+   * True when a due task of {@code handler} must wait in its queue: the handler has {@code
+   * maxDispatched} attempts out, or (unless the task leaves the queue right now) others queued.
+   */
+  boolean mustQueue(String handler, boolean fromQueue, int maxDispatched) {
+    HandlerLoad l = counted();
+    return l.dispatched(handler) >= maxDispatched || (!fromQueue && l.queued(handler) > 0);
+  }
+
+  /** How many more attempts of {@code handler} may go out (zero or less: none). */
+  int freeSlots(String handler, int maxDispatched) {
+    return maxDispatched - counted().dispatched(handler);
+  }
+
+  /**
+   * The handlers with a queue: read from the index when {@code fromIndex} (the truth, but a range
+   * over the cached store copies the cached keys in it first), else from the counts (a hint; a
+   * wrong one never strands a queue since the index is read now and then).
+   */
+  List<String> queuedHandlers(boolean fromIndex) {
+    return fromIndex ? index.queuedHandlers() : load.get().queuedHandlers();
+  }
+
+  /**
+   * The batch of {@code handler}'s queue keys at hand, in due order, read from the index when the
+   * last batch is used up. Tasks queued meanwhile with an earlier due time wait for the next batch.
+   * Empty when the queue is empty; then the handler's queued count is forgotten too.
+   */
+  ArrayDeque<Bytes> head(String handler) {
+    ArrayDeque<Bytes> head = heads.computeIfAbsent(handler, h -> new ArrayDeque<>());
+    if (head.isEmpty()) {
+      index.readQueue(handler, HEAD_BATCH, head);
+    }
+    if (head.isEmpty()) {
+      load.get().queueEmpty(handler);
+      heads.remove(handler);
+    }
+    return head;
+  }
+
+  /** True when {@code r} still waits in {@code handler}'s queue under {@code key}. */
+  static boolean isQueuedUnder(TaskRecord r, String handler, Bytes key) {
+    return r != null
+        && r.timerKind() == TimerKind.QUEUED
+        && r.timerAt() == DueIndexKey.queuedDueAt(key, handler);
+  }
+
+  private HandlerLoad counted() {
+    HandlerLoad l = load.get();
+    count(l);
+    return l;
+  }
+
+  private void count(HandlerLoad l) {
+    if (l.counted()) {
+      return;
+    }
+    index.forEachQueued(l::countQueued);
+    index.forEachDeadline(
+        (id, at) -> {
+          TaskRecord r = readable(id);
+          if (r != null
+              && r.task() != null
+              && r.state() == TaskState.DISPATCHED
+              && r.timerKind() == TimerKind.DEADLINE
+              && r.timerAt() == at) {
+            l.countDispatched(r.task().handler());
+          }
+        });
+    l.markCounted();
+  }
+
+  /** The record, or null when it cannot be read (its timer fails and is handled when it fires). */
+  private TaskRecord readable(String id) {
+    try {
+      return records.apply(id);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+}

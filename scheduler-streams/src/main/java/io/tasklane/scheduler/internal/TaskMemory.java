@@ -1,0 +1,37 @@
+package io.tasklane.scheduler.internal;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.streams.processor.TaskId;
+
+/**
+ * What one stream task keeps in memory beside its stores: its {@link HandlerLoad} and how far the
+ * {@link TimerRepair} has read. Derived from the stores, never written to them, so a crash cannot
+ * leak a slot for longer than the process lives. The task's three processors share it through their
+ * {@link TaskStore}s, which start it afresh when they open (so after restoration, and again after
+ * every crash or move) and drop it when they close. Used on the task's stream thread only.
+ */
+final class TaskMemory {
+  final HandlerLoad load = new HandlerLoad();
+
+  /** The last record key the timer repair read, null before the first slice. */
+  String repairedUpTo;
+
+  /** True once the timer repair has read the whole store. */
+  boolean repaired;
+
+  /** The memories of the stream tasks of one process, by task id. Thread-safe. */
+  static final class Registry {
+    private final Map<TaskId, TaskMemory> memories = new ConcurrentHashMap<>();
+
+    /** The memory of {@code task}; a new one after {@link #drop}. */
+    TaskMemory of(TaskId task) {
+      return memories.computeIfAbsent(task, t -> new TaskMemory());
+    }
+
+    /** Forgets the memory of {@code task}: it is derived from the stores again when next asked. */
+    void drop(TaskId task) {
+      memories.remove(task);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package io.tasklane.scheduler.internal;
+
+import java.util.function.Supplier;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Writes due-index entries back where a crash under at-least-once lost them. Two ways: a repeated
+ * input record that finds its change already made writes its task's entry again ({@link
+ * #reassert}); and after every (re)start of the stream task the punctuator reads the task store a
+ * slice per tick and writes back every missing entry ({@link #repairNextSlice}), since a change
+ * made by the punctuator is not replayed. Used on the stream task's thread only.
+ */
+final class TimerRepair {
+  private final KeyValueStore<String, TaskRecord> tasks;
+  private final DueIndex index;
+  private final Supplier<TaskMemory> memory;
+
+  TimerRepair(
+      KeyValueStore<String, TaskRecord> tasks, DueIndex index, Supplier<TaskMemory> memory) {
+    this.tasks = tasks;
+    this.index = index;
+    this.memory = memory;
+  }
+
+  /**
+   * Writes {@code record}'s due-index entry again. Under at-least-once a crash can restore the task
+   * record without the index entry written with it; the replayed input then finds the record
+   * "already done", so every path that ignores a repeat calls this to heal the index.
+   */
+  void reassert(String id, TaskRecord record) {
+    if (record.hasTimer()) {
+      index.put(id, record);
+    }
+  }
+
+  /**
+   * Repairs the next {@code slice} records after the last one read since the stream task opened; a
+   * no-op once the whole store has been read.
+   */
+  void repairNextSlice(int slice, SchedulerMetrics metrics) {
+    TaskMemory m = memory.get();
+    if (m.repaired) {
+      return;
+    }
+    m.repairedUpTo = repair(m.repairedUpTo, slice, metrics);
+    m.repaired = m.repairedUpTo == null;
+  }
+
+  /**
+   * Writes back the missing index entries of up to {@code n} records after {@code after} (null:
+   * from the first). Under at-least-once a kill -9 in the middle of a commit's flush can keep a
+   * store's changes and lose another's; a change made by the punctuator is not replayed, so a
+   * record could keep a timer whose entry is gone and never fire. Returns the last key read, or
+   * null when the store has been read to its end.
+   */
+  private String repair(String after, int n, SchedulerMetrics metrics) {
+    int seen = 0;
+    String last = null;
+    try (KeyValueIterator<String, TaskRecord> it =
+        after == null ? tasks.all() : tasks.range(after, null)) {
+      while (it.hasNext() && seen < n) {
+        KeyValue<String, TaskRecord> kv;
+        try {
+          kv = it.next();
+        } catch (RuntimeException e) {
+          // a corrupt record: skipped, never a stall
+          metrics.count(SchedulerEvent.TIMER_HEAL_UNREADABLE);
+          continue;
+        }
+        if (kv.key.equals(after)) {
+          continue;
+        }
+        last = kv.key;
+        seen++;
+        if (kv.value != null && kv.value.hasTimer() && !index.has(kv.key, kv.value)) {
+          index.put(kv.key, kv.value);
+          metrics.count(SchedulerEvent.TIMER_HEALED);
+        }
+      }
+    }
+    return seen < n ? null : last;
+  }
+}
