@@ -9,10 +9,16 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-  @JsonSubTypes.Type(value = TaskEnvelope.class, name = "task"),
-  @JsonSubTypes.Type(value = CancelCommand.class, name = "cancel")
+  @JsonSubTypes.Type(value = TaskEnvelope.class, name = TaskTopicRecord.TASK_TYPE),
+  @JsonSubTypes.Type(value = CancelCommand.class, name = TaskTopicRecord.CANCEL_TYPE)
 })
 public sealed interface TaskTopicRecord extends Versioned permits TaskEnvelope, CancelCommand {
+  /** The {@code type} of a {@link TaskEnvelope}. */
+  String TASK_TYPE = "task";
+
+  /** The {@code type} of a {@link CancelCommand}. */
+  String CANCEL_TYPE = "cancel";
+
   /** The id of the task this record is about. */
   String id();
 }

@@ -4,6 +4,7 @@ import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskKey;
 import io.tasklane.core.TaskLimits;
+import io.tasklane.core.outbox.OutboxRow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

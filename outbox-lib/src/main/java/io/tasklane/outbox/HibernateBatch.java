@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.outbox.OutboxRow;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceException;
 import java.util.List;

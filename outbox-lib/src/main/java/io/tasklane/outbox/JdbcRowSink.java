@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.outbox.OutboxRow;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.outbox.OutboxKind;
+import io.tasklane.core.outbox.OutboxRow;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
@@ -15,7 +17,8 @@ import org.hibernate.annotations.JdbcTypeCode;
  * <class>io.tasklane.outbox.OutboxEntry</class>}) so that {@link TaskOutbox#jpa} can persist it.
  * Create rows only through {@link TaskOutbox}; every column is insert-only ({@code
  * updatable=false}), because the relay reads inserts from the binlog and ignores updates. Reading
- * rows (diagnostics, tests) is fine.
+ * rows (diagnostics, tests) is fine. The columns are those of {@link
+ * io.tasklane.core.outbox.OutboxColumn}.
  */
 @Entity(name = "TasklaneOutboxEntry")
 @Table(name = OutboxSchema.TABLE)
@@ -104,7 +107,7 @@ public class OutboxEntry {
     return routingKey;
   }
 
-  /** {@code TASK} or {@code CANCEL}. */
+  /** {@link OutboxKind#column()}: {@code TASK} or {@code CANCEL}. */
   public String getKind() {
     return kind;
   }

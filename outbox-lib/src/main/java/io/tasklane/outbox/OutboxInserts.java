@@ -1,19 +1,30 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.outbox.OutboxColumn;
+import io.tasklane.core.outbox.OutboxRow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.Collections;
 import java.util.List;
+import java.util.stream.Collectors;
 
-/** The INSERT statement of {@code tasklane_outbox} and its binding; one JDBC batch per call. */
+/**
+ * The INSERT statement of {@code tasklane_outbox} ({@link OutboxColumn#inserted()}, in table order)
+ * and its binding; one JDBC batch per call. Runs on the caller's thread and connection.
+ */
 final class OutboxInserts {
+  private static final List<OutboxColumn> COLUMNS = OutboxColumn.inserted();
+
   static final String SQL =
       "INSERT INTO "
           + OutboxSchema.TABLE
-          + " (task_id, routing_key, kind, handler, task_key, payload, due_at, max_attempts,"
-          + " timeout_ms, backoff, depends_on, headers, created_at)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+          + " ("
+          + COLUMNS.stream().map(OutboxColumn::columnName).collect(Collectors.joining(", "))
+          + ") VALUES ("
+          + String.join(", ", Collections.nCopies(COLUMNS.size(), "?"))
+          + ")";
 
   private OutboxInserts() {}
 
@@ -34,19 +45,16 @@ final class OutboxInserts {
   }
 
   private static void bind(PreparedStatement ps, OutboxRow row) throws SQLException {
-    ps.setString(1, row.taskId());
-    ps.setString(2, row.routingKey());
-    ps.setString(3, row.kind());
-    text(ps, 4, row.handler());
-    text(ps, 5, row.taskKey());
-    text(ps, 6, row.payload());
-    ps.setLong(7, row.dueAt());
-    ps.setInt(8, row.maxAttempts());
-    ps.setLong(9, row.timeoutMs());
-    text(ps, 10, row.backoff());
-    text(ps, 11, row.dependsOn());
-    text(ps, 12, row.headers());
-    ps.setLong(13, row.createdAt());
+    int index = 1;
+    for (OutboxColumn column : COLUMNS) {
+      Object value = column.get(row);
+      switch (column.value()) {
+        case LONG -> ps.setLong(index, (long) value);
+        case INT -> ps.setInt(index, (int) value);
+        case TEXT -> text(ps, index, (String) value);
+      }
+      index++;
+    }
   }
 
   private static void text(PreparedStatement ps, int index, String value) throws SQLException {

@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.outbox.OutboxDdl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,13 +12,14 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
- * The table {@code tasklane_outbox}: its name, the shipped DDL resources, and a helper that creates
- * it. Production schemas should come from a migration tool: {@link #FLYWAY_MIGRATION} or {@link
- * #LIQUIBASE_CHANGELOG}; {@link #create} is for tests, demos and tools. Stateless; any thread.
+ * The table {@code tasklane_outbox}: its name, the shipped DDL resources (each matching {@link
+ * OutboxDdl}), and a helper that creates it. Production schemas should come from a migration tool:
+ * {@link #FLYWAY_MIGRATION} or {@link #LIQUIBASE_CHANGELOG}; {@link #create} is for tests, demos
+ * and tools. Stateless; any thread.
  */
 public final class OutboxSchema {
-  /** The table name: a contract with the relay. */
-  public static final String TABLE = "tasklane_outbox";
+  /** The table name: a contract with the relay ({@link OutboxDdl#TABLE}). */
+  public static final String TABLE = OutboxDdl.TABLE;
 
   /** Plain DDL (classpath resource), {@code CREATE TABLE IF NOT EXISTS}. */
   public static final String DDL_RESOURCE = "io/tasklane/outbox/tasklane_outbox.sql";

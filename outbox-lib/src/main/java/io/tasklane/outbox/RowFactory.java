@@ -1,23 +1,26 @@
 package io.tasklane.outbox;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import io.tasklane.core.CancelCommand;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.PayloadCodec;
-import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskValidator;
 import io.tasklane.core.Wire;
-import io.tasklane.core.WireCodec;
+import io.tasklane.core.outbox.OutboxRow;
+import io.tasklane.core.outbox.OutboxRows;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
-/** Turns requests into validated rows. Stateless apart from its settings; thread-safe. */
+/**
+ * Turns requests into validated rows of the {@link OutboxRows} contract. Stateless apart from its
+ * settings; thread-safe.
+ */
 final class RowFactory {
   private final OutboxConfig config;
   private final PayloadCodec codec;
@@ -63,38 +66,14 @@ final class RowFactory {
             null,
             null);
     validator.validate(envelope, payload.getBytes(StandardCharsets.UTF_8).length, now);
-    return new OutboxRow(
-        id,
-        envelope.routingKey(),
-        OutboxRow.TASK,
-        r.handler(),
-        r.key(),
-        payload,
-        envelope.dueAt(),
-        attempts,
-        timeoutMs,
-        r.backoff() == null ? null : json("backoff", r.backoff(), RetryPolicy.class),
-        r.dependsOn().isEmpty() ? null : json("dependsOn", r.dependsOn(), Object.class),
-        headers.isEmpty() ? null : json("headers", headers, Object.class),
-        now);
+    OutboxRow row = OutboxRows.task(envelope, payload);
+    // No policy named: the column stays NULL and the reader applies the default.
+    return r.backoff() == null ? row.toBuilder().backoff(null).build() : row;
   }
 
   OutboxRow cancel(String taskId, String handler, String key, String reason) {
-    String payload = reason == null ? null : json("reason", reason, String.class);
-    return new OutboxRow(
-        taskId,
-        taskId,
-        OutboxRow.CANCEL,
-        handler,
-        key,
-        payload,
-        0,
-        0,
-        0,
-        null,
-        null,
-        null,
-        clock.millis());
+    return OutboxRows.cancel(
+        CancelCommand.of(taskId, reason, clock.millis()).withTask(handler, key));
   }
 
   private String encodePayload(Object payload) {
@@ -131,14 +110,6 @@ final class RowFactory {
       return d.toMillis();
     } catch (ArithmeticException e) {
       throw new InvalidTaskException(field, d + " is out of range");
-    }
-  }
-
-  private static String json(String field, Object value, Class<?> type) {
-    try {
-      return WireCodec.mapper().writerFor(type).writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new InvalidTaskException(field, "cannot be encoded as JSON: " + e.getOriginalMessage());
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.outbox.OutboxRow;
 import java.util.List;
 
 /** Where validated rows go: the current transaction, through JDBC or JPA. */

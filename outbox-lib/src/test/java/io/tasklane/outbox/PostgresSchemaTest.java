@@ -3,6 +3,7 @@ package io.tasklane.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tasklane.core.outbox.OutboxColumn;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.sql.Connection;
@@ -64,7 +65,7 @@ class PostgresSchemaTest {
         pg.query(COLUMNS.formatted("current_schema()")).stream()
             .map(PostgresSchemaTest::normalized)
             .toList();
-    assertThat(actual).hasSize(14).isEqualTo(expected);
+    assertThat(actual).hasSize(OutboxColumn.values().length).isEqualTo(expected);
     assertThat(
             pg.query(
                 "SELECT is_identity FROM information_schema.columns"

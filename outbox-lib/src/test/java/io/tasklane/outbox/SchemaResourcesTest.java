@@ -2,9 +2,11 @@ package io.tasklane.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tasklane.core.outbox.OutboxColumn;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.sql.Connection;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -53,21 +55,8 @@ class SchemaResourcesTest {
     assertThat(indexes).containsExactly(Map.of("index_name", "PRIMARY"));
     assertThat(db.query(COLUMNS))
         .extracting(r -> r.get("column_name"))
-        .containsExactly(
-            "id",
-            "task_id",
-            "routing_key",
-            "kind",
-            "handler",
-            "task_key",
-            "payload",
-            "due_at",
-            "max_attempts",
-            "timeout_ms",
-            "backoff",
-            "depends_on",
-            "headers",
-            "created_at");
+        .containsExactlyElementsOf(
+            Arrays.stream(OutboxColumn.values()).map(OutboxColumn::columnName).toList());
   }
 
   @Test

@@ -4,6 +4,8 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
+import io.tasklane.core.outbox.OutboxKind;
+import io.tasklane.core.outbox.OutboxRow;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,15 +87,15 @@ final class BatchConsumer
             snapshot++;
           }
           Struct after = value.getStruct("after");
-          List<String> missing = OutboxRow.missingColumns(after);
+          List<String> missing = OutboxStructs.missingColumns(after);
           noteMissingColumns(missing);
           if (!missing.isEmpty()) {
-            long rowId = OutboxRow.idOf(after);
+            long rowId = OutboxStructs.idOf(after);
             String reason = missingReason(missing);
             LOG.warn("outbox row {} goes to {}: {}", rowId, topics.relayDlt(), reason);
             out.add(
                 DeadLetters.of(
-                    topics.relayDlt(), table, rowId, OutboxRow.columnsOf(after), reason));
+                    topics.relayDlt(), table, rowId, OutboxStructs.columnsOf(after), reason));
             rows.add(null);
             cancelled.add(false);
             missingColumnRows++;
@@ -101,7 +103,7 @@ final class BatchConsumer
           }
           OutboxRow row;
           try {
-            row = OutboxRow.of(after);
+            row = OutboxStructs.read(after);
           } catch (RuntimeException e) {
             out.add(
                 DeadLetters.of(
@@ -120,10 +122,12 @@ final class BatchConsumer
             out.add(new ProducerRecord<>(topics.tasks(), r.key(), r.value()));
           } else if (mapped instanceof Mapped.Rejected rej) {
             LOG.warn("outbox row {} goes to {}: {}", row.id(), topics.relayDlt(), rej.reason());
-            out.add(DeadLetters.of(topics.relayDlt(), table, row.id(), row.toMap(), rej.reason()));
+            out.add(
+                DeadLetters.of(
+                    topics.relayDlt(), table, row.id(), DeadLetters.rowOf(row), rej.reason()));
           }
           rows.add(row);
-          cancelled.add(mapped instanceof Mapped.Relayed rel && rel.kind().equals("cancel"));
+          cancelled.add(mapped instanceof Mapped.Relayed rel && rel.kind() == OutboxKind.CANCEL);
         }
         case "u" -> updates++;
         case "d" -> deletes++;
@@ -223,7 +227,7 @@ final class BatchConsumer
             + " bytes (max.message.bytes, max.request.size)";
     if (times == 1 && row != null && !refused.topic().equals(topics.relayDlt())) {
       LOG.warn("outbox row {} goes to {}: {}", rowId, topics.relayDlt(), reason);
-      return DeadLetters.of(topics.relayDlt(), table, rowId, row.toMap(), reason);
+      return DeadLetters.of(topics.relayDlt(), table, rowId, DeadLetters.rowOf(row), reason);
     }
     if (times <= 2) {
       LOG.warn("outbox row {}: dead letter refused, sending it without the row: {}", rowId, reason);

@@ -1,6 +1,7 @@
 package io.tasklane.relay.internal;
 
 import io.tasklane.core.WireCodec;
+import io.tasklane.core.outbox.OutboxRow;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -51,6 +52,16 @@ final class DeadLetters {
   static ProducerRecord<String, byte[]> withoutRow(
       String topic, String table, long rowId, String reason) {
     return of(topic, table, rowId, null, reason);
+  }
+
+  /**
+   * {@code row} as a JSON-able map for the dead-letter record: the payload clipped to {@link
+   * #MAX_PAYLOAD_CHARS}, every other text to {@link #MAX_TEXT_CHARS}.
+   */
+  static Map<String, Object> rowOf(OutboxRow row) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    row.columns().forEach((column, v) -> m.put(column, OutboxStructs.clipped(column, v)));
+    return m;
   }
 
   /** {@code s} cut to {@code max} characters (never inside a surrogate pair), noting the length. */

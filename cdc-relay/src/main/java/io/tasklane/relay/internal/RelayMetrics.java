@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tasklane.core.outbox.OutboxKind;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -19,8 +20,8 @@ public final class RelayMetrics {
   private final Clock clock;
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  final Counter tasks = counter("tasklane.relay.records", "kind", "task");
-  final Counter cancels = counter("tasklane.relay.records", "kind", "cancel");
+  final Counter tasks = counter("tasklane.relay.records", "kind", OutboxKind.TASK.recordType());
+  final Counter cancels = counter("tasklane.relay.records", "kind", OutboxKind.CANCEL.recordType());
   final Counter dlt = counter("tasklane.relay.dlt", null, null);
   final Counter updates = counter("tasklane.relay.ignored", "op", "update");
   final Counter deletes = counter("tasklane.relay.ignored", "op", "delete");

@@ -1,29 +1,22 @@
 package io.tasklane.relay.internal;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.CancelCommand;
-import io.tasklane.core.RetryPolicy;
-import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
-import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskValidator;
 import io.tasklane.core.TasklaneException;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
+import io.tasklane.core.outbox.OutboxKind;
+import io.tasklane.core.outbox.OutboxRow;
+import io.tasklane.core.outbox.OutboxRows;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
 
 /**
- * Maps outbox rows to wire records, validating them with {@link TaskValidator}. Never throws for a
- * bad row: it answers {@link Mapped.Rejected} with the reason. Stateless and thread-safe.
+ * Maps outbox rows to wire records ({@link OutboxRows}), validating them with {@link
+ * TaskValidator}. Never throws for a bad row: it answers {@link Mapped.Rejected} with the reason.
+ * Stateless and thread-safe.
  */
 final class RowMapper {
-  private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
-  private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {};
-
   private final String table;
   private final TaskValidator validator;
 
@@ -37,50 +30,19 @@ final class RowMapper {
       if (row.routingKey() == null || row.routingKey().isEmpty()) {
         return new Mapped.Rejected("routing_key: is empty");
       }
-      if ("TASK".equals(row.kind())) {
-        return task(row, nowMs);
-      }
-      if ("CANCEL".equals(row.kind())) {
-        return cancel(row);
-      }
-      return new Mapped.Rejected(
-          "kind: unknown kind '" + row.kind() + "' (expected TASK or CANCEL)");
+      return switch (OutboxKind.parse(row.kind())) {
+        case TASK -> task(row, nowMs);
+        case CANCEL -> cancel(row);
+      };
     } catch (TasklaneException | IllegalArgumentException e) {
       return new Mapped.Rejected(e.getMessage());
     }
   }
 
   private Mapped task(OutboxRow row, long nowMs) {
-    if (row.handler() == null) {
-      return new Mapped.Rejected("handler: is null (a TASK row needs a handler)");
-    }
-    JsonNode payload = row.payload() == null ? null : parse("payload", row.payload());
+    TaskEnvelope task = OutboxRows.toTask(row, table);
     int payloadBytes =
         row.payload() == null ? 4 : row.payload().getBytes(StandardCharsets.UTF_8).length;
-    RetryPolicy backoff =
-        row.backoff() == null ? null : convert("backoff", row.backoff(), RetryPolicy.class);
-    List<String> deps =
-        row.dependsOn() == null ? null : convert("depends_on", row.dependsOn(), STRINGS);
-    Map<String, String> headers =
-        row.headers() == null ? null : convert("headers", row.headers(), HEADERS);
-    String orderingKey = row.routingKey().equals(row.taskId()) ? null : row.routingKey();
-    TaskEnvelope task =
-        new TaskEnvelope(
-            Wire.VERSION,
-            row.taskId(),
-            row.handler(),
-            row.taskKey(),
-            orderingKey,
-            payload,
-            row.dueAt(),
-            row.maxAttempts(),
-            row.timeoutMs(),
-            backoff,
-            deps,
-            headers,
-            row.createdAt(),
-            new Source(table, row.id()),
-            null);
     validator.validate(task, payloadBytes, nowMs);
     byte[] value = WireCodec.encode(task);
     int recordBytes = value.length + row.routingKey().getBytes(StandardCharsets.UTF_8).length;
@@ -94,16 +56,12 @@ final class RowMapper {
               + TaskLimits.MAX_ENVELOPE_OVERHEAD_BYTES
               + " for the other fields)");
     }
-    return new Mapped.Relayed(row.routingKey(), value, "task");
+    return new Mapped.Relayed(row.routingKey(), value, OutboxKind.TASK);
   }
 
   private Mapped cancel(OutboxRow row) {
-    TaskIds.check("task_id", row.taskId());
-    String reason = null;
-    if (row.payload() != null) {
-      JsonNode node = parse("payload", row.payload());
-      reason = node.isNull() ? null : node.isTextual() ? node.asText() : node.toString();
-    }
+    CancelCommand cancel = OutboxRows.toCancel(row);
+    String reason = cancel.reason();
     if (reason != null && reason.length() > TaskLimits.MAX_CANCEL_REASON_CHARS) {
       return new Mapped.Rejected(
           "reason: is "
@@ -112,41 +70,6 @@ final class RowMapper {
               + TaskLimits.MAX_CANCEL_REASON_CHARS
               + " (as TaskOutbox.cancel enforces)");
     }
-    CancelCommand cancel =
-        CancelCommand.of(row.taskId(), reason, row.createdAt())
-            .withTask(row.handler(), row.taskKey());
-    return new Mapped.Relayed(row.routingKey(), WireCodec.encode(cancel), "cancel");
-  }
-
-  private static JsonNode parse(String column, String json) {
-    try {
-      return WireCodec.readTree(json);
-    } catch (TasklaneException e) {
-      throw new IllegalArgumentException(column + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static <T> T convert(String column, String json, Class<T> type) {
-    try {
-      return WireCodec.mapper().readValue(json, type);
-    } catch (Exception e) {
-      throw new IllegalArgumentException(
-          column + ": not a valid " + type.getSimpleName() + ": " + firstLine(e), e);
-    }
-  }
-
-  private static <T> T convert(String column, String json, TypeReference<T> type) {
-    try {
-      return WireCodec.mapper().readValue(json, type);
-    } catch (Exception e) {
-      throw new IllegalArgumentException(
-          column + ": not valid JSON of the expected shape: " + firstLine(e), e);
-    }
-  }
-
-  private static String firstLine(Exception e) {
-    String m = String.valueOf(e.getMessage());
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
+    return new Mapped.Relayed(row.routingKey(), WireCodec.encode(cancel), OutboxKind.CANCEL);
   }
 }

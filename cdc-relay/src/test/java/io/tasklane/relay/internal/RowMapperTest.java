@@ -8,6 +8,7 @@ import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.WireCodec;
+import io.tasklane.core.outbox.OutboxRow;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -164,7 +165,7 @@ class RowMapperTest {
     String huge = "\u0001".repeat(3_000_001); // JSON escapes each as 6 bytes
     OutboxRow row =
         new OutboxRow(9, huge, huge, huge, huge, huge, huge, NOW, 5, 60_000, huge, huge, huge, NOW);
-    var record = DeadLetters.of("ns.relay.dlt", "tasklane_outbox", 9, row.toMap(), huge);
+    var record = DeadLetters.of("ns.relay.dlt", "tasklane_outbox", 9, DeadLetters.rowOf(row), huge);
     assertThat(record.value().length).isLessThan(700_000);
     assertThat(record.headers().lastHeader(DeadLetters.REASON_HEADER).value().length)
         .isLessThanOrEqualTo(DeadLetters.MAX_HEADER_REASON_CHARS * 3 + 32);

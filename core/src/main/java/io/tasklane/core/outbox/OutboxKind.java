@@ -1,0 +1,59 @@
+package io.tasklane.core.outbox;
+
+import io.tasklane.core.CancelCommand;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskTopicRecord;
+import java.util.Optional;
+
+/**
+ * What an outbox row asks for, stored in its {@link OutboxColumn#KIND} column: a new task or a
+ * transactional cancel. Immutable; any thread.
+ */
+public enum OutboxKind {
+  /** A new task: the row becomes a {@link TaskEnvelope}. */
+  TASK(TaskTopicRecord.TASK_TYPE),
+  /** A cancel of a task: the row becomes a {@link CancelCommand}. */
+  CANCEL(TaskTopicRecord.CANCEL_TYPE);
+
+  private final String recordType;
+
+  OutboxKind(String recordType) {
+    this.recordType = recordType;
+  }
+
+  /** The value of the {@code kind} column: {@code TASK} or {@code CANCEL}. */
+  public String column() {
+    return name();
+  }
+
+  /**
+   * The {@code type} of the record this kind becomes on {@code tasklane.tasks} ({@code task} or
+   * {@code cancel}); also the relay's {@code kind} metric tag.
+   */
+  public String recordType() {
+    return recordType;
+  }
+
+  /** The kind stored as {@code column}, or empty for any other value (null included). */
+  public static Optional<OutboxKind> ofColumn(String column) {
+    for (OutboxKind kind : values()) {
+      if (kind.column().equals(column)) {
+        return Optional.of(kind);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The kind stored as {@code column}.
+   *
+   * @throws IllegalArgumentException naming the column and the value when it is no kind
+   */
+  public static OutboxKind parse(String column) {
+    return ofColumn(column)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "kind: unknown kind '" + column + "' (expected TASK or CANCEL)"));
+  }
+}

@@ -1,0 +1,138 @@
+package io.tasklane.core.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tasklane.core.CancelCommand;
+import io.tasklane.core.InvalidTaskException;
+import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.Source;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskIds;
+import io.tasklane.core.Wire;
+import io.tasklane.core.WireCodec;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OutboxRowsTest {
+  private static final long NOW = 1_700_000_000_000L;
+  private final String id = TaskIds.keyless(Clock.systemUTC());
+  private final String dep = TaskIds.keyless(Clock.systemUTC());
+
+  private TaskEnvelope envelope(String orderingKey, RetryPolicy backoff) {
+    return new TaskEnvelope(
+        Wire.VERSION,
+        id,
+        "order.ship",
+        "k-1",
+        orderingKey,
+        WireCodec.readTree("{\"a\":1}"),
+        NOW + 5000,
+        5,
+        60_000,
+        backoff,
+        List.of(dep),
+        Map.of("traceparent", "00-ab"),
+        NOW,
+        null,
+        null);
+  }
+
+  @Test
+  void aTaskSurvivesTheRoundTripThroughItsRow() {
+    TaskEnvelope task = envelope("order-9", RetryPolicy.fixed(Duration.ofSeconds(30)));
+
+    OutboxRow row = OutboxRows.task(task, "{\"a\":1}").toBuilder().id(7).build();
+
+    assertThat(row.kind()).isEqualTo("TASK");
+    assertThat(row.routingKey()).isEqualTo("order-9");
+    assertThat(OutboxRows.toTask(row, "tasklane_outbox"))
+        .isEqualTo(task.withSource(new Source("tasklane_outbox", 7)));
+  }
+
+  @Test
+  void theRoutingKeyIsTheTaskIdWithoutOrderingKey() {
+    TaskEnvelope task = envelope(null, RetryPolicy.sidekiq());
+
+    OutboxRow row = OutboxRows.task(task, "{\"a\":1}");
+
+    assertThat(row.routingKey()).isEqualTo(id);
+    assertThat(OutboxRows.toTask(row, "t").orderingKey()).isNull();
+  }
+
+  @Test
+  void emptyListsAndMapsAreStoredAsNullAndReadAsEmpty() {
+    TaskEnvelope task =
+        new TaskEnvelope(
+            Wire.VERSION,
+            id,
+            "a.b",
+            null,
+            null,
+            null,
+            NOW,
+            3,
+            1000,
+            null,
+            null,
+            null,
+            NOW,
+            null,
+            null);
+
+    OutboxRow row = OutboxRows.task(task, null);
+
+    assertThat(row.dependsOn()).isNull();
+    assertThat(row.headers()).isNull();
+    assertThat(row.payload()).isNull();
+    TaskEnvelope back = OutboxRows.toTask(row.toBuilder().backoff(null).build(), "t");
+    assertThat(back.dependsOn()).isEmpty();
+    assertThat(back.headers()).isEmpty();
+    assertThat(back.payload().isNull()).isTrue();
+    assertThat(back.backoff()).isEqualTo(RetryPolicy.sidekiq());
+  }
+
+  @Test
+  void aCancelSurvivesTheRoundTripThroughItsRow() {
+    CancelCommand cancel = CancelCommand.of(id, "paid", NOW).withTask("order.cancel", "order-42");
+
+    OutboxRow row = OutboxRows.cancel(cancel);
+
+    assertThat(row)
+        .isEqualTo(
+            OutboxRow.builder()
+                .taskId(id)
+                .routingKey(id)
+                .kind(OutboxKind.CANCEL)
+                .handler("order.cancel")
+                .taskKey("order-42")
+                .payload("\"paid\"")
+                .createdAt(NOW)
+                .build());
+    assertThat(OutboxRows.toCancel(row)).isEqualTo(cancel);
+    assertThat(OutboxRows.toCancel(OutboxRows.cancel(CancelCommand.of(id, null, NOW))))
+        .isEqualTo(CancelCommand.of(id, null, NOW).withTask(null, null));
+  }
+
+  @Test
+  void readingNamesTheColumnThatDoesNotParse() {
+    OutboxRow row = OutboxRows.task(envelope(null, null), "{\"a\":1}");
+
+    assertThatThrownBy(() -> OutboxRows.toTask(row.toBuilder().payload("{broken").build(), "t"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("payload: ");
+    assertThatThrownBy(() -> OutboxRows.toTask(row.toBuilder().backoff("{}").build(), "t"))
+        .hasMessageStartingWith("backoff: not a valid RetryPolicy");
+    assertThatThrownBy(() -> OutboxRows.toTask(row.toBuilder().dependsOn("{}").build(), "t"))
+        .hasMessageStartingWith("depends_on: not valid JSON");
+    assertThatThrownBy(() -> OutboxRows.toTask(row.toBuilder().headers("[1]").build(), "t"))
+        .hasMessageStartingWith("headers: not valid JSON");
+    assertThatThrownBy(() -> OutboxRows.toTask(row.toBuilder().handler(null).build(), "t"))
+        .hasMessage("handler: is null (a TASK row needs a handler)");
+    assertThatThrownBy(() -> OutboxRows.toCancel(row.toBuilder().taskId("bad").build()))
+        .isInstanceOf(InvalidTaskException.class);
+  }
+}
