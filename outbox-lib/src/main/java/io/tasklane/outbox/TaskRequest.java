@@ -1,7 +1,9 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.TaskType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.StringJoiner;
 import java.util.function.Consumer;
 
 /**
@@ -26,27 +29,30 @@ import java.util.function.Consumer;
  *     .backoff(RetryPolicy.fixed(Duration.ofMinutes(1), Duration.ofMinutes(5)));
  * }</pre>
  *
- * Nothing is checked here; {@link TaskOutbox#enqueue} validates against the limits and names the
- * offending field. Unset values ({@code null}) take the outbox's defaults.
+ * A task of a declared {@link TaskType} starts from the type, its payload checked against the
+ * type's payload class and the type's defaults filled in:
  *
- * <p>The accessors return the values as set:
+ * <pre>{@code
+ * TaskRequest.of(OrderTasks.ORDER_CANCEL, new OrderRef(42)).delay(Duration.ofMinutes(30));
+ * }</pre>
  *
- * <ul>
- *   <li>{@code handler}: handler name, {@code [a-z0-9][a-z0-9._-]{0,99}}
- *   <li>{@code payload}: the handler's argument, encoded by the outbox's {@link PayloadCodec}
- *   <li>{@code delay}: run this long after the enqueue (ignored when {@code dueAt} is set)
- *   <li>{@code dueAt}: run at or after this instant
- *   <li>{@code key}: idempotency key: the task id is derived from {@code (handler, key)}
- *   <li>{@code orderingKey}: Kafka routing key override (reserved for per-key ordering)
- *   <li>{@code maxAttempts}: attempts before the task goes dead
- *   <li>{@code timeout}: execution timeout of one attempt
- *   <li>{@code backoff}: delay policy between attempts ({@code null}: the scheduler's default,
- *       Sidekiq's)
- *   <li>{@code dependsOn}: ids of tasks that must succeed first
- *   <li>{@code headers}: string headers travelling with the task
- * </ul>
+ * Nothing else is checked here; {@link TaskOutbox#enqueue} validates against the limits and names
+ * the offending field. Unset values ({@code null}) take the outbox's defaults.
+ *
+ * <p>The accessors return the values as set: {@code handler} ({@code [a-z0-9][a-z0-9._-]{0,99}}),
+ * {@code payload} (encoded by the outbox's {@link PayloadCodec}), {@code delay} (after the enqueue;
+ * ignored when {@code dueAt} is set), {@code dueAt}, {@code key} (idempotency key: the task id is
+ * derived from {@code (handler, key)}), {@code orderingKey} (Kafka routing key override), {@code
+ * maxAttempts}, {@code timeout} (of one attempt), {@code backoff} ({@code null}: the scheduler's
+ * default, Sidekiq's), {@code dependsOn} (ids of tasks that must succeed first) and {@code
+ * headers}.
  */
 public final class TaskRequest {
+  private static final List<String> NAMES =
+      List.of(
+          "handler,payload,delay,dueAt,key,orderingKey,maxAttempts,timeout,backoff,dependsOn,headers"
+              .split(","));
+
   private final String handler;
   private final Object payload;
   private final Duration delay;
@@ -81,6 +87,32 @@ public final class TaskRequest {
   public static TaskRequest to(String handler) {
     Fields f = new Fields();
     f.handler = handler;
+    return new TaskRequest(f);
+  }
+
+  /**
+   * A request for a task of {@code type} carrying {@code payload}, with the type's default
+   * attempts, backoff and timeout where it has them; each can still be overridden. A payload that
+   * is not an instance of the type's payload class throws {@link InvalidTaskException}.
+   */
+  public static <P> TaskRequest of(TaskType<P> type, P payload) {
+    Objects.requireNonNull(type, "type");
+    if (payload != null && !type.payloadType().isInstance(payload)) {
+      throw new InvalidTaskException(
+          "payload",
+          "is a "
+              + payload.getClass().getName()
+              + "; task type "
+              + type.name()
+              + " takes "
+              + type.payloadType().getName());
+    }
+    Fields f = new Fields();
+    f.handler = type.name();
+    f.payload = payload;
+    f.maxAttempts = type.maxAttempts();
+    f.backoff = type.backoff();
+    f.timeout = type.timeout();
     return new TaskRequest(f);
   }
 
@@ -196,61 +228,39 @@ public final class TaskRequest {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof TaskRequest r
-        && Objects.equals(handler, r.handler)
-        && Objects.equals(payload, r.payload)
-        && Objects.equals(delay, r.delay)
-        && Objects.equals(dueAt, r.dueAt)
-        && Objects.equals(key, r.key)
-        && Objects.equals(orderingKey, r.orderingKey)
-        && Objects.equals(maxAttempts, r.maxAttempts)
-        && Objects.equals(timeout, r.timeout)
-        && Objects.equals(backoff, r.backoff)
-        && dependsOn.equals(r.dependsOn)
-        && headers.equals(r.headers);
+    return o instanceof TaskRequest r && Arrays.equals(values(), r.values());
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        handler,
-        payload,
-        delay,
-        dueAt,
-        key,
-        orderingKey,
-        maxAttempts,
-        timeout,
-        backoff,
-        dependsOn,
-        headers);
+    return Arrays.hashCode(values());
   }
 
   @Override
   public String toString() {
-    return "TaskRequest[handler="
-        + handler
-        + ", payload="
-        + payload
-        + ", delay="
-        + delay
-        + ", dueAt="
-        + dueAt
-        + ", key="
-        + key
-        + ", orderingKey="
-        + orderingKey
-        + ", maxAttempts="
-        + maxAttempts
-        + ", timeout="
-        + timeout
-        + ", backoff="
-        + backoff
-        + ", dependsOn="
-        + dependsOn
-        + ", headers="
-        + headers
-        + "]";
+    Object[] values = values();
+    var s = new StringJoiner(", ", "TaskRequest[", "]");
+    for (int i = 0; i < NAMES.size(); i++) {
+      s.add(NAMES.get(i) + "=" + values[i]);
+    }
+    return s.toString();
+  }
+
+  /** The values in the order of {@link #NAMES}, for equality and the string form. */
+  private Object[] values() {
+    return new Object[] {
+      handler,
+      payload,
+      delay,
+      dueAt,
+      key,
+      orderingKey,
+      maxAttempts,
+      timeout,
+      backoff,
+      dependsOn,
+      headers
+    };
   }
 
   /** The mutable fields of one change; confined to the method making it. */
