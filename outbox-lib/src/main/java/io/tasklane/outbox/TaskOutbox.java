@@ -1,6 +1,7 @@
 package io.tasklane.outbox;
 
 import io.tasklane.core.TaskKey;
+import io.tasklane.core.TaskType;
 import jakarta.persistence.EntityManager;
 import java.util.List;
 import java.util.function.Supplier;
@@ -37,6 +38,15 @@ public interface TaskOutbox {
    * downstream).
    */
   String enqueue(TaskRequest request);
+
+  /**
+   * Records one task of {@code type} with {@code payload} and the type's defaults; returns its id.
+   * The same as {@code enqueue(TaskRequest.of(type, payload))}, which also takes a delay, a key and
+   * overrides.
+   */
+  default <P> String enqueue(TaskType<P> type, P payload) {
+    return enqueue(TaskRequest.of(type, payload));
+  }
 
   /**
    * Records many tasks with one batched insert; returns their ids in order. All requests are

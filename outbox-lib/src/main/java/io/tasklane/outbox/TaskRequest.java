@@ -1,7 +1,9 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.TaskType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,9 +13,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.StringJoiner;
+import java.util.function.Consumer;
 
 /**
- * What to enqueue: an immutable value built fluently, each method returning a new request.
+ * What to enqueue: an immutable value built fluently, each method returning a new request. Safe to
+ * share between threads.
  *
  * <pre>{@code
  * TaskRequest.to("order.cancel")
@@ -24,166 +29,133 @@ import java.util.Objects;
  *     .backoff(RetryPolicy.fixed(Duration.ofMinutes(1), Duration.ofMinutes(5)));
  * }</pre>
  *
- * Nothing is checked here; {@link TaskOutbox#enqueue} validates against the limits and names the
- * offending field. Unset values ({@code null}) take the outbox's defaults.
+ * A task of a declared {@link TaskType} starts from the type, its payload checked against the
+ * type's payload class and the type's defaults filled in:
  *
- * @param handler handler name, {@code [a-z0-9][a-z0-9._-]{0,99}}
- * @param payload the handler's argument, encoded by the outbox's {@link PayloadCodec}
- * @param delay run this long after the enqueue (ignored when {@code dueAt} is set)
- * @param dueAt run at or after this instant
- * @param key idempotency key: the task id is derived from {@code (handler, key)}
- * @param orderingKey Kafka routing key override (reserved for per-key ordering)
- * @param maxAttempts attempts before the task goes dead
- * @param timeout execution timeout of one attempt
- * @param backoff delay policy between attempts ({@code null}: the scheduler's default, Sidekiq's)
- * @param dependsOn ids of tasks that must succeed first
- * @param headers string headers travelling with the task
+ * <pre>{@code
+ * TaskRequest.of(OrderTasks.ORDER_CANCEL, new OrderRef(42)).delay(Duration.ofMinutes(30));
+ * }</pre>
+ *
+ * Nothing else is checked here; {@link TaskOutbox#enqueue} validates against the limits and names
+ * the offending field. Unset values ({@code null}) take the outbox's defaults.
+ *
+ * <p>The accessors return the values as set: {@code handler} ({@code [a-z0-9][a-z0-9._-]{0,99}}),
+ * {@code payload} (encoded by the outbox's {@link PayloadCodec}), {@code delay} (after the enqueue;
+ * ignored when {@code dueAt} is set), {@code dueAt}, {@code key} (idempotency key: the task id is
+ * derived from {@code (handler, key)}), {@code orderingKey} (Kafka routing key override), {@code
+ * maxAttempts}, {@code timeout} (of one attempt), {@code backoff} ({@code null}: the scheduler's
+ * default, Sidekiq's), {@code dependsOn} (ids of tasks that must succeed first) and {@code
+ * headers}.
  */
-public record TaskRequest(
-    String handler,
-    Object payload,
-    Duration delay,
-    Instant dueAt,
-    String key,
-    String orderingKey,
-    Integer maxAttempts,
-    Duration timeout,
-    RetryPolicy backoff,
-    List<String> dependsOn,
-    Map<String, String> headers) {
+public final class TaskRequest {
+  private static final List<String> NAMES =
+      List.of(
+          "handler,payload,delay,dueAt,key,orderingKey,maxAttempts,timeout,backoff,dependsOn,headers"
+              .split(","));
 
-  public TaskRequest {
+  private final String handler;
+  private final Object payload;
+  private final Duration delay;
+  private final Instant dueAt;
+  private final String key;
+  private final String orderingKey;
+  private final Integer maxAttempts;
+  private final Duration timeout;
+  private final RetryPolicy backoff;
+  private final List<String> dependsOn;
+  private final Map<String, String> headers;
+
+  private TaskRequest(Fields f) {
     // Nulls are kept so that validation can name them instead of failing here.
+    handler = f.handler;
+    payload = f.payload;
+    delay = f.delay;
+    dueAt = f.dueAt;
+    key = f.key;
+    orderingKey = f.orderingKey;
+    maxAttempts = f.maxAttempts;
+    timeout = f.timeout;
+    backoff = f.backoff;
     dependsOn =
-        dependsOn == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(dependsOn));
-    headers = headers == null ? Map.of() : Map.copyOf(headers);
+        f.dependsOn == null
+            ? List.of()
+            : Collections.unmodifiableList(new ArrayList<>(f.dependsOn));
+    headers = f.headers == null ? Map.of() : Map.copyOf(f.headers);
   }
 
   /** A request for {@code handler} with no payload, due now, default attempts and timeout. */
   public static TaskRequest to(String handler) {
-    return new TaskRequest(handler, null, null, null, null, null, null, null, null, null, null);
+    Fields f = new Fields();
+    f.handler = handler;
+    return new TaskRequest(f);
+  }
+
+  /**
+   * A request for a task of {@code type} carrying {@code payload}, with the type's default
+   * attempts, backoff and timeout where it has them; each can still be overridden. A payload that
+   * is not an instance of the type's payload class throws {@link InvalidTaskException}.
+   */
+  public static <P> TaskRequest of(TaskType<P> type, P payload) {
+    Objects.requireNonNull(type, "type");
+    if (payload != null && !type.payloadType().isInstance(payload)) {
+      throw new InvalidTaskException(
+          "payload",
+          "is a "
+              + payload.getClass().getName()
+              + "; task type "
+              + type.name()
+              + " takes "
+              + type.payloadType().getName());
+    }
+    Fields f = new Fields();
+    f.handler = type.name();
+    f.payload = payload;
+    f.maxAttempts = type.maxAttempts();
+    f.backoff = type.backoff();
+    f.timeout = type.timeout();
+    return new TaskRequest(f);
   }
 
   public TaskRequest payload(Object value) {
-    return new TaskRequest(
-        handler,
-        value,
-        delay,
-        dueAt,
-        key,
-        orderingKey,
-        maxAttempts,
-        timeout,
-        backoff,
-        dependsOn,
-        headers);
+    return with(f -> f.payload = value);
   }
 
   /** Due {@code value} after the enqueue; clears {@link #at}. */
   public TaskRequest delay(Duration value) {
-    return new TaskRequest(
-        handler,
-        payload,
-        value,
-        null,
-        key,
-        orderingKey,
-        maxAttempts,
-        timeout,
-        backoff,
-        dependsOn,
-        headers);
+    return with(
+        f -> {
+          f.delay = value;
+          f.dueAt = null;
+        });
   }
 
   /** Due at {@code instant}; clears {@link #delay}. */
   public TaskRequest at(Instant instant) {
-    return new TaskRequest(
-        handler,
-        payload,
-        null,
-        instant,
-        key,
-        orderingKey,
-        maxAttempts,
-        timeout,
-        backoff,
-        dependsOn,
-        headers);
+    return with(
+        f -> {
+          f.delay = null;
+          f.dueAt = instant;
+        });
   }
 
   public TaskRequest key(String value) {
-    return new TaskRequest(
-        handler,
-        payload,
-        delay,
-        dueAt,
-        value,
-        orderingKey,
-        maxAttempts,
-        timeout,
-        backoff,
-        dependsOn,
-        headers);
+    return with(f -> f.key = value);
   }
 
   public TaskRequest orderingKey(String value) {
-    return new TaskRequest(
-        handler,
-        payload,
-        delay,
-        dueAt,
-        key,
-        value,
-        maxAttempts,
-        timeout,
-        backoff,
-        dependsOn,
-        headers);
+    return with(f -> f.orderingKey = value);
   }
 
   public TaskRequest maxAttempts(int value) {
-    return new TaskRequest(
-        handler,
-        payload,
-        delay,
-        dueAt,
-        key,
-        orderingKey,
-        value,
-        timeout,
-        backoff,
-        dependsOn,
-        headers);
+    return with(f -> f.maxAttempts = value);
   }
 
   public TaskRequest timeout(Duration value) {
-    return new TaskRequest(
-        handler,
-        payload,
-        delay,
-        dueAt,
-        key,
-        orderingKey,
-        maxAttempts,
-        value,
-        backoff,
-        dependsOn,
-        headers);
+    return with(f -> f.timeout = value);
   }
 
   public TaskRequest backoff(RetryPolicy value) {
-    return new TaskRequest(
-        handler,
-        payload,
-        delay,
-        dueAt,
-        key,
-        orderingKey,
-        maxAttempts,
-        timeout,
-        value,
-        dependsOn,
-        headers);
+    return with(f -> f.backoff = value);
   }
 
   /** Run only after each of {@code taskIds} has succeeded. Replaces earlier dependencies. */
@@ -192,18 +164,7 @@ public record TaskRequest(
   }
 
   public TaskRequest dependsOn(List<String> taskIds) {
-    return new TaskRequest(
-        handler,
-        payload,
-        delay,
-        dueAt,
-        key,
-        orderingKey,
-        maxAttempts,
-        timeout,
-        backoff,
-        taskIds,
-        headers);
+    return with(f -> f.dependsOn = taskIds);
   }
 
   /** Adds (or replaces) one header. */
@@ -212,17 +173,124 @@ public record TaskRequest(
     Objects.requireNonNull(value, "header value");
     var copy = new LinkedHashMap<>(headers);
     copy.put(name, value);
-    return new TaskRequest(
-        handler,
-        payload,
-        delay,
-        dueAt,
-        key,
-        orderingKey,
-        maxAttempts,
-        timeout,
-        backoff,
-        dependsOn,
-        copy);
+    return with(f -> f.headers = copy);
+  }
+
+  public String handler() {
+    return handler;
+  }
+
+  public Object payload() {
+    return payload;
+  }
+
+  public Duration delay() {
+    return delay;
+  }
+
+  public Instant dueAt() {
+    return dueAt;
+  }
+
+  public String key() {
+    return key;
+  }
+
+  public String orderingKey() {
+    return orderingKey;
+  }
+
+  public Integer maxAttempts() {
+    return maxAttempts;
+  }
+
+  public Duration timeout() {
+    return timeout;
+  }
+
+  public RetryPolicy backoff() {
+    return backoff;
+  }
+
+  public List<String> dependsOn() {
+    return dependsOn;
+  }
+
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  private TaskRequest with(Consumer<Fields> change) {
+    Fields f = new Fields(this);
+    change.accept(f);
+    return new TaskRequest(f);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TaskRequest r && Arrays.equals(values(), r.values());
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(values());
+  }
+
+  @Override
+  public String toString() {
+    Object[] values = values();
+    var s = new StringJoiner(", ", "TaskRequest[", "]");
+    for (int i = 0; i < NAMES.size(); i++) {
+      s.add(NAMES.get(i) + "=" + values[i]);
+    }
+    return s.toString();
+  }
+
+  /** The values in the order of {@link #NAMES}, for equality and the string form. */
+  private Object[] values() {
+    return new Object[] {
+      handler,
+      payload,
+      delay,
+      dueAt,
+      key,
+      orderingKey,
+      maxAttempts,
+      timeout,
+      backoff,
+      dependsOn,
+      headers
+    };
+  }
+
+  /** The mutable fields of one change; confined to the method making it. */
+  private static final class Fields {
+    String handler;
+    Object payload;
+    Duration delay;
+    Instant dueAt;
+    String key;
+    String orderingKey;
+    Integer maxAttempts;
+    Duration timeout;
+    RetryPolicy backoff;
+    List<String> dependsOn;
+    Map<String, String> headers;
+
+    Fields() {}
+
+    Fields(TaskRequest r) {
+      handler = r.handler;
+      payload = r.payload;
+      delay = r.delay;
+      dueAt = r.dueAt;
+      key = r.key;
+      orderingKey = r.orderingKey;
+      maxAttempts = r.maxAttempts;
+      timeout = r.timeout;
+      backoff = r.backoff;
+      dependsOn = r.dependsOn;
+      headers = r.headers;
+    }
   }
 }

@@ -10,7 +10,6 @@ import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TasklaneException;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import java.util.List;
 import java.util.Map;
@@ -87,22 +86,21 @@ public final class OutboxRows {
         row.headers() == null ? null : convert("headers", row.headers(), HEADERS);
     String orderingKey =
         row.routingKey() == null || row.routingKey().equals(row.taskId()) ? null : row.routingKey();
-    return new TaskEnvelope(
-        Wire.VERSION,
-        row.taskId(),
-        row.handler(),
-        row.taskKey(),
-        orderingKey,
-        payload,
-        row.dueAt(),
-        row.maxAttempts(),
-        row.timeoutMs(),
-        backoff,
-        deps,
-        headers,
-        row.createdAt(),
-        new Source(table, row.id()),
-        null);
+    return TaskEnvelope.builder()
+        .id(row.taskId())
+        .handler(row.handler())
+        .key(row.taskKey())
+        .orderingKey(orderingKey)
+        .payload(payload)
+        .dueAt(row.dueAt())
+        .maxAttempts(row.maxAttempts())
+        .timeoutMs(row.timeoutMs())
+        .backoff(backoff)
+        .dependsOn(deps)
+        .headers(headers)
+        .createdAt(row.createdAt())
+        .source(new Source(table, row.id()))
+        .build();
   }
 
   /**

@@ -9,7 +9,6 @@ import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,22 +22,20 @@ class OutboxRowsTest {
   private final String dep = TaskIds.keyless(Clock.systemUTC());
 
   private TaskEnvelope envelope(String orderingKey, RetryPolicy backoff) {
-    return new TaskEnvelope(
-        Wire.VERSION,
-        id,
-        "order.ship",
-        "k-1",
-        orderingKey,
-        WireCodec.readTree("{\"a\":1}"),
-        NOW + 5000,
-        5,
-        60_000,
-        backoff,
-        List.of(dep),
-        Map.of("traceparent", "00-ab"),
-        NOW,
-        null,
-        null);
+    return TaskEnvelope.builder()
+        .id(id)
+        .handler("order.ship")
+        .key("k-1")
+        .orderingKey(orderingKey)
+        .payload(WireCodec.readTree("{\"a\":1}"))
+        .dueAt(NOW + 5000)
+        .maxAttempts(5)
+        .timeoutMs(60_000)
+        .backoff(backoff)
+        .dependsOn(List.of(dep))
+        .headers(Map.of("traceparent", "00-ab"))
+        .createdAt(NOW)
+        .build();
   }
 
   @Test
@@ -66,22 +63,14 @@ class OutboxRowsTest {
   @Test
   void emptyListsAndMapsAreStoredAsNullAndReadAsEmpty() {
     TaskEnvelope task =
-        new TaskEnvelope(
-            Wire.VERSION,
-            id,
-            "a.b",
-            null,
-            null,
-            null,
-            NOW,
-            3,
-            1000,
-            null,
-            null,
-            null,
-            NOW,
-            null,
-            null);
+        TaskEnvelope.builder()
+            .id(id)
+            .handler("a.b")
+            .dueAt(NOW)
+            .maxAttempts(3)
+            .timeoutMs(1000)
+            .createdAt(NOW)
+            .build();
 
     OutboxRow row = OutboxRows.task(task, null);
 

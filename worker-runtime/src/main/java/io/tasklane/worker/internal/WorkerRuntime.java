@@ -80,6 +80,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
       return;
     }
     WorkerConfig config = settings.config();
+    TypedHandlers.scan(beans, registry::codec).forEach(registry::register);
     registerMethodCalls(config);
     List<HandlerDefinition> handlers = new ArrayList<>();
     for (HandlerDefinition h : registry.handlers()) {
