@@ -76,9 +76,10 @@ public final class ChaosRun {
     step("starting a private stack in " + runDir);
     try (LocalStack stack =
         LocalStack.start(
-            LocalStackConfig.defaults()
-                .withBaseDir(runDir.resolve("stack"))
-                .withDeleteOnClose(true))) {
+            LocalStackConfig.builder()
+                .baseDir(runDir.resolve("stack"))
+                .deleteOnClose(true)
+                .build())) {
       open.add(stack);
       String url = stack.createDatabase("tasklane_chaos");
       try (Connection c =

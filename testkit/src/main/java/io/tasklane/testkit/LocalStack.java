@@ -136,7 +136,10 @@ public final class LocalStack implements StackHandle, AutoCloseable {
     return info.bootstrapServers();
   }
 
-  /** True if the broker's client listener is SASL_SSL with ACLs ({@code withKafkaSaslSsl}). */
+  /**
+   * True if the broker's client listener is SASL_SSL with ACLs ({@code
+   * LocalStackConfig.Builder.kafkaSaslSsl}).
+   */
   public boolean isKafkaSecured() {
     StackStarter.Started s = started;
     return s != null && s.kafka().security() != null;
@@ -178,7 +181,7 @@ public final class LocalStack implements StackHandle, AutoCloseable {
   public KafkaUser createKafkaUser(String name) {
     if (!isKafkaSecured()) {
       throw new LocalStackException(
-          "createKafkaUser needs a stack started with LocalStackConfig.withKafkaSaslSsl(true)");
+          "createKafkaUser needs a stack started with LocalStackConfig.Builder.kafkaSaslSsl(true)");
     }
     KafkaUser user =
         new KafkaUser(

@@ -67,12 +67,13 @@ public final class BenchRun implements AutoCloseable {
             ? givenStack
             : track(
                 LocalStack.start(
-                    LocalStackConfig.defaults()
-                        .withBaseDir(runDir.resolve("stack"))
-                        .withDeleteOnClose(true)
-                        .withDurability(1, 1)
-                        .withKafkaFastStart(false)
-                        .withKafkaHeap("768m")));
+                    LocalStackConfig.builder()
+                        .baseDir(runDir.resolve("stack"))
+                        .deleteOnClose(true)
+                        .durability(1, 1)
+                        .kafkaFastStart(false)
+                        .kafkaHeap("768m")
+                        .build()));
     String db = givenStack != null ? "bench_" + Long.toString(t0, 36) : "tasklane_bench";
     url = stack.createDatabase(db);
     try (Connection c = DriverManager.getConnection(url, stack.username(), stack.password())) {

@@ -133,9 +133,10 @@ final class DemoRun implements AutoCloseable {
         attach != null
             ? LocalStack.attach(java.nio.file.Path.of(attach))
             : LocalStack.start(
-                LocalStackConfig.defaults()
-                    .withBaseDir(options.home().resolve("target/demo/stack-" + t0))
-                    .withDeleteOnClose(true));
+                LocalStackConfig.builder()
+                    .baseDir(options.home().resolve("target/demo/stack-" + t0))
+                    .deleteOnClose(true)
+                    .build());
     return track(stack);
   }
 

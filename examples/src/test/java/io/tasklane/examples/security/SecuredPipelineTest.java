@@ -82,7 +82,7 @@ class SecuredPipelineTest {
   static void securedStackWithOnePrincipalPerApp() throws Exception {
     String run = UUID.randomUUID().toString().substring(0, 8);
     dir = Path.of("target", "secured-pipeline-" + run).toAbsolutePath();
-    stack = LocalStack.start(LocalStackConfig.defaults().withBaseDir(dir).withKafkaSaslSsl(true));
+    stack = LocalStack.start(LocalStackConfig.builder().baseDir(dir).kafkaSaslSsl(true).build());
     url = stack.createDatabase(DATABASE);
     try (Connection c = DriverManager.getConnection(url, stack.username(), stack.password())) {
       DemoSchema.create(c);
