@@ -59,13 +59,22 @@ public final class ChaosMain implements Callable<Integer> {
       description = "seed of the victim and gap choices (${DEFAULT-VALUE})")
   int seed;
 
-  @Option(names = "--no-broker-restart", description = "do not restart the Kafka broker")
+  @Option(
+      names = "--no-broker-restart",
+      negatable = true,
+      description = "skip (or, without no-, keep) the Kafka broker restart mid-load")
   boolean noBrokerRestart;
 
-  @Option(names = "--no-mariadb-restart", description = "do not restart MariaDB")
+  @Option(
+      names = "--no-mariadb-restart",
+      negatable = true,
+      description = "skip (or keep) the MariaDB restart mid-load")
   boolean noMariaDbRestart;
 
-  @Option(names = "--no-binlog-purge", description = "do not purge the binlog under the relay")
+  @Option(
+      names = "--no-binlog-purge",
+      negatable = true,
+      description = "skip (or keep) the binlog purge under a stopped relay")
   boolean noBinlogPurge;
 
   @Spec CommandSpec spec;

@@ -122,18 +122,6 @@ public record ChaosOptions(
       return this;
     }
 
-    /** Shortest time between two kills. */
-    public Builder minGap(Duration value) {
-      this.minGap = value;
-      return this;
-    }
-
-    /** Longest time between two kills. */
-    public Builder maxGap(Duration value) {
-      this.maxGap = value;
-      return this;
-    }
-
     /** Which of the three stack faults to inject. */
     public Builder faults(boolean broker, boolean mariaDb, boolean purge) {
       this.brokerRestart = broker;

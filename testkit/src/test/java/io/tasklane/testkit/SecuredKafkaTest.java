@@ -127,6 +127,6 @@ class SecuredKafkaTest {
   void createKafkaUserNeedsASecuredStack() {
     assertThatThrownBy(() -> LocalStack.shared().createKafkaUser("x"))
         .isInstanceOf(LocalStackException.class)
-        .hasMessageContaining("withKafkaSaslSsl(true)");
+        .hasMessageContaining("LocalStackConfig.Builder.kafkaSaslSsl(true)");
   }
 }

@@ -55,11 +55,15 @@ public final class DemoMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    DemoOptions options =
-        new DemoOptions(orders, rate, delay, payRatio, cases, settleTimeout, home.path());
+    DemoOptions options = options();
     try (DemoRun run = new DemoRun(options, System.out, null)) {
       return run.execute() ? 0 : 1;
     }
+  }
+
+  /** The run the flags describe; throws IllegalArgumentException naming a refused value. */
+  DemoOptions options() {
+    return new DemoOptions(orders, rate, delay, payRatio, cases, settleTimeout, home.path());
   }
 
   public static void main(String[] args) {
