@@ -4,12 +4,13 @@ import io.tasklane.bench.internal.BenchOptions;
 import io.tasklane.bench.internal.BenchRun;
 import io.tasklane.bench.internal.Report;
 import io.tasklane.bench.internal.Results;
+import io.tasklane.harness.Cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -33,8 +34,7 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--quick", description = "short mode (< 3 minutes): small N everywhere")
   boolean quick;
 
-  @Option(names = "--home", description = "the Tasklane checkout", defaultValue = ".")
-  Path home;
+  @Mixin Cli.Home home;
 
   @Option(names = "--tasks", description = "N of throughput and peer (default 200000; quick 10000)")
   Integer tasks;
@@ -94,21 +94,18 @@ public final class BenchMain implements Callable<Integer> {
 
   BenchOptions options() {
     List<String> s = scenarios.isEmpty() ? BenchOptions.ALL : scenarios;
-    return new BenchOptions(
-        home.toAbsolutePath().normalize(),
-        s,
-        quick,
-        or(tasks, quick ? 10_000 : 200_000),
-        or(rate, 1000),
-        or(seconds, quick ? 10 : 60),
-        or(pending, quick ? 20_000L : 1_000_000L),
-        or(due, quick ? 1000 : 10_000),
-        or(window, quick ? 10 : 60),
-        or(scale, quick ? 20_000L : longMode ? 10_000_000L : 1_000_000L),
-        quick ? 200 : 500,
-        quick ? 15 : 30,
-        jfr,
-        !noDocs);
+    return BenchOptions.builder(home.path())
+        .scenarios(s)
+        .quick(quick)
+        .tasks(or(tasks, quick ? 10_000 : 200_000))
+        .latency(or(rate, 1000), or(seconds, quick ? 10 : 60))
+        .pending(or(pending, quick ? 20_000L : 1_000_000L))
+        .delay(or(due, quick ? 1000 : 10_000), or(window, quick ? 10 : 60))
+        .scalePending(or(scale, quick ? 20_000L : longMode ? 10_000_000L : 1_000_000L))
+        .failover(quick ? 200 : 500, quick ? 15 : 30)
+        .jfr(jfr)
+        .writeDocs(!noDocs)
+        .build();
   }
 
   static void finish(BenchOptions o, Results r) throws java.io.IOException {
@@ -125,7 +122,6 @@ public final class BenchMain implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    int code = new CommandLine(new BenchMain()).execute(args);
-    System.exit(code);
+    Cli.exit(new BenchMain(), args);
   }
 }

@@ -1,27 +1,91 @@
 package io.tasklane.chaos;
 
+import io.tasklane.harness.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code bin/chaos}: runs the suite and writes {@code target/chaos/results.json}. Flags: {@code
- * --home DIR}, {@code --cycles N} (20), {@code --rate N} (1000 tasks/s), {@code --min-gap S} (5),
- * {@code --max-gap S} (15), {@code --drain-timeout S} (600), {@code --seed N}, {@code
- * --no-broker-restart}, {@code --no-mariadb-restart}, {@code --no-binlog-purge}. Exit code 0 when
+ * {@code bin/chaos}: runs the suite and writes {@code target/chaos/results.json}. Exit code 0 when
  * lost = 0 and duplicate_effects = 0, 1 otherwise, 2 on bad flags.
  */
-public final class ChaosMain {
-  private ChaosMain() {}
+@Command(
+    name = "bin/chaos",
+    mixinStandardHelpOptions = true,
+    description = "Runs Tasklane's fault suite on a private local stack.")
+public final class ChaosMain implements Callable<Integer> {
+  @Mixin Cli.Home home;
 
-  public static void main(String[] args) throws Exception {
+  @Option(
+      names = "--cycles",
+      defaultValue = "" + ChaosOptions.DEFAULT_CYCLES,
+      description = "kill -9 cycles (${DEFAULT-VALUE})")
+  int cycles;
+
+  @Option(
+      names = "--rate",
+      defaultValue = "" + ChaosOptions.DEFAULT_RATE,
+      description = "tasks offered per second (${DEFAULT-VALUE})")
+  int rate;
+
+  @Option(
+      names = "--min-gap",
+      defaultValue = "5",
+      description = "shortest time between two kills, seconds (${DEFAULT-VALUE})")
+  int minGap;
+
+  @Option(
+      names = "--max-gap",
+      defaultValue = "15",
+      description = "longest time between two kills, seconds (${DEFAULT-VALUE})")
+  int maxGap;
+
+  @Option(
+      names = "--drain-timeout",
+      defaultValue = "600",
+      description = "how long the drain may take, seconds (${DEFAULT-VALUE})")
+  int drainTimeout;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "seed of the victim and gap choices (${DEFAULT-VALUE})")
+  int seed;
+
+  @Option(
+      names = "--no-broker-restart",
+      negatable = true,
+      description = "skip (or, without no-, keep) the Kafka broker restart mid-load")
+  boolean noBrokerRestart;
+
+  @Option(
+      names = "--no-mariadb-restart",
+      negatable = true,
+      description = "skip (or keep) the MariaDB restart mid-load")
+  boolean noMariaDbRestart;
+
+  @Option(
+      names = "--no-binlog-purge",
+      negatable = true,
+      description = "skip (or keep) the binlog purge under a stopped relay")
+  boolean noBinlogPurge;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
     ChaosOptions options;
     try {
-      options = parse(args);
+      options = options();
     } catch (IllegalArgumentException e) {
-      System.err.println("bin/chaos: " + e.getMessage());
-      System.exit(2);
-      return;
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     ChaosResult result = new ChaosRun(options, System.out).run();
     Path file = options.home().resolve("target/chaos/results.json");
@@ -33,59 +97,29 @@ public final class ChaosMain {
     result.notes().forEach(n -> System.out.println("  note: " + n));
     System.out.println(result.toJson());
     System.out.println((result.passed() ? "RESULT: PASS" : "RESULT: FAIL") + " (" + file + ")");
-    System.exit(result.passed() ? 0 : 1);
+    return result.passed() ? 0 : 1;
   }
 
-  static ChaosOptions parse(String[] args) {
-    ChaosOptions o = ChaosOptions.defaults(Path.of("").toAbsolutePath());
-    boolean broker = true;
-    boolean mariaDb = true;
-    boolean purge = true;
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      switch (a) {
-        case "--home" -> o = rehome(o, Path.of(value(args, ++i, a)).toAbsolutePath());
-        case "--cycles" -> o = o.withCycles(number(args, ++i, a));
-        case "--rate" -> o = o.withRate(number(args, ++i, a));
-        case "--min-gap" -> o = o.withGaps(Duration.ofSeconds(number(args, ++i, a)), o.maxGap());
-        case "--max-gap" -> o = o.withGaps(o.minGap(), Duration.ofSeconds(number(args, ++i, a)));
-        case "--drain-timeout" -> o = o.withDrainTimeout(Duration.ofSeconds(number(args, ++i, a)));
-        case "--seed" -> o = o.withSeed(number(args, ++i, a));
-        case "--no-broker-restart" -> broker = false;
-        case "--no-mariadb-restart" -> mariaDb = false;
-        case "--no-binlog-purge" -> purge = false;
-        default -> throw new IllegalArgumentException("unknown flag " + a);
-      }
-    }
-    return o.withFaults(broker, mariaDb, purge);
+  /** The run the flags describe; throws IllegalArgumentException naming a refused value. */
+  ChaosOptions options() {
+    return ChaosOptions.builder(home.path())
+        .cycles(cycles)
+        .rate(rate)
+        .gaps(Duration.ofSeconds(minGap), Duration.ofSeconds(maxGap))
+        .drainTimeout(Duration.ofSeconds(drainTimeout))
+        .seed(seed)
+        .faults(!noBrokerRestart, !noMariaDbRestart, !noBinlogPurge)
+        .build();
   }
 
-  private static ChaosOptions rehome(ChaosOptions o, Path home) {
-    return new ChaosOptions(
-        home,
-        o.cycles(),
-        o.rate(),
-        o.minGap(),
-        o.maxGap(),
-        o.brokerRestart(),
-        o.mariaDbRestart(),
-        o.binlogPurge(),
-        o.drainTimeout(),
-        o.seed());
+  /** Parses {@code args} as {@code bin/chaos} does; bad flags or values throw. */
+  static ChaosOptions parse(String... args) {
+    ChaosMain main = new ChaosMain();
+    new CommandLine(main).parseArgs(args);
+    return main.options();
   }
 
-  private static String value(String[] args, int i, String flag) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(flag + " needs a value");
-    }
-    return args[i];
-  }
-
-  private static int number(String[] args, int i, String flag) {
-    try {
-      return Integer.parseInt(value(args, i, flag));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(flag + " needs a whole number, got " + args[i]);
-    }
+  public static void main(String[] args) {
+    Cli.exit(new ChaosMain(), args);
   }
 }

@@ -4,7 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * What a chaos run does. Validated on construction; errors name the field and its limit.
+ * What a chaos run does, made with {@link #builder(Path)}. Validated on construction; errors name
+ * the field and its limit.
  *
  * @param home the Tasklane checkout (modules' {@code target} dirs hold the apps' classpaths)
  * @param cycles kill -9 cycles (1–10,000)
@@ -54,95 +55,107 @@ public record ChaosOptions(
     }
   }
 
-  /** The full suite of issue 9 with default numbers. */
+  /** The full suite with default numbers. */
   public static ChaosOptions defaults(Path home) {
-    return new ChaosOptions(
-        home,
-        DEFAULT_CYCLES,
-        DEFAULT_RATE,
-        DEFAULT_MIN_GAP,
-        DEFAULT_MAX_GAP,
-        true,
-        true,
-        true,
-        DEFAULT_DRAIN_TIMEOUT,
-        42);
+    return builder(home).build();
   }
 
-  public ChaosOptions withCycles(int value) {
-    return new ChaosOptions(
-        home,
-        value,
-        rate,
-        minGap,
-        maxGap,
-        brokerRestart,
-        mariaDbRestart,
-        binlogPurge,
-        drainTimeout,
-        seed);
+  /** A builder holding the {@link #defaults(Path)}; set what differs and call {@code build()}. */
+  public static Builder builder(Path home) {
+    return new Builder(home);
   }
 
-  public ChaosOptions withRate(int value) {
-    return new ChaosOptions(
-        home,
-        cycles,
-        value,
-        minGap,
-        maxGap,
-        brokerRestart,
-        mariaDbRestart,
-        binlogPurge,
-        drainTimeout,
-        seed);
+  /** A builder holding this run's values. */
+  public Builder toBuilder() {
+    return new Builder(home)
+        .cycles(cycles)
+        .rate(rate)
+        .gaps(minGap, maxGap)
+        .faults(brokerRestart, mariaDbRestart, binlogPurge)
+        .drainTimeout(drainTimeout)
+        .seed(seed);
   }
 
-  public ChaosOptions withGaps(Duration min, Duration max) {
-    return new ChaosOptions(
-        home,
-        cycles,
-        rate,
-        min,
-        max,
-        brokerRestart,
-        mariaDbRestart,
-        binlogPurge,
-        drainTimeout,
-        seed);
-  }
+  /**
+   * Collects the settings of a {@link ChaosOptions}; {@link #build()} validates them. Starts from
+   * the defaults: {@value #DEFAULT_CYCLES} cycles at {@value #DEFAULT_RATE} tasks/s, 5–15 s gaps,
+   * every stack fault, a 10 min drain, seed 42. Not thread-safe.
+   */
+  public static final class Builder {
+    private Path home;
+    private int cycles = DEFAULT_CYCLES;
+    private int rate = DEFAULT_RATE;
+    private Duration minGap = DEFAULT_MIN_GAP;
+    private Duration maxGap = DEFAULT_MAX_GAP;
+    private boolean brokerRestart = true;
+    private boolean mariaDbRestart = true;
+    private boolean binlogPurge = true;
+    private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
+    private long seed = 42;
 
-  /** Which of the three stack faults to inject. */
-  public ChaosOptions withFaults(boolean broker, boolean mariaDb, boolean purge) {
-    return new ChaosOptions(
-        home, cycles, rate, minGap, maxGap, broker, mariaDb, purge, drainTimeout, seed);
-  }
+    private Builder(Path home) {
+      this.home = home;
+    }
 
-  public ChaosOptions withDrainTimeout(Duration value) {
-    return new ChaosOptions(
-        home,
-        cycles,
-        rate,
-        minGap,
-        maxGap,
-        brokerRestart,
-        mariaDbRestart,
-        binlogPurge,
-        value,
-        seed);
-  }
+    /** See {@link ChaosOptions#home()}. */
+    public Builder home(Path value) {
+      this.home = value;
+      return this;
+    }
 
-  public ChaosOptions withSeed(long value) {
-    return new ChaosOptions(
-        home,
-        cycles,
-        rate,
-        minGap,
-        maxGap,
-        brokerRestart,
-        mariaDbRestart,
-        binlogPurge,
-        drainTimeout,
-        value);
+    /** Kill -9 cycles. */
+    public Builder cycles(int value) {
+      this.cycles = value;
+      return this;
+    }
+
+    /** Tasks offered per second. */
+    public Builder rate(int value) {
+      this.rate = value;
+      return this;
+    }
+
+    /** Shortest and longest time between two kills. */
+    public Builder gaps(Duration min, Duration max) {
+      this.minGap = min;
+      this.maxGap = max;
+      return this;
+    }
+
+    /** Which of the three stack faults to inject. */
+    public Builder faults(boolean broker, boolean mariaDb, boolean purge) {
+      this.brokerRestart = broker;
+      this.mariaDbRestart = mariaDb;
+      this.binlogPurge = purge;
+      return this;
+    }
+
+    /** How long the drain after the load may take. */
+    public Builder drainTimeout(Duration value) {
+      this.drainTimeout = value;
+      return this;
+    }
+
+    /** Seed of the random victim and gap choices. */
+    public Builder seed(long value) {
+      this.seed = value;
+      return this;
+    }
+
+    /** The validated options; the message of a refused value names the field and its limit. */
+    public ChaosOptions build() {
+      return new ChaosOptions(
+          home,
+          cycles,
+          rate,
+          minGap,
+          maxGap,
+          brokerRestart,
+          mariaDbRestart,
+          binlogPurge,
+          drainTimeout,
+          seed);
+    }
   }
 
   private static void check(String field, int value, int min, int max) {

@@ -35,7 +35,7 @@ public record ChaosResult(
     return lost == 0 && duplicateEffects == 0;
   }
 
-  /** results.json: the fields named by issue 9, then the details. */
+  /** results.json: the verdict's fields, then the details. */
   public String toJson() {
     ObjectNode n = WireCodec.mapper().createObjectNode();
     n.put("cycles", cycles);

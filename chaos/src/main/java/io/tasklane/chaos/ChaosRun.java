@@ -8,15 +8,15 @@ import io.tasklane.chaos.internal.Probe;
 import io.tasklane.chaos.internal.ResultsReader;
 import io.tasklane.chaos.internal.Verifier;
 import io.tasklane.core.Topics;
-import io.tasklane.examples.demo.Database;
-import io.tasklane.examples.launch.TasklaneApps;
 import io.tasklane.examples.orders.DemoSchema;
+import io.tasklane.harness.Database;
+import io.tasklane.harness.FreePorts;
+import io.tasklane.harness.RunScope;
+import io.tasklane.harness.TasklaneApps;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.LocalStackConfig;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,67 +36,44 @@ public final class ChaosRun {
   private final ChaosOptions options;
   private final PrintStream out;
   private final long t0 = System.nanoTime();
-  private final List<AutoCloseable> open = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private RunScope scope;
 
   public ChaosRun(ChaosOptions options, PrintStream out) {
     this.options = options;
     this.out = out;
   }
 
-  /** Runs the suite; the result says whether it passed. */
+  /**
+   * Runs the suite; the result says whether it passed. Ctrl-C or the end of the run stops the apps,
+   * then the stack.
+   */
   public ChaosResult run() throws Exception {
     Path runDir = options.home().resolve("target/chaos/run-" + System.currentTimeMillis());
-    Thread hook = new Thread(this::closeOpen, "chaos-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
+    try (RunScope started = new RunScope("chaos", out, Duration.ofSeconds(10))) {
+      scope = started;
       return run(runDir);
-    } finally {
-      closeOpen();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // the JVM is exiting: the hook is what stops everything
-      }
     }
-  }
-
-  /** Ctrl-C or the end of the run: stops the apps, then the stack (each close is idempotent). */
-  private void closeOpen() {
-    for (int i = open.size() - 1; i >= 0; i--) {
-      try {
-        open.get(i).close();
-      } catch (Exception e) {
-        out.println("while stopping " + open.get(i) + ": " + e);
-      }
-    }
-    open.clear();
   }
 
   private ChaosResult run(Path runDir) throws Exception {
     step("starting a private stack in " + runDir);
     try (LocalStack stack =
         LocalStack.start(
-            LocalStackConfig.defaults()
-                .withBaseDir(runDir.resolve("stack"))
-                .withDeleteOnClose(true))) {
-      open.add(stack);
-      String url = stack.createDatabase("tasklane_chaos");
-      try (Connection c =
-          java.sql.DriverManager.getConnection(url, stack.username(), stack.password())) {
-        DemoSchema.create(c);
-      }
-      Database db = new Database(url, stack.username(), stack.password());
+            LocalStackConfig.builder()
+                .baseDir(runDir.resolve("stack"))
+                .deleteOnClose(true)
+                .build())) {
+      scope.track(stack);
+      Database db = Database.create(stack, "tasklane_chaos", DemoSchema::create);
       TasklaneApps apps =
-          new TasklaneApps(
-              options.home(),
-              runDir,
-              url,
-              stack.username(),
-              stack.password(),
-              stack.bootstrapServers(),
-              NAMESPACE);
-      try (Cluster cluster = new Cluster(apps, freePort(), freePort())) {
-        open.add(cluster);
+          TasklaneApps.builder()
+              .home(options.home())
+              .runDir(runDir)
+              .stack(stack, db.url())
+              .namespace(NAMESPACE)
+              .build();
+      try (Cluster cluster = new Cluster(apps, FreePorts.next(), FreePorts.next())) {
+        scope.track(cluster);
         return withCluster(stack, db, cluster, apps);
       }
     }
@@ -184,11 +161,5 @@ public final class ChaosRun {
   private void step(String text) {
     out.printf("[%6.1fs] %s%n", (System.nanoTime() - t0) / 1e9, text);
     out.flush();
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

@@ -17,12 +17,13 @@ class ChaosShortTest {
   void threeKillCyclesAndABrokerRestartLoseNothing() throws Exception {
     Path home = Path.of("").toAbsolutePath().getParent();
     ChaosOptions options =
-        ChaosOptions.defaults(home)
-            .withCycles(3)
-            .withRate(150)
-            .withGaps(Duration.ofSeconds(5), Duration.ofSeconds(6))
-            .withFaults(true, false, false)
-            .withDrainTimeout(Duration.ofMinutes(3));
+        ChaosOptions.builder(home)
+            .cycles(3)
+            .rate(150)
+            .gaps(Duration.ofSeconds(5), Duration.ofSeconds(6))
+            .faults(true, false, false)
+            .drainTimeout(Duration.ofMinutes(3))
+            .build();
 
     ChaosResult result = new ChaosRun(options, System.out).run();
 
@@ -43,14 +44,12 @@ class ChaosShortTest {
 
   @Test
   void flagsAreParsedAndChecked() {
-    ChaosOptions o =
-        ChaosMain.parse(new String[] {"--cycles", "100", "--rate", "50", "--no-binlog-purge"});
+    ChaosOptions o = ChaosMain.parse("--cycles", "100", "--rate", "50", "--no-binlog-purge");
     assertThat(o.cycles()).isEqualTo(100);
     assertThat(o.rate()).isEqualTo(50);
     assertThat(o.binlogPurge()).isFalse();
     assertThat(o.brokerRestart()).isTrue();
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> ChaosMain.parse(new String[] {"--cycles", "0"}))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChaosMain.parse("--cycles", "0"))
         .hasMessageContaining("ChaosOptions.cycles must be in 1–10,000".replace(",", ""));
   }
 }

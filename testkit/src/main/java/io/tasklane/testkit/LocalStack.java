@@ -1,7 +1,6 @@
 package io.tasklane.testkit;
 
 import io.tasklane.testkit.internal.Dirs;
-import io.tasklane.testkit.internal.KafkaSecurity;
 import io.tasklane.testkit.internal.KafkaUsers;
 import io.tasklane.testkit.internal.MariaDbAdmin;
 import io.tasklane.testkit.internal.PostgresSupport;
@@ -9,7 +8,6 @@ import io.tasklane.testkit.internal.SharedStackSupport;
 import io.tasklane.testkit.internal.StackInfo;
 import io.tasklane.testkit.internal.StackRestarter;
 import io.tasklane.testkit.internal.StackStarter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -72,22 +70,7 @@ public final class LocalStack implements StackHandle, AutoCloseable {
    * @throws LocalStackException if the file is missing or its servers are not running
    */
   public static LocalStack attach(Path stackProperties) {
-    if (!Files.isRegularFile(stackProperties)) {
-      throw new LocalStackException(
-          "no stack file " + stackProperties + ": start one with bin/stack up");
-    }
-    StackInfo info = StackInfo.read(stackProperties);
-    if (!info.isRunning()) {
-      throw new LocalStackException(
-          "the stack in "
-              + stackProperties
-              + " is not running (mariadbd pid "
-              + info.mariaDbPid()
-              + ", Kafka pid "
-              + info.kafkaPid()
-              + "): start it with bin/stack up");
-    }
-    return new LocalStack(info, null, false, null);
+    return new LocalStack(StackInfo.readRunning(stackProperties), null, false, null);
   }
 
   /**
@@ -136,7 +119,10 @@ public final class LocalStack implements StackHandle, AutoCloseable {
     return info.bootstrapServers();
   }
 
-  /** True if the broker's client listener is SASL_SSL with ACLs ({@code withKafkaSaslSsl}). */
+  /**
+   * True if the broker's client listener is SASL_SSL with ACLs ({@code
+   * LocalStackConfig.Builder.kafkaSaslSsl}).
+   */
   public boolean isKafkaSecured() {
     StackStarter.Started s = started;
     return s != null && s.kafka().security() != null;
@@ -176,16 +162,8 @@ public final class LocalStack implements StackHandle, AutoCloseable {
    * @throws LocalStackException on a PLAINTEXT broker, or if the broker refuses
    */
   public KafkaUser createKafkaUser(String name) {
-    if (!isKafkaSecured()) {
-      throw new LocalStackException(
-          "createKafkaUser needs a stack started with LocalStackConfig.withKafkaSaslSsl(true)");
-    }
-    KafkaUser user =
-        new KafkaUser(
-            name,
-            started.kafka().security().clientProperties(name, KafkaSecurity.randomPassword()));
-    KafkaUsers.create(kafkaAdminProperties(), user);
-    return user;
+    return KafkaUsers.create(
+        kafkaAdminProperties(), name, isKafkaSecured() ? started.kafka().security() : null);
   }
 
   /**

@@ -6,7 +6,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Validated settings of a {@link LocalStack}. Immutable; safe to share between threads.
+ * Validated settings of a {@link LocalStack}, made with {@link #builder()} (or {@link #toBuilder()}
+ * of another config). Immutable; safe to share between threads.
  *
  * @param baseDir directory holding the MariaDB datadir, the Kafka log dir, logs and {@code
  *     stack.properties}; reused across starts (default {@code $TASKLANE_STACK_DIR} or {@code
@@ -86,166 +87,130 @@ public record LocalStackConfig(
    * s start timeout.
    */
   public static LocalStackConfig defaults() {
-    String env = System.getenv(STACK_DIR_ENV);
-    Path dir = env == null || env.isBlank() ? Path.of("target", "tasklane-stack") : Path.of(env);
-    return new LocalStackConfig(
-        dir, 0, 0, 0, "512m", true, 2, 0, Duration.ofSeconds(60), false, false, false);
+    return builder().build();
   }
 
-  /** A copy with another base dir. */
-  public LocalStackConfig withBaseDir(Path dir) {
-    return new LocalStackConfig(
-        dir,
-        mariaDbPort,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaFastStart,
-        innodbFlushLogAtTrxCommit,
-        syncBinlog,
-        startTimeout,
-        detached,
-        deleteOnClose,
-        kafkaSaslSsl);
+  /** A builder holding the {@link #defaults()}; set what differs and call {@code build()}. */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  /** A copy with other ports (0 = pick a free one). */
-  public LocalStackConfig withPorts(int mariaDb, int kafka, int kafkaController) {
-    return new LocalStackConfig(
-        baseDir,
-        mariaDb,
-        kafka,
-        kafkaController,
-        kafkaHeap,
-        kafkaFastStart,
-        innodbFlushLogAtTrxCommit,
-        syncBinlog,
-        startTimeout,
-        detached,
-        deleteOnClose,
-        kafkaSaslSsl);
-  }
-
-  /** A copy with another broker heap, e.g. {@code 1g}. */
-  public LocalStackConfig withKafkaHeap(String heap) {
-    return new LocalStackConfig(
-        baseDir,
-        mariaDbPort,
-        kafkaPort,
-        kafkaControllerPort,
-        heap,
-        kafkaFastStart,
-        innodbFlushLogAtTrxCommit,
-        syncBinlog,
-        startTimeout,
-        detached,
-        deleteOnClose,
-        kafkaSaslSsl);
-  }
-
-  /** C1-only broker JVM (fast start, default) or full JIT (benchmarks). */
-  public LocalStackConfig withKafkaFastStart(boolean value) {
-    return new LocalStackConfig(
-        baseDir,
-        mariaDbPort,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        value,
-        innodbFlushLogAtTrxCommit,
-        syncBinlog,
-        startTimeout,
-        detached,
-        deleteOnClose,
-        kafkaSaslSsl);
-  }
-
-  /** MariaDB durability flags; {@code withDurability(1, 1)} is fully durable. */
-  public LocalStackConfig withDurability(int flushLogAtTrxCommit, int syncBinlogEvery) {
-    return new LocalStackConfig(
-        baseDir,
-        mariaDbPort,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaFastStart,
-        flushLogAtTrxCommit,
-        syncBinlogEvery,
-        startTimeout,
-        detached,
-        deleteOnClose,
-        kafkaSaslSsl);
-  }
-
-  /** A copy with another start timeout. */
-  public LocalStackConfig withStartTimeout(Duration timeout) {
-    return new LocalStackConfig(
-        baseDir,
-        mariaDbPort,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaFastStart,
-        innodbFlushLogAtTrxCommit,
-        syncBinlog,
-        timeout,
-        detached,
-        deleteOnClose,
-        kafkaSaslSsl);
-  }
-
-  /** A copy whose servers outlive this JVM ({@code StackMain up}). */
-  public LocalStackConfig withDetached(boolean value) {
-    return new LocalStackConfig(
-        baseDir,
-        mariaDbPort,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaFastStart,
-        innodbFlushLogAtTrxCommit,
-        syncBinlog,
-        startTimeout,
-        value,
-        deleteOnClose,
-        kafkaSaslSsl);
-  }
-
-  /** A copy that deletes its base dir on close. */
-  public LocalStackConfig withDeleteOnClose(boolean value) {
-    return new LocalStackConfig(
-        baseDir,
-        mariaDbPort,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaFastStart,
-        innodbFlushLogAtTrxCommit,
-        syncBinlog,
-        startTimeout,
-        detached,
-        value,
-        kafkaSaslSsl);
+  /** A builder holding this config's values. */
+  public Builder toBuilder() {
+    return new Builder()
+        .baseDir(baseDir)
+        .ports(mariaDbPort, kafkaPort, kafkaControllerPort)
+        .kafkaHeap(kafkaHeap)
+        .kafkaFastStart(kafkaFastStart)
+        .durability(innodbFlushLogAtTrxCommit, syncBinlog)
+        .startTimeout(startTimeout)
+        .detached(detached)
+        .deleteOnClose(deleteOnClose)
+        .kafkaSaslSsl(kafkaSaslSsl);
   }
 
   /**
-   * A copy whose broker listens with SASL_SSL (SCRAM-SHA-512) and authorizes by ACL; see {@link
-   * #kafkaSaslSsl()}. Meant for a stack of its own: a secured stack is never shared.
+   * Collects the settings of a {@link LocalStackConfig}; {@link #build()} validates them. Starts
+   * from the {@link LocalStackConfig#defaults()}. Not thread-safe.
    */
-  public LocalStackConfig withKafkaSaslSsl(boolean value) {
-    return new LocalStackConfig(
-        baseDir,
-        mariaDbPort,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaFastStart,
-        innodbFlushLogAtTrxCommit,
-        syncBinlog,
-        startTimeout,
-        detached,
-        deleteOnClose,
-        value);
+  public static final class Builder {
+    private Path baseDir = defaultBaseDir();
+    private int mariaDbPort;
+    private int kafkaPort;
+    private int kafkaControllerPort;
+    private String kafkaHeap = "512m";
+    private boolean kafkaFastStart = true;
+    private int innodbFlushLogAtTrxCommit = 2;
+    private int syncBinlog;
+    private Duration startTimeout = Duration.ofSeconds(60);
+    private boolean detached;
+    private boolean deleteOnClose;
+    private boolean kafkaSaslSsl;
+
+    private Builder() {}
+
+    private static Path defaultBaseDir() {
+      String env = System.getenv(STACK_DIR_ENV);
+      return env == null || env.isBlank() ? Path.of("target", "tasklane-stack") : Path.of(env);
+    }
+
+    /** See {@link LocalStackConfig#baseDir()}. */
+    public Builder baseDir(Path value) {
+      this.baseDir = value;
+      return this;
+    }
+
+    /** Ports of MariaDB, the broker and its controller (0 = pick a free one). */
+    public Builder ports(int mariaDb, int kafka, int kafkaController) {
+      this.mariaDbPort = mariaDb;
+      this.kafkaPort = kafka;
+      this.kafkaControllerPort = kafkaController;
+      return this;
+    }
+
+    /** Broker heap, e.g. {@code 1g}. */
+    public Builder kafkaHeap(String value) {
+      this.kafkaHeap = value;
+      return this;
+    }
+
+    /** C1-only broker JVM (fast start, default) or full JIT (benchmarks). */
+    public Builder kafkaFastStart(boolean value) {
+      this.kafkaFastStart = value;
+      return this;
+    }
+
+    /** MariaDB durability flags; {@code durability(1, 1)} is fully durable. */
+    public Builder durability(int flushLogAtTrxCommit, int syncBinlogEvery) {
+      this.innodbFlushLogAtTrxCommit = flushLogAtTrxCommit;
+      this.syncBinlog = syncBinlogEvery;
+      return this;
+    }
+
+    /** How long both servers may take to become ready. */
+    public Builder startTimeout(Duration value) {
+      this.startTimeout = value;
+      return this;
+    }
+
+    /** Servers that outlive this JVM ({@code StackMain up}). */
+    public Builder detached(boolean value) {
+      this.detached = value;
+      return this;
+    }
+
+    /** Delete the base dir on close. */
+    public Builder deleteOnClose(boolean value) {
+      this.deleteOnClose = value;
+      return this;
+    }
+
+    /**
+     * A broker that listens with SASL_SSL (SCRAM-SHA-512) and authorizes by ACL; see {@link
+     * LocalStackConfig#kafkaSaslSsl()}. Meant for a stack of its own: a secured stack is never
+     * shared.
+     */
+    public Builder kafkaSaslSsl(boolean value) {
+      this.kafkaSaslSsl = value;
+      return this;
+    }
+
+    /** The validated config; the message of a refused value names the field and its limit. */
+    public LocalStackConfig build() {
+      return new LocalStackConfig(
+          baseDir,
+          mariaDbPort,
+          kafkaPort,
+          kafkaControllerPort,
+          kafkaHeap,
+          kafkaFastStart,
+          innodbFlushLogAtTrxCommit,
+          syncBinlog,
+          startTimeout,
+          detached,
+          deleteOnClose,
+          kafkaSaslSsl);
+    }
   }
 
   private static void checkPort(String field, int port) {

@@ -43,18 +43,19 @@ public final class StackMain {
     if (args.length == 0) {
       return usage(out);
     }
-    LocalStackConfig config = LocalStackConfig.defaults();
+    LocalStackConfig.Builder builder = LocalStackConfig.builder();
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--dir") && i + 1 < args.length) {
-        config = config.withBaseDir(Path.of(args[++i]));
+        builder.baseDir(Path.of(args[++i]));
       } else if (args[i].equals("--durable")) {
-        config = config.withDurability(1, 1);
+        builder.durability(1, 1);
       } else if (args[i].equals("--full-jit")) {
-        config = config.withKafkaFastStart(false);
+        builder.kafkaFastStart(false);
       } else {
         return usage(out);
       }
     }
+    LocalStackConfig config = builder.build();
     StackLayout layout = new StackLayout(config.baseDir());
     return switch (args[0]) {
       case "up" -> up(config, layout, out);
@@ -80,7 +81,7 @@ public final class StackMain {
     }
     long t0 = System.nanoTime();
     try {
-      LocalStack stack = LocalStack.start(config.withDetached(true));
+      LocalStack stack = LocalStack.start(config.toBuilder().detached(true).build());
       long millis = Duration.ofNanos(System.nanoTime() - t0).toMillis();
       StackInfo info = StackInfo.read(layout.stackProperties());
       print(info, layout, out);

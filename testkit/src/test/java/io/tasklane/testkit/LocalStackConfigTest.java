@@ -20,32 +20,38 @@ class LocalStackConfigTest {
     assertThat(defaults.baseDir()).isAbsolute();
     assertThat(defaults.detached()).isFalse();
     assertThat(defaults.kafkaFastStart()).isTrue();
-    assertThat(defaults.withKafkaFastStart(false).kafkaFastStart()).isFalse();
+    assertThat(defaults.toBuilder().kafkaFastStart(false).build().kafkaFastStart()).isFalse();
   }
 
   @Test
   void validationNamesTheFieldAndTheLimit() {
-    assertThatThrownBy(() -> defaults.withPorts(70000, 0, 0))
+    assertThatThrownBy(() -> defaults.toBuilder().ports(70000, 0, 0).build())
         .hasMessageContaining("mariaDbPort")
         .hasMessageContaining("65535");
-    assertThatThrownBy(() -> defaults.withPorts(0, -1, 0)).hasMessageContaining("kafkaPort");
-    assertThatThrownBy(() -> defaults.withKafkaHeap("lots")).hasMessageContaining("kafkaHeap");
-    assertThatThrownBy(() -> defaults.withDurability(3, 0))
+    assertThatThrownBy(() -> defaults.toBuilder().ports(0, -1, 0).build())
+        .hasMessageContaining("kafkaPort");
+    assertThatThrownBy(() -> defaults.toBuilder().kafkaHeap("lots").build())
+        .hasMessageContaining("kafkaHeap");
+    assertThatThrownBy(() -> defaults.toBuilder().durability(3, 0).build())
         .hasMessageContaining("innodbFlushLogAtTrxCommit")
         .hasMessageContaining("0, 1 or 2");
-    assertThatThrownBy(() -> defaults.withDurability(1, -1)).hasMessageContaining("syncBinlog");
-    assertThatThrownBy(() -> defaults.withStartTimeout(Duration.ZERO))
+    assertThatThrownBy(() -> defaults.toBuilder().durability(1, -1).build())
+        .hasMessageContaining("syncBinlog");
+    assertThatThrownBy(() -> defaults.toBuilder().startTimeout(Duration.ZERO).build())
         .hasMessageContaining("startTimeout");
-    assertThatThrownBy(() -> defaults.withBaseDir(null)).hasMessageContaining("baseDir");
+    assertThatThrownBy(() -> defaults.toBuilder().baseDir(null).build())
+        .hasMessageContaining("baseDir");
   }
 
   @Test
-  void withersKeepTheOtherFields() {
-    LocalStackConfig c = defaults.withBaseDir(Path.of("x")).withDurability(1, 1).withDetached(true);
+  void toBuilderKeepsTheOtherFields() {
+    LocalStackConfig c =
+        defaults.toBuilder().baseDir(Path.of("x")).durability(1, 1).detached(true).build();
     assertThat(c.baseDir()).isEqualTo(Path.of("x").toAbsolutePath());
     assertThat(c.innodbFlushLogAtTrxCommit()).isEqualTo(1);
     assertThat(c.syncBinlog()).isEqualTo(1);
     assertThat(c.detached()).isTrue();
     assertThat(c.kafkaHeap()).isEqualTo("512m");
+    assertThat(c.toBuilder().build()).isEqualTo(c);
   }
 }

@@ -46,7 +46,7 @@ class OwnStackTest {
     try (ServerSocket taken = new ServerSocket()) {
       taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       int port = taken.getLocalPort();
-      LocalStackConfig config = LocalStackConfig.defaults().withBaseDir(dir).withPorts(port, 0, 0);
+      LocalStackConfig config = LocalStackConfig.builder().baseDir(dir).ports(port, 0, 0).build();
 
       assertThatThrownBy(() -> LocalStack.start(config))
           .isInstanceOf(LocalStackException.class)
@@ -61,7 +61,7 @@ class OwnStackTest {
   @Test
   void brokerThatCannotStartFailsWithItsLogAndStopsEverything() {
     // 1 MB of heap: the broker JVM dies at once; MariaDB has started by then and must be stopped.
-    LocalStackConfig config = LocalStackConfig.defaults().withBaseDir(dir).withKafkaHeap("1m");
+    LocalStackConfig config = LocalStackConfig.builder().baseDir(dir).kafkaHeap("1m").build();
 
     assertThatThrownBy(() -> LocalStack.start(config))
         .isInstanceOf(LocalStackException.class)
@@ -74,7 +74,7 @@ class OwnStackTest {
 
   @Test
   void survivesAKilledRunAndLeavesNoProcessWhenClosed() throws Exception {
-    LocalStackConfig config = LocalStackConfig.defaults().withBaseDir(dir);
+    LocalStackConfig config = LocalStackConfig.builder().baseDir(dir).build();
     StackLayout layout = new StackLayout(dir);
     long firstMariaDb;
     long firstKafka;

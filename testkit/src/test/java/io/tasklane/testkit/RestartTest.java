@@ -24,7 +24,7 @@ class RestartTest {
   void restartsKeepPortsAndData() throws Exception {
     Path dir = Path.of("target", "restart-stack-" + UUID.randomUUID().toString().substring(0, 8));
     try (LocalStack stack =
-        LocalStack.start(LocalStackConfig.defaults().withBaseDir(dir).withDeleteOnClose(true))) {
+        LocalStack.start(LocalStackConfig.builder().baseDir(dir).deleteOnClose(true).build())) {
       String url = stack.createDatabase("restart_test");
       try (Connection c = DriverManager.getConnection(url, stack.username(), stack.password());
           Statement s = c.createStatement()) {

@@ -35,7 +35,7 @@ class SecuredKafkaTest {
   @BeforeAll
   static void startSecuredStack() {
     dir = Path.of("target", "secured-stack-" + UUID.randomUUID().toString().substring(0, 8));
-    stack = LocalStack.start(LocalStackConfig.defaults().withBaseDir(dir).withKafkaSaslSsl(true));
+    stack = LocalStack.start(LocalStackConfig.builder().baseDir(dir).kafkaSaslSsl(true).build());
   }
 
   @AfterAll
@@ -127,6 +127,6 @@ class SecuredKafkaTest {
   void createKafkaUserNeedsASecuredStack() {
     assertThatThrownBy(() -> LocalStack.shared().createKafkaUser("x"))
         .isInstanceOf(LocalStackException.class)
-        .hasMessageContaining("withKafkaSaslSsl(true)");
+        .hasMessageContaining("LocalStackConfig.Builder.kafkaSaslSsl(true)");
   }
 }

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * What one benchmark run does.
+ * What one benchmark run does, made with {@link #builder(Path)}.
  *
  * @param home the Tasklane checkout
  * @param scenarios scenario names in run order
@@ -63,5 +63,119 @@ public record BenchOptions(
 
   public boolean has(String scenario) {
     return scenarios.contains(scenario);
+  }
+
+  /** A builder holding the full-mode sizes of every scenario; set what differs. */
+  public static Builder builder(Path home) {
+    return new Builder(home);
+  }
+
+  /**
+   * Collects the settings of a {@link BenchOptions}; {@link #build()} validates them. Starts from
+   * the full mode: every scenario, 200,000 tasks, 1,000 tasks/s for 60 s, 1,000,000 pending, 10,000
+   * due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s, docs written, no JFR. Not
+   * thread-safe.
+   */
+  public static final class Builder {
+    private final Path home;
+    private List<String> scenarios = ALL;
+    private boolean quick;
+    private int tasks = 200_000;
+    private int latencyRate = 1000;
+    private int latencySeconds = 60;
+    private long pending = 1_000_000L;
+    private int delayTasks = 10_000;
+    private int delayWindowSeconds = 60;
+    private long scalePending = 1_000_000L;
+    private int failoverRate = 500;
+    private int failoverSeconds = 30;
+    private boolean jfr;
+    private boolean writeDocs = true;
+
+    private Builder(Path home) {
+      this.home = home;
+    }
+
+    /** Scenario names; run in the order of {@link BenchOptions#ALL} whatever their order here. */
+    public Builder scenarios(List<String> value) {
+      this.scenarios = value;
+      return this;
+    }
+
+    /** Marks the short mode in results.json; the sizes are set one by one. */
+    public Builder quick(boolean value) {
+      this.quick = value;
+      return this;
+    }
+
+    /** N of throughput and peer. */
+    public Builder tasks(int value) {
+      this.tasks = value;
+      return this;
+    }
+
+    /** Offered tasks/s and duration of latency. */
+    public Builder latency(int rate, int seconds) {
+      this.latencyRate = rate;
+      this.latencySeconds = seconds;
+      return this;
+    }
+
+    /** Far-future tasks pending during delay (P). */
+    public Builder pending(long value) {
+      this.pending = value;
+      return this;
+    }
+
+    /** Tasks due during delay (M) and the window over which they are due. */
+    public Builder delay(int tasksDue, int windowSeconds) {
+      this.delayTasks = tasksDue;
+      this.delayWindowSeconds = windowSeconds;
+      return this;
+    }
+
+    /** Tasks the scale scenario admits. */
+    public Builder scalePending(long value) {
+      this.scalePending = value;
+      return this;
+    }
+
+    /** Offered tasks/s and duration of the failover load. */
+    public Builder failover(int rate, int seconds) {
+      this.failoverRate = rate;
+      this.failoverSeconds = seconds;
+      return this;
+    }
+
+    /** Record the apps with JFR. */
+    public Builder jfr(boolean value) {
+      this.jfr = value;
+      return this;
+    }
+
+    /** Regenerate docs/benchmarks.md and its charts. */
+    public Builder writeDocs(boolean value) {
+      this.writeDocs = value;
+      return this;
+    }
+
+    /** The validated options. */
+    public BenchOptions build() {
+      return new BenchOptions(
+          home,
+          scenarios,
+          quick,
+          tasks,
+          latencyRate,
+          latencySeconds,
+          pending,
+          delayTasks,
+          delayWindowSeconds,
+          scalePending,
+          failoverRate,
+          failoverSeconds,
+          jfr,
+          writeDocs);
+    }
   }
 }

@@ -1,17 +1,18 @@
 package io.tasklane.bench.internal;
 
 import io.tasklane.core.Topics;
+import io.tasklane.harness.Database;
+import io.tasklane.harness.FreePorts;
+import io.tasklane.harness.RunScope;
+import io.tasklane.harness.Startup;
+import io.tasklane.harness.TasklaneApps;
 import io.tasklane.outbox.OutboxSchema;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.LocalStackConfig;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -35,11 +36,10 @@ public final class BenchRun implements AutoCloseable {
   final PrintStream out;
   final Results results = new Results();
   final long t0 = System.currentTimeMillis();
-  private final List<AutoCloseable> started = new ArrayList<>();
-  private final Thread hook = new Thread(this::closeQuietly, "bench-shutdown");
+  private final RunScope scope;
   private final LocalStack givenStack;
   LocalStack stack;
-  Apps apps;
+  TasklaneApps apps;
   Tap tap;
   String url;
   JavaProcess relay;
@@ -54,7 +54,7 @@ public final class BenchRun implements AutoCloseable {
     this.options = options;
     this.out = out;
     this.givenStack = givenStack;
-    Runtime.getRuntime().addShutdownHook(hook);
+    this.scope = new RunScope("bench", out, Duration.ofSeconds(15));
   }
 
   /** Runs the scenarios; returns the results (also written by {@link Report}). */
@@ -67,37 +67,33 @@ public final class BenchRun implements AutoCloseable {
             ? givenStack
             : track(
                 LocalStack.start(
-                    LocalStackConfig.defaults()
-                        .withBaseDir(runDir.resolve("stack"))
-                        .withDeleteOnClose(true)
-                        .withDurability(1, 1)
-                        .withKafkaFastStart(false)
-                        .withKafkaHeap("768m")));
+                    LocalStackConfig.builder()
+                        .baseDir(runDir.resolve("stack"))
+                        .deleteOnClose(true)
+                        .durability(1, 1)
+                        .kafkaFastStart(false)
+                        .kafkaHeap("768m")
+                        .build()));
     String db = givenStack != null ? "bench_" + Long.toString(t0, 36) : "tasklane_bench";
-    url = stack.createDatabase(db);
-    try (Connection c = DriverManager.getConnection(url, stack.username(), stack.password())) {
-      OutboxSchema.create(c);
-    }
+    url = Database.create(stack, db, OutboxSchema::create).url();
     String ns = givenStack != null ? NAMESPACE + Long.toString(t0, 36) : NAMESPACE;
     Topics topics = new Topics(ns);
     createTopics(topics);
     apps =
-        new Apps(
-            options.home(),
-            runDir,
-            url,
-            stack.username(),
-            stack.password(),
-            stack.bootstrapServers(),
-            ns,
-            options.jfr());
+        TasklaneApps.builder()
+            .home(options.home())
+            .runDir(runDir)
+            .stack(stack, url)
+            .namespace(ns)
+            .jfr(options.jfr())
+            .build();
     results.machine(stack, url);
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
-    schedulerPort = freePort();
-    relay = track(apps.relay("relay").start());
-    scheduler = track(apps.scheduler("scheduler-1", schedulerPort).start());
-    worker = track(apps.worker("worker").start());
+    schedulerPort = FreePorts.next();
+    relay = track(Recipes.relay(apps, "relay").start());
+    scheduler = track(Recipes.scheduler(apps, "scheduler-1", schedulerPort).start());
+    worker = track(Recipes.worker(apps, "worker").start());
     tap = track(new Tap(stack.bootstrapServers(), topics));
     step("waiting for the pipeline: a probe task must come through end to end");
     awaitProbe();
@@ -117,11 +113,7 @@ public final class BenchRun implements AutoCloseable {
     long deadline = System.currentTimeMillis() + 180_000;
     long next = 0;
     while (tap.succeeded() == 0) {
-      for (JavaProcess p : List.of(relay, scheduler, worker)) {
-        if (!p.isAlive()) {
-          throw new IllegalStateException(p + " died during start-up:\n" + p.logTail(40));
-        }
-      }
+      Startup.requireAlive(List.of(relay, scheduler, worker));
       if (System.currentTimeMillis() > deadline) {
         throw new IllegalStateException("no probe task came through in 180 s; see " + apps.logs());
       }
@@ -182,39 +174,12 @@ public final class BenchRun implements AutoCloseable {
   }
 
   <T extends AutoCloseable> T track(T resource) {
-    started.add(resource);
-    return resource;
-  }
-
-  static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  private void closeQuietly() {
-    for (int i = started.size() - 1; i >= 0; i--) {
-      AutoCloseable c = started.get(i);
-      try {
-        if (c instanceof JavaProcess p) {
-          p.stop(Duration.ofSeconds(15));
-        }
-        c.close();
-      } catch (Exception e) {
-        out.println("while stopping " + c + ": " + e);
-      }
-    }
-    started.clear();
+    return scope.track(resource);
   }
 
   @Override
   public void close() {
-    closeQuietly();
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException e) {
-      // already shutting down: the hook is what called us
-    }
+    scope.close();
   }
 
   Map<String, Object> map() {

@@ -1,5 +1,6 @@
 package io.tasklane.bench.internal;
 
+import io.tasklane.harness.FreePorts;
 import io.tasklane.testkit.JavaProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,8 +26,8 @@ final class Failover {
   }
 
   void run() throws Exception {
-    int port2 = BenchRun.freePort();
-    JavaProcess second = run.track(run.apps.scheduler("scheduler-2", port2).start());
+    int port2 = FreePorts.next();
+    JavaProcess second = run.track(Recipes.scheduler(run.apps, "scheduler-2", port2).start());
     HttpClient http = HttpClient.newHttpClient();
     run.progress(
         "starting scheduler-2 (standby replicas 1)",

@@ -1,5 +1,6 @@
 package io.tasklane.bench.internal;
 
+import io.tasklane.harness.TasklaneApps;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -68,7 +69,7 @@ public final class Probes {
     try {
       HttpRequest req =
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/prometheus"))
-              .header("Authorization", "Bearer " + Apps.TOKEN)
+              .header("Authorization", "Bearer " + TasklaneApps.TOKEN)
               .timeout(Duration.ofSeconds(5))
               .build();
       String body = HTTP.send(req, HttpResponse.BodyHandlers.ofString()).body();

@@ -1,6 +1,7 @@
 package io.tasklane.chaos.internal;
 
-import io.tasklane.examples.launch.TasklaneApps;
+import io.tasklane.examples.launch.ExampleWorker;
+import io.tasklane.harness.TasklaneApps;
 import io.tasklane.testkit.JavaProcess;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ public final class Cluster implements AutoCloseable {
   }
 
   private static JavaProcess.Builder worker(TasklaneApps apps, String name) {
-    return small(apps.worker(name, false))
+    return small(ExampleWorker.recipe(apps, name, false))
         .sysProp("tasklane.worker.kafka.session.timeout.ms", SESSION_TIMEOUT_MS);
   }
 

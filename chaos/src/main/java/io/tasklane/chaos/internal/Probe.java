@@ -1,6 +1,6 @@
 package io.tasklane.chaos.internal;
 
-import io.tasklane.examples.demo.Database;
+import io.tasklane.harness.Database;
 import io.tasklane.outbox.JdbcTaskOutbox;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

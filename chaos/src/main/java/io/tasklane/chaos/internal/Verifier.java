@@ -1,10 +1,6 @@
 package io.tasklane.chaos.internal;
 
-import io.tasklane.examples.demo.Database;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
+import io.tasklane.harness.Database;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -28,7 +24,7 @@ public final class Verifier {
   /** Effect rows per task id. */
   public Map<String, Integer> effects() {
     Map<String, Integer> out = new HashMap<>();
-    query(
+    db.forEach(
         "SELECT task_id, COUNT(*) FROM demo_effects GROUP BY task_id",
         rs -> out.put(rs.getString(1), rs.getInt(2)));
     return out;
@@ -40,9 +36,7 @@ public final class Verifier {
    * than when this reaches {@link Ledger#committedCount()}.
    */
   public long distinctEffectTasks() {
-    long[] n = {0};
-    query("SELECT COUNT(DISTINCT task_id) FROM demo_effects", rs -> n[0] = rs.getLong(1));
-    return n[0];
+    return db.count("SELECT COUNT(DISTINCT task_id) FROM demo_effects");
   }
 
   /** The tasks known to be committed: the ledger's plus ambiguous ones found in the outbox. */
@@ -52,7 +46,7 @@ public final class Verifier {
     for (int i = 0; i < ambiguous.size(); i += 500) {
       List<String> chunk = ambiguous.subList(i, Math.min(ambiguous.size(), i + 500));
       String in = String.join("','", chunk);
-      query(
+      db.forEach(
           "SELECT task_id FROM tasklane_outbox WHERE task_id IN ('" + in + "')",
           rs -> all.add(rs.getString(1)));
     }
@@ -73,21 +67,5 @@ public final class Verifier {
   /** Task ids with more than one effect row. */
   public static long duplicates(Map<String, Integer> effects) {
     return effects.values().stream().filter(n -> n > 1).count();
-  }
-
-  private interface Row {
-    void accept(ResultSet rs) throws SQLException;
-  }
-
-  private void query(String sql, Row row) {
-    try (Connection c = db.connect();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      while (rs.next()) {
-        row.accept(rs);
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("verifier query failed: " + e.getMessage(), e);
-    }
   }
 }

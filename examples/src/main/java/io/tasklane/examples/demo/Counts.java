@@ -1,5 +1,7 @@
 package io.tasklane.examples.demo;
 
+import io.tasklane.harness.Database;
+
 /** One snapshot of the demo's progress, read from the database. */
 record Counts(
     long created,

@@ -1,10 +1,10 @@
 package io.tasklane.examples.demo;
 
-import java.nio.file.Path;
+import io.tasklane.harness.Cli;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -51,21 +51,22 @@ public final class DemoMain implements Callable<Integer> {
       description = "wait for the pipeline to drain (${DEFAULT-VALUE})")
   Duration settleTimeout;
 
-  @Option(names = "--home", defaultValue = ".", description = "the Tasklane checkout")
-  Path home;
+  @Mixin Cli.Home home;
 
   @Override
   public Integer call() throws Exception {
-    DemoOptions options =
-        new DemoOptions(
-            orders, rate, delay, payRatio, cases, settleTimeout, home.toAbsolutePath().normalize());
+    DemoOptions options = options();
     try (DemoRun run = new DemoRun(options, System.out, null)) {
       return run.execute() ? 0 : 1;
     }
   }
 
+  /** The run the flags describe; throws IllegalArgumentException naming a refused value. */
+  DemoOptions options() {
+    return new DemoOptions(orders, rate, delay, payRatio, cases, settleTimeout, home.path());
+  }
+
   public static void main(String[] args) {
-    int code = new CommandLine(new DemoMain()).execute(args);
-    System.exit(code);
+    Cli.exit(new DemoMain(), args);
   }
 }

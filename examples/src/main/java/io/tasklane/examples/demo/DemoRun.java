@@ -2,23 +2,26 @@ package io.tasklane.examples.demo;
 
 import io.micronaut.context.ApplicationContext;
 import io.tasklane.core.Topics;
-import io.tasklane.examples.launch.TasklaneApps;
+import io.tasklane.examples.launch.ExampleWorker;
 import io.tasklane.examples.orders.DemoSchema;
 import io.tasklane.examples.orders.LateHandlers;
 import io.tasklane.examples.orders.OrderService;
 import io.tasklane.examples.orders.ScenarioHandlers;
 import io.tasklane.examples.orders.ScenarioService;
+import io.tasklane.harness.Database;
+import io.tasklane.harness.FreePorts;
+import io.tasklane.harness.RunScope;
+import io.tasklane.harness.Startup;
+import io.tasklane.harness.TasklaneApps;
+import io.tasklane.harness.Verdict;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.LocalStackConfig;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +36,7 @@ final class DemoRun implements AutoCloseable {
   private static final String NAMESPACE = "demo";
   private final DemoOptions options;
   private final PrintStream out;
-  private final List<AutoCloseable> started = new ArrayList<>();
-  private final Thread hook = new Thread(this::closeQuietly, "demo-shutdown");
+  private final RunScope scope;
   private final long t0 = System.currentTimeMillis();
   private long lastEffects;
   private long lastAt = t0;
@@ -49,35 +51,29 @@ final class DemoRun implements AutoCloseable {
     this.options = options;
     this.out = out;
     this.givenStack = givenStack;
-    Runtime.getRuntime().addShutdownHook(hook);
+    this.scope = new RunScope("demo", out, Duration.ofSeconds(10));
   }
 
   boolean execute() throws Exception {
     step("starting the local stack (private MariaDB with ROW binlog + KRaft Kafka)");
     LocalStack stack = startStack();
-    String url = stack.createDatabase("tasklane_demo");
-    try (Connection c =
-        java.sql.DriverManager.getConnection(url, stack.username(), stack.password())) {
-      DemoSchema.create(c);
-    }
-    Database db = new Database(url, stack.username(), stack.password());
-    int httpPort = freePort();
+    Database db = Database.create(stack, "tasklane_demo", DemoSchema::create);
+    String url = db.url();
+    int httpPort = FreePorts.next();
     Path runDir = options.home().resolve("target/demo/run-" + t0);
     track(() -> deleteTree(runDir.resolve("state-scheduler")));
-    var apps =
-        new TasklaneApps(
-            options.home(),
-            runDir,
-            url,
-            stack.username(),
-            stack.password(),
-            stack.bootstrapServers(),
-            NAMESPACE);
+    TasklaneApps apps =
+        TasklaneApps.builder()
+            .home(options.home())
+            .runDir(runDir)
+            .stack(stack, url)
+            .namespace(NAMESPACE)
+            .build();
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
     JavaProcess relay = track(apps.relay("relay").start());
     JavaProcess scheduler = track(apps.scheduler("scheduler", httpPort).start());
-    JavaProcess worker = track(apps.worker("worker", false).start());
+    JavaProcess worker = track(ExampleWorker.recipe(apps, "worker", false).start());
     ApplicationContext orders = track(ordersContext(url, stack));
     OrderService orderService = orders.getBean(OrderService.class);
     ScenarioService scenarios = orders.getBean(ScenarioService.class);
@@ -100,7 +96,7 @@ final class DemoRun implements AutoCloseable {
         "deploying a worker with the late handler "
             + LateHandlers.AUDIT
             + " (its tasks waited as NO_HANDLER)");
-    track(apps.worker("worker-late", true).start());
+    track(ExampleWorker.recipe(apps, "worker-late", true).start());
     load.awaitOffered(Duration.ofSeconds(5));
     progressUntil(
         db,
@@ -131,11 +127,12 @@ final class DemoRun implements AutoCloseable {
     String attach = System.getenv("TASKLANE_STACK");
     LocalStack stack =
         attach != null
-            ? LocalStack.attach(java.nio.file.Path.of(attach))
+            ? LocalStack.attach(Path.of(attach))
             : LocalStack.start(
-                LocalStackConfig.defaults()
-                    .withBaseDir(options.home().resolve("target/demo/stack-" + t0))
-                    .withDeleteOnClose(true));
+                LocalStackConfig.builder()
+                    .baseDir(options.home().resolve("target/demo/stack-" + t0))
+                    .deleteOnClose(true)
+                    .build());
     return track(stack);
   }
 
@@ -158,11 +155,7 @@ final class DemoRun implements AutoCloseable {
     long deadline = System.currentTimeMillis() + 180_000;
     while (db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='coupon.grant' AND ref=-1")
         == 0) {
-      for (JavaProcess p : procs) {
-        if (!p.isAlive()) {
-          throw new IllegalStateException(p + " died during start-up:\n" + p.logTail(40));
-        }
-      }
+      Startup.requireAlive(procs);
       if (System.currentTimeMillis() > deadline) {
         throw new IllegalStateException(
             "the probe task did not come through in 180 s; see "
@@ -171,11 +164,7 @@ final class DemoRun implements AutoCloseable {
       TimeUnit.MILLISECONDS.sleep(100);
     }
     db.count("SELECT 1");
-    try (Connection c = db.connect()) {
-      c.createStatement().execute("DELETE FROM demo_effects WHERE ref=-1");
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    db.execute("DELETE FROM demo_effects WHERE ref=-1");
   }
 
   private long deadCount(LocalStack stack, Workload load) {
@@ -242,29 +231,12 @@ final class DemoRun implements AutoCloseable {
   }
 
   private <T extends AutoCloseable> T track(T resource) {
-    started.add(resource);
-    return resource;
-  }
-
-  private void closeQuietly() {
-    for (int i = started.size() - 1; i >= 0; i--) {
-      try {
-        started.get(i).close();
-      } catch (Exception e) {
-        out.println("while stopping " + started.get(i) + ": " + e);
-      }
-    }
-    started.clear();
+    return scope.track(resource);
   }
 
   @Override
   public void close() {
-    closeQuietly();
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException e) {
-      // already shutting down: the hook is what called us
-    }
+    scope.close();
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -272,12 +244,6 @@ final class DemoRun implements AutoCloseable {
       try (var paths = Files.walk(dir)) {
         paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
-    }
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

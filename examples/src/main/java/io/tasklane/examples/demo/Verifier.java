@@ -1,5 +1,7 @@
 package io.tasklane.examples.demo;
 
+import io.tasklane.harness.Database;
+import io.tasklane.harness.Verdict;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 

@@ -1,6 +1,6 @@
 /**
- * Starts Tasklane's apps (relay, scheduler, example worker) as separate JVMs on their modules'
- * runtime classpaths, as a user deploys them. Used by {@code bin/demo}, the end-to-end tests, the
- * benchmarks and the fault suite.
+ * The launch recipe of the example worker, next to the relay's and the scheduler's in {@link
+ * io.tasklane.harness.TasklaneApps}. Used by {@code bin/demo}, the end-to-end tests and the fault
+ * suite.
  */
 package io.tasklane.examples.launch;

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * The whole pipeline as a user deploys it: relay, scheduler and two workers as separate JVMs on the
@@ -24,8 +25,19 @@ class PipelineEndToEndTest {
   @Test
   void mixedWorkloadReachesEveryExpectedStateWithEachEffectOnce(LocalStack stack) throws Exception {
     Path home = Path.of("").toAbsolutePath().getParent();
-    DemoOptions options =
-        new DemoOptions(800, 100, Duration.ofSeconds(4), 0.5, 40, Duration.ofMinutes(3), home);
+    DemoMain main = new DemoMain();
+    new CommandLine(main)
+        .parseArgs(
+            "--orders", "800",
+            "--rate", "100",
+            "--delay", "PT4S",
+            "--pay-ratio", "0.5",
+            "--cases", "40",
+            "--settle-timeout", "PT3M",
+            "--home", home.toString());
+    DemoOptions options = main.options();
+    assertThat(options.unpaidTimeout()).isEqualTo(Duration.ofSeconds(4));
+    assertThat(options.home()).isEqualTo(home);
     ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
     boolean passed;

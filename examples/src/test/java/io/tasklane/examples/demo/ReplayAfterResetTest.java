@@ -7,16 +7,17 @@ import io.tasklane.core.Outcome;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
-import io.tasklane.examples.launch.TasklaneApps;
+import io.tasklane.examples.launch.ExampleWorker;
 import io.tasklane.examples.orders.DemoSchema;
 import io.tasklane.examples.orders.OrderRef;
 import io.tasklane.examples.orders.ScenarioHandlers;
+import io.tasklane.harness.FreePorts;
+import io.tasklane.harness.TasklaneApps;
 import io.tasklane.outbox.JdbcTaskOutbox;
 import io.tasklane.outbox.TaskRequest;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,18 +77,17 @@ class ReplayAfterResetTest {
     Path home = Path.of("").toAbsolutePath().getParent();
     Path runDir = home.resolve("examples/target/replay-reset-" + run);
     var apps =
-        new TasklaneApps(
-            home, runDir, url, stack.username(), stack.password(), stack.bootstrapServers(), ns);
+        TasklaneApps.builder().home(home).runDir(runDir).stack(stack, url).namespace(ns).build();
     String handlerTopic = topics.handler(HANDLER);
     String workerGroup = ns + "-worker." + HANDLER;
     String applicationId = ns + "-scheduler";
-    int port = freePort();
+    int port = FreePorts.next();
     List<JavaProcess> processes = new ArrayList<>();
     ResultCounter results = null;
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.bootstrapServers()))) {
       processes.add(apps.relay("relay").start());
       JavaProcess scheduler = track(processes, apps.scheduler("scheduler", port).start());
-      JavaProcess worker = track(processes, apps.worker("worker", false).start());
+      JavaProcess worker = track(processes, ExampleWorker.recipe(apps, "worker", false).start());
 
       List<String> ids = new ArrayList<>();
       try (Connection c = DriverManager.getConnection(url, stack.username(), stack.password())) {
@@ -124,7 +124,7 @@ class ReplayAfterResetTest {
                 admin.alterConsumerGroupOffsets(workerGroup, reset).all().get(10, TimeUnit.SECONDS);
                 return true;
               });
-      worker = track(processes, apps.worker("worker-after-reset", false).start());
+      worker = track(processes, ExampleWorker.recipe(apps, "worker-after-reset", false).start());
       JavaProcess restartedWorker = worker;
       await()
           .atMost(Duration.ofMinutes(3))
@@ -323,12 +323,6 @@ class ReplayAfterResetTest {
       try (var paths = Files.walk(dir)) {
         paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 

@@ -12,18 +12,19 @@ import io.tasklane.core.TasklaneAcls;
 import io.tasklane.core.TasklaneAcls.Role;
 import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
-import io.tasklane.examples.launch.TasklaneApps;
+import io.tasklane.examples.launch.ExampleWorker;
 import io.tasklane.examples.orders.DemoSchema;
 import io.tasklane.examples.orders.OrderRef;
 import io.tasklane.examples.orders.OrderService;
 import io.tasklane.examples.orders.ScenarioHandlers;
+import io.tasklane.harness.FreePorts;
+import io.tasklane.harness.TasklaneApps;
 import io.tasklane.outbox.JdbcTaskOutbox;
 import io.tasklane.outbox.TaskRequest;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.KafkaUser;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.LocalStackConfig;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -82,7 +83,7 @@ class SecuredPipelineTest {
   static void securedStackWithOnePrincipalPerApp() throws Exception {
     String run = UUID.randomUUID().toString().substring(0, 8);
     dir = Path.of("target", "secured-pipeline-" + run).toAbsolutePath();
-    stack = LocalStack.start(LocalStackConfig.defaults().withBaseDir(dir).withKafkaSaslSsl(true));
+    stack = LocalStack.start(LocalStackConfig.builder().baseDir(dir).kafkaSaslSsl(true).build());
     url = stack.createDatabase(DATABASE);
     try (Connection c = DriverManager.getConnection(url, stack.username(), stack.password())) {
       DemoSchema.create(c);
@@ -138,24 +139,22 @@ class SecuredPipelineTest {
   void taskSucceedsEndToEndWithEachAppOnItsOwnPrincipal() throws Exception {
     Path home = Path.of("").toAbsolutePath().getParent();
     var apps =
-        new TasklaneApps(
-            home,
-            dir.resolve("run"),
-            url,
-            stack.username(),
-            stack.password(),
-            stack.bootstrapServers(),
-            NS);
+        TasklaneApps.builder()
+            .home(home)
+            .runDir(dir.resolve("run"))
+            .stack(stack, url)
+            .namespace(NS)
+            .build();
     JavaProcess.Builder relayApp = apps.relay("relay");
     relay.securityProperties().forEach((k, v) -> relayApp.sysProp("tasklane.relay.kafka." + k, v));
     // The last -D wins: a strong random API token instead of the demo's.
     JavaProcess.Builder schedulerApp =
-        apps.scheduler("scheduler", freePort())
+        apps.scheduler("scheduler", FreePorts.next())
             .sysProp("tasklane.scheduler.api.tokens", randomToken() + ":operator");
     scheduler
         .securityProperties()
         .forEach((k, v) -> schedulerApp.sysProp("tasklane.scheduler.kafka." + k, v));
-    JavaProcess.Builder workerApp = apps.worker("worker", false);
+    JavaProcess.Builder workerApp = ExampleWorker.recipe(apps, "worker", false);
     worker
         .securityProperties()
         .forEach((k, v) -> workerApp.sysProp("tasklane.worker.kafka." + k, v));
@@ -260,11 +259,5 @@ class SecuredPipelineTest {
     byte[] bytes = new byte[24];
     new java.security.SecureRandom().nextBytes(bytes);
     return java.util.HexFormat.of().formatHex(bytes);
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

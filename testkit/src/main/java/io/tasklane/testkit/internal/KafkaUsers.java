@@ -21,6 +21,24 @@ public final class KafkaUsers {
 
   private KafkaUsers() {}
 
+  /**
+   * Creates SCRAM user {@code name} with a random password on the broker secured by {@code
+   * security} and blocks until it can log in.
+   *
+   * @param security the broker's security, null for a PLAINTEXT broker (refused)
+   */
+  public static KafkaUser create(
+      Map<String, Object> adminProps, String name, KafkaSecurity security) {
+    if (security == null) {
+      throw new LocalStackException(
+          "createKafkaUser needs a stack started with LocalStackConfig.Builder.kafkaSaslSsl(true)");
+    }
+    KafkaUser user =
+        new KafkaUser(name, security.clientProperties(name, KafkaSecurity.randomPassword()));
+    create(adminProps, user);
+    return user;
+  }
+
   /** Upserts the user's SCRAM-SHA-512 credential; blocks until it can log in (30 s at most). */
   public static void create(Map<String, Object> adminProps, KafkaUser user) {
     String jaas = user.securityProperties().get("sasl.jaas.config");

@@ -5,14 +5,11 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.UserPrincipal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -35,8 +32,6 @@ public final class PostgresServer {
   /** The database created at start, the default of {@code jdbcUrl()}. */
   public static final String DEFAULT_DATABASE = "tasklane";
 
-  static final String OS_USER = "postgres";
-  private static final Duration INITDB_TIMEOUT = Duration.ofSeconds(120);
   private static final Duration GRACE = Duration.ofSeconds(15);
 
   private final Path dir;
@@ -63,12 +58,12 @@ public final class PostgresServer {
     PostgresBinaries binaries = PostgresBinaries.find();
     PostgresServer server;
     try {
-      stopLeftover(dir);
+      PostgresDataDir.stopLeftover(dir);
       Files.createDirectories(dir.resolve("run"));
-      ownByServerUser(dir);
-      ownByServerUser(dir.resolve("run"));
+      PostgresDataDir.ownByServerUser(dir);
+      PostgresDataDir.ownByServerUser(dir.resolve("run"));
       if (!Files.exists(dir.resolve("initialized"))) {
-        initialise(binaries, dir);
+        PostgresDataDir.initialise(binaries, dir);
       }
       server = launch(binaries, dir, Ports.pickFree());
     } catch (IOException e) {
@@ -85,49 +80,11 @@ public final class PostgresServer {
     }
   }
 
-  private static void initialise(PostgresBinaries binaries, Path dir) throws IOException {
-    Path data = dir.resolve("data");
-    Dirs.deleteRecursively(data);
-    List<String> command = asServerUser();
-    command.addAll(
-        List.of(
-            binaries.initdb().toString(),
-            "-D",
-            data.toString(),
-            "-U",
-            USER,
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--locale=C",
-            "--no-sync"));
-    Path log = dir.resolve("initdb.log");
-    Process initdb =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .start();
-    boolean exited = Processes.awaitExit(initdb.toHandle(), INITDB_TIMEOUT);
-    if (!exited || initdb.exitValue() != 0) {
-      Processes.stop(initdb.toHandle(), Duration.ofSeconds(1));
-      throw new LocalStackException(
-          "PostgreSQL: initdb failed ("
-              + (exited ? "exit code " + initdb.exitValue() : "timed out")
-              + ") for data dir "
-              + data
-              + "\n"
-              + Processes.tail(log, 30));
-    }
-    Files.writeString(dir.resolve("initialized"), "initialised by tasklane testkit\n");
-  }
-
   private static PostgresServer launch(PostgresBinaries binaries, Path dir, int port)
       throws IOException {
     Path data = dir.resolve("data");
     Files.deleteIfExists(data.resolve("postmaster.pid"));
-    List<String> command = asServerUser();
+    List<String> command = PostgresDataDir.asServerUser();
     command.addAll(
         List.of(
             binaries.server().toString(),
@@ -164,78 +121,6 @@ public final class PostgresServer {
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .start();
     return new PostgresServer(dir, port, process, offset);
-  }
-
-  /** {@code runuser -u postgres --} when this JVM runs as root (PostgreSQL refuses root). */
-  private static List<String> asServerUser() {
-    List<String> prefix = new ArrayList<>();
-    if (runsAsRoot()) {
-      prefix.addAll(List.of("runuser", "-u", OS_USER, "--"));
-    }
-    return prefix;
-  }
-
-  private static boolean runsAsRoot() {
-    return "root".equals(System.getProperty("user.name"));
-  }
-
-  private static void ownByServerUser(Path path) throws IOException {
-    if (!runsAsRoot()) {
-      return;
-    }
-    for (Path up = path.toAbsolutePath().getParent(); up != null; up = up.getParent()) {
-      if (!Files.getPosixFilePermissions(up).contains(PosixFilePermission.OTHERS_EXECUTE)) {
-        throw new LocalStackException(
-            "PostgreSQL runs as the OS user '"
-                + OS_USER
-                + "', which cannot enter "
-                + up
-                + " (no execute permission for others): choose a stack dir whose parents are"
-                + " world-searchable (chmod o+x)");
-      }
-    }
-    UserPrincipal user;
-    try {
-      user = path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(OS_USER);
-    } catch (IOException e) {
-      throw new LocalStackException(
-          "PostgreSQL refuses to run as root and the OS user '"
-              + OS_USER
-              + "' does not exist: run 'apt-get install -y postgresql' (it creates the user)",
-          e);
-    }
-    Files.setOwner(path, user);
-  }
-
-  /** Stops a postmaster of a killed run that still uses {@code dir}'s data dir (ours only). */
-  static void stopLeftover(Path dir) {
-    Path data = dir.resolve("data");
-    Optional<Long> pid = postmasterPid(data);
-    pid.filter(p -> isPostmaster(p, data))
-        .flatMap(ProcessHandle::of)
-        .ifPresent(p -> stopPostmaster(p, Duration.ofSeconds(10)));
-  }
-
-  /**
-   * The first line of {@code postmaster.pid} (the file has more lines: dir, start time, port..).
-   */
-  private static Optional<Long> postmasterPid(Path data) {
-    try {
-      return Files.readAllLines(data.resolve("postmaster.pid")).stream()
-          .findFirst()
-          .map(String::trim)
-          .map(Long::parseLong);
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** The postgres process serving {@code data} (not a {@code runuser} wrapper naming it too). */
-  private static boolean isPostmaster(long pid, Path data) {
-    List<String> args = Processes.arguments(pid);
-    return !args.isEmpty()
-        && Path.of(args.get(0)).getFileName().toString().equals("postgres")
-        && Processes.isOurs(pid, data.toString());
   }
 
   /** Waits until the superuser can open a JDBC connection; fails early if the server exits. */
@@ -312,7 +197,7 @@ public final class PostgresServer {
 
   private Optional<ProcessHandle> postmaster() {
     return Stream.concat(Stream.of(process.toHandle()), process.toHandle().descendants())
-        .filter(p -> isPostmaster(p.pid(), dir.resolve("data")))
+        .filter(p -> PostgresDataDir.isPostmaster(p.pid(), dir.resolve("data")))
         .findFirst();
   }
 
@@ -325,23 +210,7 @@ public final class PostgresServer {
         // the JVM is shutting down, or the hook was never registered
       }
     }
-    postmaster().ifPresent(p -> stopPostmaster(p, grace));
+    postmaster().ifPresent(p -> PostgresDataDir.stopPostmaster(p, grace));
     Processes.stop(process.toHandle(), Duration.ofSeconds(2));
-  }
-
-  private static void stopPostmaster(ProcessHandle postmaster, Duration grace) {
-    signal(postmaster.pid(), "INT");
-    if (!Processes.awaitExit(postmaster, grace)) {
-      Processes.kill9(postmaster);
-    }
-  }
-
-  private static void signal(long pid, String signal) {
-    try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
-      Processes.awaitExit(kill.toHandle(), Duration.ofSeconds(5));
-    } catch (IOException e) {
-      // the caller falls back to SIGKILL
-    }
   }
 }

@@ -43,7 +43,7 @@ public final class PostgresSupport {
       boolean alive = ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false);
       if (!alive) {
         try {
-          PostgresServer.stopLeftover(dir);
+          PostgresDataDir.stopLeftover(dir);
           Dirs.deleteRecursively(dir);
         } catch (RuntimeException e) {
           // best effort: left for bin/stack down or mvn clean
@@ -61,7 +61,7 @@ public final class PostgresSupport {
       list.filter(d -> d.getFileName().toString().matches(PREFIX + "\\d+"))
           .forEach(
               dir -> {
-                PostgresServer.stopLeftover(dir);
+                PostgresDataDir.stopLeftover(dir);
                 Dirs.deleteRecursively(dir);
               });
     } catch (IOException | RuntimeException e) {

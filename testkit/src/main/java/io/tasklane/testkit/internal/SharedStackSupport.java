@@ -38,7 +38,7 @@ public final class SharedStackSupport {
   public static LocalStackConfig ownConfig() {
     reapDeadOwners(ROOT);
     Path dir = ROOT.resolve(Long.toString(ProcessHandle.current().pid()));
-    return LocalStackConfig.defaults().withBaseDir(dir).withDeleteOnClose(true);
+    return LocalStackConfig.builder().baseDir(dir).deleteOnClose(true).build();
   }
 
   /** Removes stack dirs whose owner JVM died (its lock is free), stopping their servers first. */

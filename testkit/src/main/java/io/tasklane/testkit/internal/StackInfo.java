@@ -84,6 +84,31 @@ public record StackInfo(
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /**
+   * Reads the stack file of a stack started by {@code StackMain up} and checks that both servers
+   * run.
+   *
+   * @throws LocalStackException if the file is missing or its servers are not running
+   */
+  public static StackInfo readRunning(Path stackProperties) {
+    if (!Files.isRegularFile(stackProperties)) {
+      throw new LocalStackException(
+          "no stack file " + stackProperties + ": start one with bin/stack up");
+    }
+    StackInfo info = read(stackProperties);
+    if (!info.isRunning()) {
+      throw new LocalStackException(
+          "the stack in "
+              + stackProperties
+              + " is not running (mariadbd pid "
+              + info.mariaDbPid()
+              + ", Kafka pid "
+              + info.kafkaPid()
+              + "): start it with bin/stack up");
+    }
+    return info;
+  }
+
   /** Reads a stack.properties file. */
   public static StackInfo read(Path file) {
     Properties p = new Properties();

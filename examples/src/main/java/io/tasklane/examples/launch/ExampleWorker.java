@@ -1,0 +1,23 @@
+package io.tasklane.examples.launch;
+
+import io.tasklane.examples.orders.LateHandlers;
+import io.tasklane.harness.TasklaneApps;
+import io.tasklane.testkit.JavaProcess;
+
+/** The launch recipe of the example worker ({@code io.tasklane.examples.WorkerApp}). */
+public final class ExampleWorker {
+  private ExampleWorker() {}
+
+  /**
+   * The example worker on the run's database and broker, 8 handler threads; {@code late} adds the
+   * handler that is deployed late.
+   */
+  public static JavaProcess.Builder recipe(TasklaneApps apps, String name, boolean late) {
+    return apps.worker(name, "io.tasklane.examples.WorkerApp", "examples")
+        .sysProp(LateHandlers.ENABLED, String.valueOf(late))
+        .sysProp("datasources.default.url", apps.jdbcUrl())
+        .sysProp("datasources.default.username", apps.user())
+        .sysProp("datasources.default.password", apps.password())
+        .sysProp("tasklane.worker.concurrency", "8");
+  }
+}

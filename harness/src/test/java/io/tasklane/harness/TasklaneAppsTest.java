@@ -1,0 +1,37 @@
+package io.tasklane.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TasklaneAppsTest {
+
+  @Test
+  void everySettingButJfrIsRequired() {
+    assertThatThrownBy(() -> TasklaneApps.builder().home(Path.of(".")).build())
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("TasklaneApps.runDir");
+  }
+
+  @Test
+  void anAppOfAModuleThatWasNotBuiltSaysHowToBuildIt(@TempDir Path home) {
+    TasklaneApps apps =
+        TasklaneApps.builder()
+            .home(home)
+            .runDir(home.resolve("run"))
+            .database("jdbc:mariadb://127.0.0.1:1/x", "u", "p")
+            .bootstrap("127.0.0.1:2")
+            .namespace("ns")
+            .build();
+
+    assertThat(apps.logs()).isEqualTo(home.resolve("run/logs"));
+    assertThat(apps.jfrFile("relay")).isEqualTo(home.resolve("run/relay.jfr"));
+    assertThatThrownBy(() -> apps.relay("relay"))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("cdc-relay/target/app.classpath is missing: build first");
+  }
+}
