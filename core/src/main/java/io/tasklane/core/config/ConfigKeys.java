@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -28,8 +29,13 @@ public final class ConfigKeys {
   private final Set<String> keys;
   private final List<String> templates;
   private final List<String> passThrough;
+  private final Map<String, String> retired;
 
-  private ConfigKeys(String prefix, Collection<String> keys, Collection<String> passThrough) {
+  private ConfigKeys(
+      String prefix,
+      Collection<String> keys,
+      Collection<String> passThrough,
+      Map<String, String> retired) {
     this.prefix = prefix.endsWith(".") ? prefix : prefix + ".";
     this.envPrefix = envName(this.prefix);
     this.keys = new TreeSet<>();
@@ -38,6 +44,7 @@ public final class ConfigKeys {
       (k.contains("*") ? templates : this.keys).add(k);
     }
     this.passThrough = List.copyOf(passThrough);
+    this.retired = Map.copyOf(retired);
   }
 
   /**
@@ -48,7 +55,17 @@ public final class ConfigKeys {
    */
   public static ConfigKeys of(
       String prefix, Collection<String> keys, Collection<String> passThrough) {
-    return new ConfigKeys(prefix, keys, passThrough);
+    return new ConfigKeys(prefix, keys, passThrough, Map.of());
+  }
+
+  /**
+   * These keys plus retired ones, each refused with its own message (what replaced it), e.g. {@code
+   * retention-ms} → {@code "renamed to tasklane.relay.retention, a duration such as 1h"}.
+   */
+  public ConfigKeys withRetired(Map<String, String> retiredKeys) {
+    List<String> all = new ArrayList<>(keys);
+    all.addAll(templates);
+    return new ConfigKeys(prefix, all, passThrough, retiredKeys);
   }
 
   /** The prefix, ending with a dot. */
@@ -78,6 +95,9 @@ public final class ConfigKeys {
   public void check(String key) {
     if (isKnown(key)) {
       return;
+    }
+    if (retired.containsKey(key)) {
+      throw new ConfigException(prefix + key, retired.get(key));
     }
     String nearest = nearest(key);
     Set<String> all = new TreeSet<>(keys);

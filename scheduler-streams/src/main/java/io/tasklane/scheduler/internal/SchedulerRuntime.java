@@ -8,6 +8,7 @@ import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
+import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerException;
 import jakarta.annotation.PreDestroy;
@@ -143,7 +144,7 @@ public final class SchedulerRuntime {
             config.topicRefreshInterval().toMillis(),
             config.maxDispatched(),
             partitions,
-            !"exactly_once_v2".equals(config.processingGuarantee()),
+            config.processingGuarantee() != ProcessingGuarantee.EXACTLY_ONCE_V2,
             config.maxWaitersPerTask());
     Engine engine = new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current);
     Properties props = StreamsProps.streams(config, self, metrics);
