@@ -11,10 +11,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SchedulerConfigTest {
+  private static final List<ApiToken> VIEWER =
+      List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER));
+
   private static SchedulerConfigBuilder base() {
-    return SchedulerConfig.builder()
-        .bootstrapServers("localhost:9092")
-        .apiTokens(List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER)));
+    return SchedulerConfig.builder().bootstrapServers("localhost:9092").apiTokens(VIEWER);
   }
 
   private static SchedulerConfig config(

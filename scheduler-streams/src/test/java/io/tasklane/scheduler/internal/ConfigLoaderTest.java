@@ -110,8 +110,9 @@ class ConfigLoaderTest {
     Map<String, Object> p = base();
     p.put("tasklane.scheduler.api.tokens", List.of("ops:" + A + ":operator"));
     p.put("tasklane.scheduler.timeout-grace", "90s");
-    try (ApplicationContext ctx = ApplicationContext.builder().properties(p).start()) {
-      Map<String, String> file = ConfigLoader.fileLayer(ctx.getEnvironment());
+    try (ApplicationContext ctx = ApplicationContext.builder().properties(p).build()) {
+      Environment environment = ctx.getEnvironment().start(); // the sources, no beans
+      Map<String, String> file = ConfigLoader.fileLayer(environment);
       assertThat(file)
           .containsEntry("tasklane.scheduler.bootstrap-servers", "k1:9092")
           .containsEntry("tasklane.scheduler.api.tokens", "ops:" + A + ":operator")
@@ -120,7 +121,6 @@ class ConfigLoaderTest {
           ConfigLoader.load(
               file, new Properties(), Map.of("TASKLANE_SCHEDULER_TIMEOUT_GRACE", "2m"));
       assertThat(c.timeoutGrace()).isEqualTo(Duration.ofMinutes(2));
-      assertThat(ctx.getEnvironment()).isInstanceOf(Environment.class);
     }
   }
 
