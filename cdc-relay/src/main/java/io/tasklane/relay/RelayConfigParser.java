@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 
 /** Turns layered {@code tasklane.relay.*} settings into a {@link RelayConfig}. Stateless. */
 final class RelayConfigParser {
-  /** The duration settings; each was once written in milliseconds under {@code <key>-ms}. */
+  /** The duration settings; {@code <key>-ms} is refused, naming {@code <key>}. */
   static final List<String> DURATIONS =
       List.of(
           "poll-interval",

@@ -129,4 +129,15 @@ class ConfigSourceTest {
     assertThatThrownBy(() -> c.duration("retention"))
         .hasMessageStartingWith("tasklane.demo.retention: '30' is not a duration");
   }
+
+  @Test
+  void refusesARetiredKeyWithItsOwnMessage() {
+    ConfigKeys keys =
+        KEYS.withRetired(Map.of("retention-ms", "renamed to 'tasklane.demo.retention'"));
+    assertThatThrownBy(() -> ConfigSource.of(keys, Map.of("tasklane.demo.retention-ms", "5")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("tasklane.demo.retention-ms: renamed to 'tasklane.demo.retention'");
+    assertThat(ConfigSource.of(keys, Map.of("tasklane.demo.retention", "5s")).duration("retention"))
+        .isEqualTo(Duration.ofSeconds(5));
+  }
 }
