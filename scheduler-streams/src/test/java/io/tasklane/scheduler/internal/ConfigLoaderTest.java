@@ -110,13 +110,14 @@ class ConfigLoaderTest {
     Map<String, Object> p = base();
     p.put("tasklane.scheduler.api.tokens", List.of("ops:" + A + ":operator"));
     p.put("tasklane.scheduler.timeout-grace", "90s");
+    p.put("tasklane.scheduler.namespace", "fromcontext"); // application.yml has tasklane
     try (ApplicationContext ctx = ApplicationContext.builder().properties(p).build()) {
       Environment environment = ctx.getEnvironment().start(); // the sources, no beans
       Map<String, String> file = ConfigLoader.fileLayer(environment);
       assertThat(file)
           .containsEntry("tasklane.scheduler.bootstrap-servers", "k1:9092")
           .containsEntry("tasklane.scheduler.api.tokens", "ops:" + A + ":operator")
-          .containsEntry("tasklane.scheduler.namespace", "tasklane");
+          .containsEntry("tasklane.scheduler.namespace", "fromcontext");
       SchedulerConfig c =
           ConfigLoader.load(
               file, new Properties(), Map.of("TASKLANE_SCHEDULER_TIMEOUT_GRACE", "2m"));
