@@ -1,5 +1,9 @@
 package io.tasklane.relay;
 
+import static io.tasklane.relay.RelayConfigChecks.check;
+import static io.tasklane.relay.RelayConfigChecks.require;
+import static io.tasklane.relay.RelayConfigChecks.within;
+
 import io.tasklane.core.SecretMasker;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.Topics;
@@ -9,9 +13,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Every setting of one relay instance, validated. Build it from properties with {@link
- * #fromProperties} (keys {@code tasklane.relay.*}, see {@link RelayConfigLoader} for the file /
- * system property / environment layering). Immutable and thread-safe.
+ * Every setting of one relay instance, validated. Build it with {@link #builder()}, or from
+ * properties with {@link #fromProperties} (keys {@code tasklane.relay.*}, see {@link
+ * RelayConfigLoader} for the environment / system property / file layering). Durations are written
+ * {@code 20ms}, {@code 30s}, {@code 1h} (docs/operations.md, Configuration). Immutable and
+ * thread-safe.
  *
  * @param jdbcUrl {@code jdbc:mariadb://host:port/db} (or {@code jdbc:mysql:}) of the outbox
  *     database
@@ -110,11 +116,10 @@ public record RelayConfig(
 
   public RelayConfig {
     Matcher m = URL.matcher(require("jdbc-url", jdbcUrl));
-    if (!m.matches()) {
-      throw new InvalidRelayConfigException(
-          PREFIX + "jdbc-url",
-          "'" + jdbcUrl + "' must look like jdbc:mariadb://host:port/database (or jdbc:mysql:)");
-    }
+    check(
+        "jdbc-url",
+        m.matches(),
+        "'" + jdbcUrl + "' must look like jdbc:mariadb://host:port/database (or jdbc:mysql:)");
     require("username", username);
     password = password == null ? "" : password;
     require("bootstrap-servers", bootstrapServers);
@@ -132,41 +137,39 @@ public record RelayConfig(
     check("server-id", serverId > 0 && serverId < 4_294_967_296L, "must be 1 to 4294967295");
     table = table == null ? DEFAULT_TABLE : table;
     check("table", TABLE.matcher(table).matches(), "'" + table + "' must match " + TABLE.pattern());
-    pollInterval = within("poll-interval-ms", pollInterval, DEFAULT_POLL_INTERVAL, 1, 60_000);
+    pollInterval = within("poll-interval", pollInterval, DEFAULT_POLL_INTERVAL, 1, 60_000);
     offsetFlushInterval =
         within(
-            "offset-flush-interval-ms",
+            "offset-flush-interval",
             offsetFlushInterval,
             DEFAULT_OFFSET_FLUSH_INTERVAL,
             10,
             600_000);
     heartbeatInterval =
-        within(
-            "heartbeat-interval-ms", heartbeatInterval, DEFAULT_HEARTBEAT_INTERVAL, 0, 3_600_000);
+        within("heartbeat-interval", heartbeatInterval, DEFAULT_HEARTBEAT_INTERVAL, 0, 3_600_000);
     maxPayloadBytes = maxPayloadBytes == 0 ? TaskLimits.DEFAULT_MAX_PAYLOAD_BYTES : maxPayloadBytes;
     check(
         "max-payload-bytes",
         maxPayloadBytes >= 1 && maxPayloadBytes <= TaskLimits.HARD_MAX_PAYLOAD_BYTES,
         maxPayloadBytes + " is outside 1 to " + TaskLimits.HARD_MAX_PAYLOAD_BYTES + " (1 MiB)");
-    purgeInterval =
-        within("purge-interval-ms", purgeInterval, DEFAULT_PURGE_INTERVAL, 0, 86_400_000);
-    retention = within("retention-ms", retention, DEFAULT_RETENTION, 0, 365L * 86_400_000);
+    purgeInterval = within("purge-interval", purgeInterval, DEFAULT_PURGE_INTERVAL, 0, 86_400_000);
+    retention = within("retention", retention, DEFAULT_RETENTION, 0, 365L * 86_400_000);
     purgeBatchSize = purgeBatchSize == 0 ? DEFAULT_PURGE_BATCH_SIZE : purgeBatchSize;
     check(
         "purge-batch-size",
         purgeBatchSize >= 1 && purgeBatchSize <= MAX_PURGE_BATCH_SIZE,
         purgeBatchSize + " is outside 1 to " + MAX_PURGE_BATCH_SIZE);
-    lockWait = within("lock-wait-ms", lockWait, DEFAULT_LOCK_WAIT, 1000, 60_000);
+    lockWait = within("lock-wait", lockWait, DEFAULT_LOCK_WAIT, 1000, 60_000);
     leaderCheckInterval =
         within(
-            "leader-check-interval-ms",
+            "leader-check-interval",
             leaderCheckInterval,
             DEFAULT_LEADER_CHECK_INTERVAL,
             50,
             60_000);
     binlogGuardInterval =
         within(
-            "binlog-guard-interval-ms",
+            "binlog-guard-interval",
             binlogGuardInterval,
             DEFAULT_BINLOG_GUARD_INTERVAL,
             100,
@@ -188,12 +191,20 @@ public record RelayConfig(
         replicationFactor == -1 || replicationFactor >= 1,
         "must be -1 or ≥ 1");
     maxSendBackoff =
-        within("max-send-backoff-ms", maxSendBackoff, DEFAULT_MAX_SEND_BACKOFF, 100, 600_000);
+        within("max-send-backoff", maxSendBackoff, DEFAULT_MAX_SEND_BACKOFF, 100, 600_000);
     kafka = Map.copyOf(kafka == null ? Map.of() : kafka);
     debezium = Map.copyOf(debezium == null ? Map.of() : debezium);
   }
 
-  /** Parses {@code tasklane.relay.*} properties; unknown keys are refused (typos fail fast). */
+  /** A builder with every setting unset: the defaults above apply. */
+  public static RelayConfigBuilder builder() {
+    return new RelayConfigBuilder();
+  }
+
+  /**
+   * Parses {@code tasklane.relay.*} properties (no layering); unknown keys are refused naming the
+   * nearest known one.
+   */
   public static RelayConfig fromProperties(Map<String, String> properties) {
     return RelayConfigParser.parse(properties);
   }
@@ -275,28 +286,5 @@ public record RelayConfig(
 
   private static long defaultServerId(String db) {
     return 5_400_000L + (db.hashCode() & 0x3FFFFF);
-  }
-
-  private static String require(String key, String value) {
-    if (value == null || value.isBlank()) {
-      throw new InvalidRelayConfigException(PREFIX + key, "is required");
-    }
-    return value;
-  }
-
-  private static void check(String key, boolean ok, String message) {
-    if (!ok) {
-      throw new InvalidRelayConfigException(PREFIX + key, message);
-    }
-  }
-
-  private static Duration within(
-      String key, Duration value, Duration dflt, long minMs, long maxMs) {
-    Duration d = value == null ? dflt : value;
-    if (d.toMillis() < minMs || d.toMillis() > maxMs) {
-      throw new InvalidRelayConfigException(
-          PREFIX + key, d.toMillis() + " ms is outside " + minMs + " to " + maxMs + " ms");
-    }
-    return d;
   }
 }

@@ -1,18 +1,19 @@
 package io.tasklane.relay;
 
+import io.tasklane.core.config.ConfigSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 
 /**
- * Layers the relay's configuration sources, lowest first: a properties file ({@code --config
- * file}), JVM system properties {@code tasklane.relay.*}, environment variables {@code
- * TASKLANE_RELAY_*}. The environment wins.
+ * Layers the relay's configuration sources by the rule of every Tasklane app: environment variables
+ * ({@code TASKLANE_RELAY_*}) win over JVM system properties ({@code tasklane.relay.*}), which win
+ * over the properties file ({@code --config file}), which wins over the defaults
+ * (docs/operations.md, Configuration).
  *
  * <p>Environment names are the property names upper-cased with {@code .} and {@code -} turned into
  * {@code _}: {@code TASKLANE_RELAY_JDBC_URL}. Pass-through keys keep their dots: {@code
@@ -20,8 +21,6 @@ import java.util.Properties;
  * {@code _} after the prefix becomes a dot). Stateless; call from the start-up thread.
  */
 public final class RelayConfigLoader {
-  private static final String ENV_PREFIX = "TASKLANE_RELAY_";
-
   private RelayConfigLoader() {}
 
   /** Parses {@code --config FILE} from {@code args}, then layers system properties and env. */
@@ -40,9 +39,9 @@ public final class RelayConfigLoader {
     return load(file, System.getProperties(), System.getenv());
   }
 
-  /** Layers {@code file} (may be null), {@code system} and {@code env}; the environment wins. */
+  /** Layers {@code env} over {@code system} over {@code file} (may be null) over the defaults. */
   public static RelayConfig load(Path file, Properties system, Map<String, String> env) {
-    Map<String, String> merged = new HashMap<>();
+    Map<String, String> fromFile = new HashMap<>();
     if (file != null) {
       Properties p = new Properties();
       try (InputStream in = Files.newInputStream(file)) {
@@ -51,39 +50,16 @@ public final class RelayConfigLoader {
         throw new InvalidRelayConfigException(
             "--config", "cannot read " + file + ": " + e.getMessage());
       }
-      p.stringPropertyNames().forEach(k -> merged.put(fileKey(file, k), p.getProperty(k)));
+      p.stringPropertyNames().forEach(k -> fromFile.put(fileKey(file, k), p.getProperty(k)));
     }
-    system.stringPropertyNames().forEach(k -> put(merged, k, system.getProperty(k)));
-    env.forEach(
-        (k, v) -> {
-          String key = envToProperty(k);
-          if (key != null) {
-            merged.put(key, v);
-          }
-        });
-    return RelayConfig.fromProperties(merged);
+    return RelayConfigParser.parse(
+        () -> ConfigSource.layer(RelayConfigParser.KEYS, fromFile, system, env));
   }
 
   /** The property an environment variable sets, or null when it is not a relay variable. */
   static String envToProperty(String envName) {
-    if (!envName.startsWith(ENV_PREFIX)) {
-      return null;
-    }
-    String rest = envName.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT);
-    for (String passThrough : new String[] {"kafka_", "debezium_"}) {
-      if (rest.startsWith(passThrough)) {
-        return RelayConfig.PREFIX
-            + passThrough.substring(0, passThrough.length() - 1)
-            + "."
-            + rest.substring(passThrough.length()).replace('_', '.');
-      }
-    }
-    for (String key : RelayConfigParser.KEYS) {
-      if (key.replace('-', '_').equals(rest)) {
-        return RelayConfig.PREFIX + key;
-      }
-    }
-    return RelayConfig.PREFIX + rest.replace('_', '-'); // unknown: refused by the parser
+    String key = RelayConfigParser.KEYS.fromEnv(envName);
+    return key == null ? null : RelayConfig.PREFIX + key;
   }
 
   /**
@@ -104,11 +80,5 @@ public final class RelayConfigLoader {
             + RelayConfig.PREFIX
             + key
             + "'?)");
-  }
-
-  private static void put(Map<String, String> merged, String key, String value) {
-    if (key.startsWith(RelayConfig.PREFIX)) {
-      merged.put(key, value);
-    }
   }
 }

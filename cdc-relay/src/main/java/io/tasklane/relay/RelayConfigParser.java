@@ -1,133 +1,123 @@
 package io.tasklane.relay;
 
+import io.tasklane.core.config.ConfigException;
+import io.tasklane.core.config.ConfigKeys;
+import io.tasklane.core.config.ConfigSource;
 import io.tasklane.relay.RelayConfig.ConnectorKind;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
-/** Turns {@code tasklane.relay.*} properties into a {@link RelayConfig}. Stateless. */
+/** Turns layered {@code tasklane.relay.*} settings into a {@link RelayConfig}. Stateless. */
 final class RelayConfigParser {
-  static final String KAFKA = RelayConfig.PREFIX + "kafka.";
-  static final String DEBEZIUM = RelayConfig.PREFIX + "debezium.";
+  /** The duration settings; {@code <key>-ms} is refused, naming {@code <key>}. */
+  static final List<String> DURATIONS =
+      List.of(
+          "poll-interval",
+          "offset-flush-interval",
+          "heartbeat-interval",
+          "purge-interval",
+          "retention",
+          "lock-wait",
+          "leader-check-interval",
+          "binlog-guard-interval",
+          "max-send-backoff");
 
-  /** Every plain key, without the prefix. */
-  static final Set<String> KEYS =
-      Set.of(
-          "jdbc-url",
-          "username",
-          "password",
-          "bootstrap-servers",
-          "namespace",
-          "connector",
-          "name",
-          "server-id",
-          "table",
-          "poll-interval-ms",
-          "offset-flush-interval-ms",
-          "heartbeat-interval-ms",
-          "max-payload-bytes",
-          "purge-interval-ms",
-          "retention-ms",
-          "purge-batch-size",
-          "lock-wait-ms",
-          "leader-check-interval-ms",
-          "binlog-guard-interval-ms",
-          "binlog-guard-min-files",
-          "http-port",
-          "http-host",
-          "http-port-file",
-          "tasks-partitions",
-          "replication-factor",
-          "max-send-backoff-ms");
+  /** Every setting of the relay, without the prefix. */
+  static final ConfigKeys KEYS = keys();
 
   private RelayConfigParser() {}
 
+  private static ConfigKeys keys() {
+    List<String> plain =
+        new java.util.ArrayList<>(
+            List.of(
+                "jdbc-url",
+                "username",
+                "password",
+                "bootstrap-servers",
+                "namespace",
+                "connector",
+                "name",
+                "server-id",
+                "table",
+                "max-payload-bytes",
+                "purge-batch-size",
+                "binlog-guard-min-files",
+                "http-port",
+                "http-host",
+                "http-port-file",
+                "tasks-partitions",
+                "replication-factor"));
+    plain.addAll(DURATIONS);
+    Map<String, String> retired = new TreeMap<>();
+    for (String d : DURATIONS) {
+      retired.put(
+          d + "-ms",
+          "renamed to '"
+              + RelayConfig.PREFIX
+              + d
+              + "', a duration such as 500ms, 30s or 1h (append ms to the old value)");
+    }
+    return ConfigKeys.of(RelayConfig.PREFIX, plain, List.of("kafka.", "debezium."))
+        .withRetired(retired);
+  }
+
+  /** Checks {@code properties} (full names, no layering) and builds the config from them. */
   static RelayConfig parse(Map<String, String> properties) {
-    Map<String, String> plain = new HashMap<>();
-    Map<String, String> kafka = new TreeMap<>();
-    Map<String, String> debezium = new TreeMap<>();
-    properties.forEach(
-        (k, v) -> {
-          if (k.startsWith(KAFKA)) {
-            kafka.put(k.substring(KAFKA.length()), v);
-          } else if (k.startsWith(DEBEZIUM)) {
-            debezium.put(k.substring(DEBEZIUM.length()), v);
-          } else if (k.startsWith(RelayConfig.PREFIX)) {
-            String key = k.substring(RelayConfig.PREFIX.length());
-            if (!KEYS.contains(key)) {
-              throw new InvalidRelayConfigException(
-                  k, "unknown setting; known: " + new TreeMap<>(toMap(KEYS)).keySet());
-            }
-            plain.put(key, v == null ? null : v.trim());
-          }
-        });
-    return new RelayConfig(
-        plain.get("jdbc-url"),
-        plain.get("username"),
-        plain.get("password"),
-        plain.get("bootstrap-servers"),
-        plain.get("namespace"),
-        connector(plain.get("connector")),
-        plain.get("name"),
-        longOf(plain, "server-id", 0),
-        plain.get("table"),
-        millis(plain, "poll-interval-ms"),
-        millis(plain, "offset-flush-interval-ms"),
-        millis(plain, "heartbeat-interval-ms"),
-        (int) longOf(plain, "max-payload-bytes", 0),
-        millis(plain, "purge-interval-ms"),
-        millis(plain, "retention-ms"),
-        (int) longOf(plain, "purge-batch-size", 0),
-        millis(plain, "lock-wait-ms"),
-        millis(plain, "leader-check-interval-ms"),
-        millis(plain, "binlog-guard-interval-ms"),
-        (int) longOf(plain, "binlog-guard-min-files", RelayConfig.DEFAULT_BINLOG_GUARD_MIN_FILES),
-        (int) longOf(plain, "http-port", RelayConfig.DEFAULT_HTTP_PORT),
-        plain.get("http-host"),
-        plain.get("http-port-file"),
-        (int) longOf(plain, "tasks-partitions", 0),
-        (short) longOf(plain, "replication-factor", -1),
-        millis(plain, "max-send-backoff-ms"),
-        kafka,
-        debezium);
+    return parse(() -> ConfigSource.of(KEYS, properties));
   }
 
-  private static Map<String, String> toMap(Set<String> keys) {
-    Map<String, String> m = new HashMap<>();
-    keys.forEach(k -> m.put(k, ""));
-    return m;
-  }
-
-  private static ConnectorKind connector(String value) {
-    if (value == null || value.isEmpty()) {
-      return ConnectorKind.AUTO;
-    }
+  /** Builds the config from a source made by {@code source}, core errors as relay errors. */
+  static RelayConfig parse(Supplier<ConfigSource> source) {
     try {
-      return ConnectorKind.valueOf(value.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidRelayConfigException(
-          RelayConfig.PREFIX + "connector", "'" + value + "' is not one of auto, mariadb, mysql");
+      return build(source.get());
+    } catch (ConfigException e) {
+      throw new InvalidRelayConfigException(e.key(), e.problem());
     }
   }
 
-  private static Duration millis(Map<String, String> plain, String key) {
-    String v = plain.get(key);
-    return v == null || v.isEmpty() ? null : Duration.ofMillis(longOf(plain, key, 0));
+  private static RelayConfig build(ConfigSource c) {
+    ConnectorKind connector = c.enumValue("connector", ConnectorKind.class);
+    return RelayConfig.builder()
+        .jdbcUrl(c.string("jdbc-url"))
+        .username(c.string("username"))
+        .password(c.string("password"))
+        .bootstrapServers(c.string("bootstrap-servers"))
+        .namespace(c.string("namespace"))
+        .connector(connector)
+        .name(c.string("name"))
+        .serverId(c.number("server-id", 0))
+        .table(c.string("table"))
+        .pollInterval(c.duration("poll-interval"))
+        .offsetFlushInterval(c.duration("offset-flush-interval"))
+        .heartbeatInterval(c.duration("heartbeat-interval"))
+        .maxPayloadBytes(c.integer("max-payload-bytes", 0))
+        .purgeInterval(c.duration("purge-interval"))
+        .retention(c.duration("retention"))
+        .purgeBatchSize(c.integer("purge-batch-size", 0))
+        .lockWait(c.duration("lock-wait"))
+        .leaderCheckInterval(c.duration("leader-check-interval"))
+        .binlogGuardInterval(c.duration("binlog-guard-interval"))
+        .binlogGuardMinFiles(
+            c.integer("binlog-guard-min-files", RelayConfig.DEFAULT_BINLOG_GUARD_MIN_FILES))
+        .httpPort(c.integer("http-port", RelayConfig.DEFAULT_HTTP_PORT))
+        .httpHost(c.string("http-host"))
+        .httpPortFile(c.string("http-port-file"))
+        .tasksPartitions(c.integer("tasks-partitions", 0))
+        .replicationFactor(replicationFactor(c))
+        .maxSendBackoff(c.duration("max-send-backoff"))
+        .kafka(c.passThrough("kafka."))
+        .debezium(c.passThrough("debezium."))
+        .build();
   }
 
-  private static long longOf(Map<String, String> plain, String key, long dflt) {
-    String v = plain.get(key);
-    if (v == null || v.isEmpty()) {
-      return dflt;
+  private static short replicationFactor(ConfigSource c) {
+    int rf = c.integer("replication-factor", -1);
+    if (rf < Short.MIN_VALUE || rf > Short.MAX_VALUE) {
+      throw new ConfigException(c.full("replication-factor"), rf + " is outside -1 to 32767");
     }
-    try {
-      return Long.parseLong(v.replace("_", ""));
-    } catch (NumberFormatException e) {
-      throw new InvalidRelayConfigException(
-          RelayConfig.PREFIX + key, "'" + v + "' is not a number");
-    }
+    return (short) rf;
   }
 }

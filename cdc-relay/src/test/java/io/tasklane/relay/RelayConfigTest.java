@@ -69,15 +69,16 @@ class RelayConfigTest {
         "tasklane.relay.jdbc-url=jdbc:mariadb://h/db1\n"
             + "tasklane.relay.username=fromfile\n"
             + "tasklane.relay.bootstrap-servers=k:1\n"
-            + "tasklane.relay.retention-ms=1000\n"
+            + "tasklane.relay.retention=1000ms\n"
+            + "tasklane.relay.lock-wait=5s\n"
             + "tasklane.relay.kafka.security.protocol=SSL\n");
     Properties sys = new Properties();
     sys.setProperty("tasklane.relay.username", "fromsys");
-    sys.setProperty("tasklane.relay.retention-ms", "2000");
+    sys.setProperty("tasklane.relay.retention", "2s");
     sys.setProperty("unrelated.key", "x");
     Map<String, String> env =
         Map.of(
-            "TASKLANE_RELAY_RETENTION_MS", "3000",
+            "TASKLANE_RELAY_RETENTION", "3s",
             "TASKLANE_RELAY_KAFKA_SASL_MECHANISM", "PLAIN",
             "TASKLANE_RELAY_DEBEZIUM_SNAPSHOT_FETCH_SIZE", "500",
             "PATH", "/bin");
@@ -86,6 +87,8 @@ class RelayConfigTest {
 
     assertThat(c.username()).isEqualTo("fromsys");
     assertThat(c.retention()).isEqualTo(Duration.ofMillis(3000));
+    assertThat(c.lockWait()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.heartbeatInterval()).isEqualTo(RelayConfig.DEFAULT_HEARTBEAT_INTERVAL);
     assertThat(c.kafka())
         .containsEntry("security.protocol", "SSL")
         .containsEntry("sasl.mechanism", "PLAIN");
@@ -177,5 +180,98 @@ class RelayConfigTest {
     assertThatThrownBy(() -> RelayConfig.fromProperties(q))
         .isInstanceOf(InvalidRelayConfigException.class)
         .hasMessageStartingWith("tasklane.relay.http-host: 'a host/with junk' must be a host name");
+  }
+
+  @Test
+  void readsDurationsWithTheirUnitAndRefusesABareNumberNamingTheForms() {
+    var p = minimal();
+    p.put("tasklane.relay.retention", "7d");
+    p.put("tasklane.relay.poll-interval", "PT0.05S");
+    p.put("tasklane.relay.purge-interval", "0s");
+    RelayConfig c = RelayConfig.fromProperties(p);
+    assertThat(c.retention()).isEqualTo(Duration.ofDays(7));
+    assertThat(c.pollInterval()).isEqualTo(Duration.ofMillis(50));
+    assertThat(c.purgeInterval()).isZero();
+
+    var q = minimal();
+    q.put("tasklane.relay.retention", "3600000");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(q))
+        .isInstanceOf(InvalidRelayConfigException.class)
+        .hasMessage(
+            "tasklane.relay.retention: '3600000' is not a duration: write a number and a unit"
+                + " (500ms, 30s, 5m, 1h, 7d) or ISO-8601 (PT30S)");
+    var r = minimal();
+    r.put("tasklane.relay.lock-wait", "500ms");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(r))
+        .hasMessage("tasklane.relay.lock-wait: 500ms is outside 1s to 1m");
+  }
+
+  @Test
+  void refusesTheMillisecondKeysNamingTheirDurationSuccessor() {
+    var p = minimal();
+    p.put("tasklane.relay.retention-ms", "3600000");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(p))
+        .isInstanceOf(InvalidRelayConfigException.class)
+        .hasMessageStartingWith(
+            "tasklane.relay.retention-ms: renamed to 'tasklane.relay.retention', a duration");
+    assertThatThrownBy(
+            () ->
+                RelayConfigLoader.load(
+                    null, new Properties(), Map.of("TASKLANE_RELAY_POLL_INTERVAL_MS", "20")))
+        .hasMessageStartingWith(
+            "tasklane.relay.poll-interval-ms: renamed to 'tasklane.relay.poll-interval'");
+  }
+
+  @Test
+  void refusesUnknownKeysFromEverySourceNamingTheNearestKnownOne(@TempDir Path dir)
+      throws Exception {
+    var p = minimal();
+    p.put("tasklane.relay.bootstrap-server", "k:1");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(p))
+        .isInstanceOf(InvalidRelayConfigException.class)
+        .hasMessageStartingWith(
+            "tasklane.relay.bootstrap-server: unknown setting; did you mean"
+                + " 'tasklane.relay.bootstrap-servers'?");
+    Properties sys = new Properties();
+    sys.setProperty("tasklane.relay.http-prot", "1");
+    assertThatThrownBy(() -> RelayConfigLoader.load(null, sys, Map.of()))
+        .hasMessageStartingWith("tasklane.relay.http-prot: unknown setting");
+    assertThatThrownBy(
+            () ->
+                RelayConfigLoader.load(null, new Properties(), Map.of("TASKLANE_RELAY_TABEL", "t")))
+        .hasMessageStartingWith(
+            "tasklane.relay.tabel: unknown setting; did you mean 'tasklane.relay.table'?");
+  }
+
+  @Test
+  void refusesAnUnknownConnectorNamingTheAllowedValues() {
+    var p = minimal();
+    p.put("tasklane.relay.connector", "postgres");
+    assertThatThrownBy(() -> RelayConfig.fromProperties(p))
+        .isInstanceOf(InvalidRelayConfigException.class)
+        .hasMessage("tasklane.relay.connector: 'postgres' must be one of auto, mariadb, mysql");
+    p.put("tasklane.relay.connector", "MariaDB");
+    assertThat(RelayConfig.fromProperties(p).connector())
+        .isEqualTo(RelayConfig.ConnectorKind.MARIADB);
+  }
+
+  @Test
+  void theBuilderAppliesTheSameDefaultsAndChecks() {
+    RelayConfig built =
+        RelayConfig.builder()
+            .jdbcUrl("jdbc:mariadb://db.example:3307/shop?useSsl=true")
+            .username("relay")
+            .bootstrapServers("kafka:9092")
+            .build();
+    assertThat(built).isEqualTo(RelayConfig.fromProperties(minimal()));
+    assertThatThrownBy(
+            () ->
+                RelayConfig.builder()
+                    .jdbcUrl("jdbc:mariadb://h/db")
+                    .username("u")
+                    .bootstrapServers("k:1")
+                    .purgeBatchSize(5000)
+                    .build())
+        .hasMessage("tasklane.relay.purge-batch-size: 5000 is outside 1 to 1000");
   }
 }

@@ -70,7 +70,7 @@ public final class RelayFixture {
     p.put("tasklane.relay.bootstrap-servers", stack.bootstrapServers());
     p.put("tasklane.relay.namespace", topics.namespace());
     p.put("tasklane.relay.http-port", "0");
-    p.put("tasklane.relay.poll-interval-ms", "10");
+    p.put("tasklane.relay.poll-interval", "10ms");
     p.put("tasklane.relay.tasks-partitions", "3");
     p.put("tasklane.relay.kafka.client.rack", "test"); // exercises the pass-through
     for (int i = 0; i + 1 < extra.length; i += 2) {

@@ -25,10 +25,10 @@ class RelayPurgeTest {
         Relay relay =
             fx.startRelay(
                 clock,
-                "tasklane.relay.purge-interval-ms",
-                "100",
-                "tasklane.relay.retention-ms",
-                "600000")) {
+                "tasklane.relay.purge-interval",
+                "100ms",
+                "tasklane.relay.retention",
+                "10m")) {
       assertThat(relay.awaitStreaming(Duration.ofSeconds(90))).isTrue();
       List<String> ids;
       try (Connection c = fx.connect()) {

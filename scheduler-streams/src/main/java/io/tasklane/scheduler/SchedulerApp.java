@@ -6,9 +6,10 @@ import io.micronaut.runtime.Micronaut;
 /**
  * Starts the scheduler: a Micronaut HTTP server (status API, health, Prometheus metrics) with the
  * Kafka Streams topology running inside. Configure it under {@code tasklane.scheduler.*} through
- * {@code application.yml}, system properties ({@code -Dtasklane.scheduler.bootstrap-servers=..}) or
- * environment variables ({@code TASKLANE_SCHEDULER_BOOTSTRAP_SERVERS}); see {@link
- * SchedulerConfig}. The process exits with status 1 when the configuration or the topics are wrong.
+ * environment variables ({@code TASKLANE_SCHEDULER_BOOTSTRAP_SERVERS}), which win over system
+ * properties ({@code -Dtasklane.scheduler.bootstrap-servers=..}), which win over {@code
+ * application.yml}; see {@link SchedulerConfig}. The process exits with status 1 when the
+ * configuration or the topics are wrong.
  */
 public final class SchedulerApp {
   private SchedulerApp() {}

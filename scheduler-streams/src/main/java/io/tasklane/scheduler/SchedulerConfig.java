@@ -9,11 +9,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The scheduler's configuration, read from {@code tasklane.scheduler.*} (kebab-case keys: {@code
- * bootstrap-servers}, {@code punctuation-interval}, ...). Immutable and validated: a bad value
- * fails with a {@link SchedulerException} naming the key and its limit.
+ * bootstrap-servers}, {@code punctuation-interval}, ...; environment, then system properties, then
+ * the Micronaut configuration files, then the defaults: docs/operations.md, Configuration), or
+ * built with {@link #builder()}. Immutable and validated: a bad value fails with a {@link
+ * SchedulerException} naming the key and its limit.
  *
  * @param bootstrapServers Kafka bootstrap servers (required)
  * @param namespace topic namespace ({@link Topics})
@@ -21,7 +24,7 @@ import java.util.Set;
  * @param partitions partitions of tasks, results and control when the scheduler creates them
  * @param punctuationInterval how often the due-index is scanned
  * @param scanBound the most due-index entries one scan handles
- * @param processingGuarantee {@code at_least_once} or {@code exactly_once_v2}
+ * @param processingGuarantee {@code at_least_once} (default) or {@code exactly_once_v2}
  * @param numStandbyReplicas warm standby copies of each store on other instances
  * @param stateDir where RocksDB keeps the stores (keep it out of /tmp)
  * @param retention how long finished tasks stay queryable and deduplicated
@@ -51,7 +54,7 @@ public record SchedulerConfig(
     int partitions,
     Duration punctuationInterval,
     int scanBound,
-    String processingGuarantee,
+    ProcessingGuarantee processingGuarantee,
     int numStandbyReplicas,
     Path stateDir,
     Duration retention,
@@ -69,7 +72,8 @@ public record SchedulerConfig(
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
   public static final Duration DEFAULT_PUNCTUATION_INTERVAL = Duration.ofMillis(100);
   public static final int DEFAULT_SCAN_BOUND = 5_000;
-  public static final String DEFAULT_PROCESSING_GUARANTEE = "at_least_once";
+  public static final ProcessingGuarantee DEFAULT_PROCESSING_GUARANTEE =
+      ProcessingGuarantee.AT_LEAST_ONCE;
   public static final int DEFAULT_NUM_STANDBY_REPLICAS = 0;
   public static final Path DEFAULT_STATE_DIR =
       Path.of(System.getProperty("user.home"), ".tasklane", "scheduler-state");
@@ -118,10 +122,6 @@ public record SchedulerConfig(
     range("scan-bound", scanBound, 1, 1_000_000);
     processingGuarantee =
         processingGuarantee == null ? DEFAULT_PROCESSING_GUARANTEE : processingGuarantee;
-    require(
-        "processing-guarantee",
-        Set.of("at_least_once", "exactly_once_v2").contains(processingGuarantee),
-        "'" + processingGuarantee + "' must be at_least_once or exactly_once_v2");
     range("num-standby-replicas", numStandbyReplicas, 0, 10);
     stateDir = stateDir == null ? DEFAULT_STATE_DIR : stateDir;
     retention = orDefault(retention, DEFAULT_RETENTION);
@@ -172,6 +172,11 @@ public record SchedulerConfig(
     }
   }
 
+  /** A builder with every setting unset: the defaults above apply. */
+  public static SchedulerConfigBuilder builder() {
+    return new SchedulerConfigBuilder();
+  }
+
   /** The configuration as it may be logged: tokens and secret Kafka settings masked. */
   @Override
   public String toString() {
@@ -188,7 +193,7 @@ public record SchedulerConfig(
         + ", scanBound="
         + scanBound
         + ", processingGuarantee="
-        + processingGuarantee
+        + processingGuarantee.streamsValue()
         + ", numStandbyReplicas="
         + numStandbyReplicas
         + ", stateDir="
@@ -260,7 +265,7 @@ public record SchedulerConfig(
         !PROTECTED_KAFKA_KEYS.contains(bare),
         "cannot be set: the scheduler (or Kafka Streams) sets it itself and its delivery"
             + " guarantees depend on it (refused, also with a Streams client prefix: "
-            + String.join(", ", new java.util.TreeSet<>(PROTECTED_KAFKA_KEYS))
+            + String.join(", ", new TreeSet<>(PROTECTED_KAFKA_KEYS))
             + ")");
   }
 

@@ -11,50 +11,30 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SchedulerConfigTest {
-  private static SchedulerConfig config(int partitions, Duration interval, String guarantee) {
-    return new SchedulerConfig(
-        "localhost:9092",
-        null,
-        null,
-        partitions,
-        interval,
-        5_000,
-        guarantee,
-        0,
-        null,
-        null,
-        100,
-        null,
-        SchedulerConfig.DEFAULT_MAX_DISPATCHED,
-        null,
-        null,
-        Map.of(),
-        List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER)),
-        SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK,
-        null);
+  private static final List<ApiToken> VIEWER =
+      List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER));
+
+  private static SchedulerConfigBuilder base() {
+    return SchedulerConfig.builder().bootstrapServers("localhost:9092").apiTokens(VIEWER);
+  }
+
+  private static SchedulerConfig config(
+      int partitions, Duration interval, ProcessingGuarantee guarantee) {
+    return base()
+        .partitions(partitions)
+        .punctuationInterval(interval)
+        .processingGuarantee(guarantee)
+        .build();
   }
 
   private static SchedulerConfig withSecrets(List<ApiToken> tokens, String interInstance) {
-    return new SchedulerConfig(
-        "localhost:9092",
-        null,
-        null,
-        6,
-        null,
-        5_000,
-        null,
-        0,
-        null,
-        null,
-        100,
-        null,
-        SchedulerConfig.DEFAULT_MAX_DISPATCHED,
-        null,
-        null,
-        Map.of("sasl.jaas.config", "PlainLoginModule required username=\"u\" password=\"pw-1\";"),
-        tokens,
-        SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK,
-        interInstance);
+    return base()
+        .kafka(
+            Map.of(
+                "sasl.jaas.config", "PlainLoginModule required username=\"u\" password=\"pw-1\";"))
+        .apiTokens(tokens)
+        .interInstanceToken(interInstance)
+        .build();
   }
 
   @Test
@@ -63,7 +43,9 @@ class SchedulerConfigTest {
     assertThat(c.namespace()).isEqualTo("tasklane");
     assertThat(c.applicationId()).isEqualTo("tasklane-scheduler");
     assertThat(c.punctuationInterval()).isEqualTo(SchedulerConfig.DEFAULT_PUNCTUATION_INTERVAL);
-    assertThat(c.processingGuarantee()).isEqualTo("at_least_once");
+    assertThat(c.processingGuarantee()).isEqualTo(ProcessingGuarantee.AT_LEAST_ONCE);
+    assertThat(c.partitions()).isEqualTo(6);
+    assertThat(base().build()).isEqualTo(config(SchedulerConfig.DEFAULT_PARTITIONS, null, null));
     assertThat(c.retention()).isEqualTo(Duration.ofDays(7));
     assertThat(c.stateDir().toString()).doesNotStartWith("/tmp");
   }
@@ -75,8 +57,8 @@ class SchedulerConfigTest {
         .hasMessage("tasklane.scheduler.partitions: 0 is outside 1 to 10000");
     assertThatThrownBy(() -> config(6, Duration.ofMillis(1), null))
         .hasMessageStartingWith("tasklane.scheduler.punctuation-interval: PT0.001S is outside");
-    assertThatThrownBy(() -> config(6, null, "exactly_once"))
-        .hasMessageContaining("tasklane.scheduler.processing-guarantee");
+    assertThat(config(6, null, ProcessingGuarantee.EXACTLY_ONCE_V2).toString())
+        .contains("processingGuarantee=exactly_once_v2");
   }
 
   @ParameterizedTest
@@ -148,26 +130,7 @@ class SchedulerConfigTest {
   }
 
   private static SchedulerConfig withKafka(Map<String, String> kafka) {
-    return new SchedulerConfig(
-        "localhost:9092",
-        null,
-        null,
-        6,
-        null,
-        5_000,
-        null,
-        0,
-        null,
-        null,
-        100,
-        null,
-        SchedulerConfig.DEFAULT_MAX_DISPATCHED,
-        null,
-        null,
-        kafka,
-        List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER)),
-        SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK,
-        null);
+    return base().kafka(kafka).build();
   }
 
   @ParameterizedTest

@@ -3,7 +3,8 @@ package io.tasklane.worker;
 import java.time.Duration;
 
 /**
- * Settings of one handler, under {@code tasklane.worker.handlers.<name>.*}.
+ * Settings of one handler, under {@code tasklane.worker.handlers.<name>.*}; build it with {@link
+ * #builder()}.
  *
  * @param enabled {@code enabled}: false leaves the handler's topic unconsumed by this worker
  * @param concurrency {@code concurrency}: threads of the handler's own pool (1 to {@value
@@ -46,9 +47,18 @@ public record HandlerConfig(
     }
   }
 
+  /** A builder with every setting unset: the defaults apply. */
+  public static HandlerConfigBuilder builder() {
+    return new HandlerConfigBuilder();
+  }
+
+  /** A builder with the defaults derived from the worker's: its concurrency and partitions. */
+  public static HandlerConfigBuilder builder(WorkerConfig worker) {
+    return builder().concurrency(worker.concurrency()).partitions(worker.handlerPartitions());
+  }
+
   /** Defaults derived from the worker's: concurrency, 2 × concurrency, the task's timeout. */
   public static HandlerConfig defaults(WorkerConfig worker) {
-    return new HandlerConfig(
-        true, worker.concurrency(), 2 * worker.concurrency(), null, worker.handlerPartitions());
+    return builder(worker).build();
   }
 }

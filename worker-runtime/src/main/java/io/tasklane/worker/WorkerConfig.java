@@ -9,7 +9,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Settings of the worker runtime, under {@code tasklane.worker.*} (Micronaut properties).
+ * Settings of the worker runtime, under {@code tasklane.worker.*}: environment variables, then
+ * system properties, then the application's Micronaut configuration, then the defaults
+ * (docs/operations.md, Configuration). Build it with {@link #builder()}.
  *
  * @param topics {@code namespace}: topic namespace, default {@value Topics#DEFAULT_NAMESPACE}
  * @param bootstrapServers {@code bootstrap-servers}, else micronaut-kafka's {@code
@@ -118,6 +120,11 @@ public record WorkerConfig(
                 + ")");
       }
     }
+  }
+
+  /** A builder with every setting unset: the defaults apply. */
+  public static WorkerConfigBuilder builder() {
+    return new WorkerConfigBuilder();
   }
 
   /** For logs: every secret-like {@code kafka.*} value (SASL JAAS, keystore passwords) masked. */

@@ -35,7 +35,7 @@ class KafkaDownTest {
                 "tasklane.relay.jdbc-url", "jdbc:mariadb://127.0.0.1:1/db",
                 "tasklane.relay.username", "u",
                 "tasklane.relay.bootstrap-servers", "127.0.0.1:" + deadPort,
-                "tasklane.relay.max-send-backoff-ms", "200",
+                "tasklane.relay.max-send-backoff", "200ms",
                 "tasklane.relay.kafka.delivery.timeout.ms", "1000",
                 "tasklane.relay.kafka.request.timeout.ms", "500",
                 "tasklane.relay.kafka.max.block.ms", "500"));

@@ -102,7 +102,7 @@ class RefusedRecordTest {
     p.put("tasklane.relay.username", "u");
     p.put("tasklane.relay.bootstrap-servers", stack.bootstrapServers());
     p.put("tasklane.relay.namespace", topics.namespace());
-    p.put("tasklane.relay.max-send-backoff-ms", "200");
+    p.put("tasklane.relay.max-send-backoff", "200ms");
     RelayConfig config = RelayConfig.fromProperties(p);
     RelayMetrics metrics = new RelayMetrics(Clock.systemUTC());
     AtomicInteger marked = new AtomicInteger();

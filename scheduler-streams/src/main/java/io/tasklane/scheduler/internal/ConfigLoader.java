@@ -1,73 +1,132 @@
 package io.tasklane.scheduler.internal;
 
-import io.micronaut.core.naming.conventions.StringConvention;
-import io.micronaut.core.value.PropertyResolver;
+import io.micronaut.context.env.Environment;
+import io.micronaut.context.env.EnvironmentPropertySource;
+import io.micronaut.context.env.PropertySource;
+import io.micronaut.context.env.SystemPropertiesPropertySource;
+import io.tasklane.core.config.ConfigException;
+import io.tasklane.core.config.ConfigKeys;
+import io.tasklane.core.config.ConfigSource;
 import io.tasklane.scheduler.ApiToken;
+import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
-/** Reads {@link SchedulerConfig} from Micronaut's properties ({@code tasklane.scheduler.*}). */
+/**
+ * Reads {@link SchedulerConfig} from {@code tasklane.scheduler.*}: environment variables, then
+ * system properties, then the Micronaut configuration (application.yml and the application's other
+ * property sources), then the defaults. Unknown keys are refused. Stateless.
+ */
 final class ConfigLoader {
   private static final String P = SchedulerConfig.PREFIX + ".";
 
+  /** Every setting of the scheduler. */
+  static final ConfigKeys KEYS =
+      ConfigKeys.of(
+          P,
+          List.of(
+              "bootstrap-servers",
+              "namespace",
+              "application-id",
+              "partitions",
+              "punctuation-interval",
+              "scan-bound",
+              "processing-guarantee",
+              "num-standby-replicas",
+              "state-dir",
+              "retention",
+              "snooze-cap",
+              "timeout-grace",
+              "max-dispatched",
+              "topic-refresh-interval",
+              "advertised-host",
+              "api.tokens",
+              "api.tokens.*",
+              "max-waiters-per-task",
+              "inter-instance-token"),
+          List.of("kafka."));
+
   private ConfigLoader() {}
 
-  static SchedulerConfig load(PropertyResolver props) {
-    return new SchedulerConfig(
-        props.getProperty(P + "bootstrap-servers", String.class).orElse(null),
-        props.getProperty(P + "namespace", String.class).orElse(null),
-        props.getProperty(P + "application-id", String.class).orElse(null),
-        props
-            .getProperty(P + "partitions", Integer.class)
-            .orElse(SchedulerConfig.DEFAULT_PARTITIONS),
-        duration(props, "punctuation-interval"),
-        props
-            .getProperty(P + "scan-bound", Integer.class)
-            .orElse(SchedulerConfig.DEFAULT_SCAN_BOUND),
-        props.getProperty(P + "processing-guarantee", String.class).orElse(null),
-        props
-            .getProperty(P + "num-standby-replicas", Integer.class)
-            .orElse(SchedulerConfig.DEFAULT_NUM_STANDBY_REPLICAS),
-        props.getProperty(P + "state-dir", String.class).map(Path::of).orElse(null),
-        duration(props, "retention"),
-        props
-            .getProperty(P + "snooze-cap", Integer.class)
-            .orElse(SchedulerConfig.DEFAULT_SNOOZE_CAP),
-        duration(props, "timeout-grace"),
-        props
-            .getProperty(P + "max-dispatched", Integer.class)
-            .orElse(SchedulerConfig.DEFAULT_MAX_DISPATCHED),
-        duration(props, "topic-refresh-interval"),
-        props.getProperty(P + "advertised-host", String.class).orElse(null),
-        strings(props.getProperties(P + "kafka", StringConvention.RAW)),
-        tokens(props),
-        props
-            .getProperty(P + "max-waiters-per-task", Integer.class)
-            .orElse(SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK),
-        props.getProperty(P + "inter-instance-token", String.class).orElse(null));
+  /** Layers the process environment and system properties over {@code env}'s other sources. */
+  static SchedulerConfig load(Environment env) {
+    return load(fileLayer(env), System.getProperties(), System.getenv());
   }
 
-  private static Duration duration(PropertyResolver props, String key) {
-    if (!props.containsProperty(P + key)) {
-      return null;
+  /** Layers {@code env} over {@code system} over {@code file} over the defaults. */
+  static SchedulerConfig load(
+      Map<String, String> file, Properties system, Map<String, String> env) {
+    try {
+      return build(ConfigSource.layer(KEYS, file, system, env));
+    } catch (ConfigException e) {
+      throw new SchedulerException(e.getMessage(), e);
     }
-    return props
-        .getProperty(P + key, Duration.class)
-        .orElseThrow(
-            () -> new SchedulerException(P + key + ": not a duration (e.g. 100ms, 5s, 7d)"));
   }
 
-  private static Map<String, String> strings(Map<String, Object> raw) {
-    Map<String, String> out = new HashMap<>();
-    raw.forEach((k, v) -> out.put(k, String.valueOf(v)));
-    return out;
+  /**
+   * The {@code tasklane.scheduler.*} values of every Micronaut property source but the environment
+   * and the system properties, which are layered above by the one rule; placeholders resolved.
+   */
+  static Map<String, String> fileLayer(Environment env) {
+    Map<String, String> file = new HashMap<>();
+    List<PropertySource> sources = new ArrayList<>(env.getPropertySources());
+    sources.sort((a, b) -> Integer.compare(a.getOrder(), b.getOrder())); // higher order wins
+    for (PropertySource source : sources) {
+      if (source.getName().equals(EnvironmentPropertySource.NAME)
+          || source.getName().equals(SystemPropertiesPropertySource.NAME)) {
+        continue;
+      }
+      for (String key : source) {
+        if (key.startsWith(P)) {
+          file.put(key, value(env, key, source.get(key)));
+        }
+      }
+    }
+    return file;
+  }
+
+  private static String value(Environment env, String key, Object raw) {
+    if (raw instanceof Collection<?> list) {
+      return list.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+    String s = String.valueOf(raw);
+    return s.contains("${") ? env.getProperty(key, String.class).orElse(s) : s;
+  }
+
+  private static SchedulerConfig build(ConfigSource c) {
+    return SchedulerConfig.builder()
+        .bootstrapServers(c.string("bootstrap-servers"))
+        .namespace(c.string("namespace"))
+        .applicationId(c.string("application-id"))
+        .partitions(c.integer("partitions", SchedulerConfig.DEFAULT_PARTITIONS))
+        .punctuationInterval(c.duration("punctuation-interval"))
+        .scanBound(c.integer("scan-bound", SchedulerConfig.DEFAULT_SCAN_BOUND))
+        .processingGuarantee(c.enumValue("processing-guarantee", ProcessingGuarantee.class))
+        .numStandbyReplicas(
+            c.integer("num-standby-replicas", SchedulerConfig.DEFAULT_NUM_STANDBY_REPLICAS))
+        .stateDir(c.string("state-dir") == null ? null : Path.of(c.string("state-dir")))
+        .retention(c.duration("retention"))
+        .snoozeCap(c.integer("snooze-cap", SchedulerConfig.DEFAULT_SNOOZE_CAP))
+        .timeoutGrace(c.duration("timeout-grace"))
+        .maxDispatched(c.integer("max-dispatched", SchedulerConfig.DEFAULT_MAX_DISPATCHED))
+        .topicRefreshInterval(c.duration("topic-refresh-interval"))
+        .advertisedHost(c.string("advertised-host"))
+        .kafka(c.passThrough("kafka."))
+        .apiTokens(tokens(c))
+        .maxWaitersPerTask(
+            c.integer("max-waiters-per-task", SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK))
+        .interInstanceToken(c.string("inter-instance-token"))
+        .build();
   }
 
   /**
@@ -75,18 +134,26 @@ final class ConfigLoader {
    * named after a hash of the token), or as a map: {@code api.tokens.<name>: token:role} (or the
    * older {@code api.tokens.<token>: role}).
    */
-  private static List<ApiToken> tokens(PropertyResolver props) {
+  private static List<ApiToken> tokens(ConfigSource c) {
     List<String[]> entries = new ArrayList<>(); // {name or null, token, role}
-    Map<String, String> raw = strings(props.getProperties(P + "api.tokens", StringConvention.RAW));
-    if (raw.isEmpty()) {
-      String list = props.getProperty(P + "api.tokens", String.class).orElse("");
-      for (String entry : list.split(",")) {
+    Map<String, String> byName = new TreeMap<>();
+    c.values()
+        .forEach(
+            (k, v) -> {
+              String name = ConfigKeys.freeSegment("api.tokens.*", k);
+              if (name != null) {
+                byName.put(name, v);
+              }
+            });
+    if (byName.isEmpty()) {
+      String list = c.string("api.tokens");
+      for (String entry : (list == null ? "" : list).split(",")) {
         if (!entry.isBlank()) {
           entries.add(split(entry.trim()));
         }
       }
     } else {
-      raw.forEach(
+      byName.forEach(
           (k, v) ->
               entries.add(
                   v.contains(":")

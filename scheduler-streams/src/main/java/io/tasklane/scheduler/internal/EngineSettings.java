@@ -36,27 +36,99 @@ public record EngineSettings(
   /** The default of {@code tasklane.scheduler.max-waiters-per-task}. */
   public static final int DEFAULT_MAX_WAITERS_PER_TASK = 10_000;
 
-  /** Settings with the default waiter cap. */
-  public EngineSettings(
-      Duration punctuationInterval,
-      int scanBound,
-      long retentionMs,
-      long timeoutGraceMs,
-      int snoozeCap,
-      long noHandlerRecheckMs,
-      int maxDispatched,
-      int partitions,
-      boolean healTimers) {
-    this(
-        punctuationInterval,
-        scanBound,
-        retentionMs,
-        timeoutGraceMs,
-        snoozeCap,
-        noHandlerRecheckMs,
-        maxDispatched,
-        partitions,
-        healTimers,
-        DEFAULT_MAX_WAITERS_PER_TASK);
+  /** A builder: no timer healing, unknown partitions and the default waiter cap until set. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds {@link EngineSettings} knob by knob. Not thread-safe; use it on one thread. */
+  public static final class Builder {
+    private Duration punctuationInterval;
+    private int scanBound;
+    private long retentionMs;
+    private long timeoutGraceMs;
+    private int snoozeCap;
+    private long noHandlerRecheckMs;
+    private int maxDispatched;
+    private int partitions;
+    private boolean healTimers;
+    private int maxWaitersPerTask = DEFAULT_MAX_WAITERS_PER_TASK;
+
+    private Builder() {}
+
+    /** Sets how often the due-index is scanned. */
+    public Builder punctuationInterval(Duration punctuationInterval) {
+      this.punctuationInterval = punctuationInterval;
+      return this;
+    }
+
+    /** Sets the most index entries one scan handles. */
+    public Builder scanBound(int scanBound) {
+      this.scanBound = scanBound;
+      return this;
+    }
+
+    /** Sets how long finished tasks are kept, in milliseconds. */
+    public Builder retentionMs(long retentionMs) {
+      this.retentionMs = retentionMs;
+      return this;
+    }
+
+    /** Sets the grace added to a task's timeout, in milliseconds. */
+    public Builder timeoutGraceMs(long timeoutGraceMs) {
+      this.timeoutGraceMs = timeoutGraceMs;
+      return this;
+    }
+
+    /** Sets the most RETRY_LATER answers before the task goes DEAD. */
+    public Builder snoozeCap(int snoozeCap) {
+      this.snoozeCap = snoozeCap;
+      return this;
+    }
+
+    /** Sets how often a NO_HANDLER task looks for its topic again, in milliseconds. */
+    public Builder noHandlerRecheckMs(long noHandlerRecheckMs) {
+      this.noHandlerRecheckMs = noHandlerRecheckMs;
+      return this;
+    }
+
+    /** Sets the most attempts of one handler out per stream task. */
+    public Builder maxDispatched(int maxDispatched) {
+      this.maxDispatched = maxDispatched;
+      return this;
+    }
+
+    /** Sets the partition count of {@code tasks}; 0 when unknown. */
+    public Builder partitions(int partitions) {
+      this.partitions = partitions;
+      return this;
+    }
+
+    /** Sets whether lost timer entries are written back after a (re)start. */
+    public Builder healTimers(boolean healTimers) {
+      this.healTimers = healTimers;
+      return this;
+    }
+
+    /** Sets the most tasks one task's record keeps as waiters. */
+    public Builder maxWaitersPerTask(int maxWaitersPerTask) {
+      this.maxWaitersPerTask = maxWaitersPerTask;
+      return this;
+    }
+
+    /** The settings. */
+    public EngineSettings build() {
+      return new EngineSettings(
+          punctuationInterval,
+          scanBound,
+          retentionMs,
+          timeoutGraceMs,
+          snoozeCap,
+          noHandlerRecheckMs,
+          maxDispatched,
+          partitions,
+          healTimers,
+          maxWaitersPerTask);
+    }
   }
 }

@@ -8,6 +8,7 @@ import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
+import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerException;
 import jakarta.annotation.PreDestroy;
@@ -134,17 +135,18 @@ public final class SchedulerRuntime {
     }
     self = new HostInfo(AdvertisedHost.of(config), httpPort);
     EngineSettings settings =
-        new EngineSettings(
-            config.punctuationInterval(),
-            config.scanBound(),
-            config.retention().toMillis(),
-            config.timeoutGrace().toMillis(),
-            config.snoozeCap(),
-            config.topicRefreshInterval().toMillis(),
-            config.maxDispatched(),
-            partitions,
-            !"exactly_once_v2".equals(config.processingGuarantee()),
-            config.maxWaitersPerTask());
+        EngineSettings.builder()
+            .punctuationInterval(config.punctuationInterval())
+            .scanBound(config.scanBound())
+            .retentionMs(config.retention().toMillis())
+            .timeoutGraceMs(config.timeoutGrace().toMillis())
+            .snoozeCap(config.snoozeCap())
+            .noHandlerRecheckMs(config.topicRefreshInterval().toMillis())
+            .maxDispatched(config.maxDispatched())
+            .partitions(partitions)
+            .healTimers(config.processingGuarantee() != ProcessingGuarantee.EXACTLY_ONCE_V2)
+            .maxWaitersPerTask(config.maxWaitersPerTask())
+            .build();
     Engine engine = new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current);
     Properties props = StreamsProps.streams(config, self, metrics);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);

@@ -42,7 +42,7 @@ final class StreamsProps {
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, c.applicationId());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers());
     p.put(StreamsConfig.STATE_DIR_CONFIG, c.stateDir().toAbsolutePath().toString());
-    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, c.processingGuarantee());
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, c.processingGuarantee().streamsValue());
     p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, c.numStandbyReplicas());
     p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
     // An output record no retry can write (too large) is logged, counted and skipped instead of

@@ -3,14 +3,18 @@ package io.tasklane.scheduler.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.micronaut.context.env.PropertySource;
-import io.micronaut.context.env.PropertySourcePropertyResolver;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.env.Environment;
 import io.tasklane.scheduler.ApiToken;
+import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerConfig.Role;
+import io.tasklane.scheduler.SchedulerException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class ConfigLoaderTest {
@@ -18,7 +22,9 @@ class ConfigLoaderTest {
   static final String B = io.tasklane.scheduler.Tokens.random();
 
   private static SchedulerConfig load(Map<String, Object> props) {
-    return ConfigLoader.load(new PropertySourcePropertyResolver(PropertySource.of("test", props)));
+    Map<String, String> file = new HashMap<>();
+    props.forEach((k, v) -> file.put(k, String.valueOf(v)));
+    return ConfigLoader.load(file, new Properties(), Map.of());
   }
 
   private static Map<String, Object> base() {
@@ -71,5 +77,90 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> load(p)).hasMessageContaining("must be viewer or operator");
     assertThatThrownBy(() -> load(base()))
         .hasMessageStartingWith("tasklane.scheduler.api.tokens: needs at least one token");
+  }
+
+  @Test
+  void environmentWinsOverSystemPropertiesOverTheFileOverTheDefault() {
+    Map<String, String> file = new HashMap<>();
+    file.put("tasklane.scheduler.bootstrap-servers", "file:9092");
+    file.put("tasklane.scheduler.retention", "1d");
+    file.put("tasklane.scheduler.snooze-cap", "7");
+    file.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    Properties sys = new Properties();
+    sys.setProperty("tasklane.scheduler.bootstrap-servers", "sys:9092");
+    sys.setProperty("tasklane.scheduler.retention", "2d");
+    Map<String, String> env =
+        Map.of(
+            "TASKLANE_SCHEDULER_BOOTSTRAP_SERVERS", "env:9092",
+            "TASKLANE_SCHEDULER_PROCESSING_GUARANTEE", "exactly_once_v2",
+            "TASKLANE_SCHEDULER_KAFKA_SECURITY_PROTOCOL", "SSL");
+
+    SchedulerConfig c = ConfigLoader.load(file, sys, env);
+
+    assertThat(c.bootstrapServers()).isEqualTo("env:9092");
+    assertThat(c.retention()).isEqualTo(Duration.ofDays(2));
+    assertThat(c.snoozeCap()).isEqualTo(7);
+    assertThat(c.scanBound()).isEqualTo(SchedulerConfig.DEFAULT_SCAN_BOUND);
+    assertThat(c.processingGuarantee()).isEqualTo(ProcessingGuarantee.EXACTLY_ONCE_V2);
+    assertThat(c.kafka()).containsEntry("security.protocol", "SSL");
+  }
+
+  @Test
+  void theFileLayerIsTheMicronautConfigurationAndTheEnvironmentStillWins() {
+    Map<String, Object> p = base();
+    p.put("tasklane.scheduler.api.tokens", List.of("ops:" + A + ":operator"));
+    p.put("tasklane.scheduler.timeout-grace", "90s");
+    p.put("tasklane.scheduler.namespace", "fromcontext"); // application.yml has tasklane
+    try (ApplicationContext ctx = ApplicationContext.builder().properties(p).build()) {
+      Environment environment = ctx.getEnvironment().start(); // the sources, no beans
+      Map<String, String> file = ConfigLoader.fileLayer(environment);
+      assertThat(file)
+          .containsEntry("tasklane.scheduler.bootstrap-servers", "k1:9092")
+          .containsEntry("tasklane.scheduler.api.tokens", "ops:" + A + ":operator")
+          .containsEntry("tasklane.scheduler.namespace", "fromcontext");
+      SchedulerConfig c =
+          ConfigLoader.load(
+              file, new Properties(), Map.of("TASKLANE_SCHEDULER_TIMEOUT_GRACE", "2m"));
+      assertThat(c.timeoutGrace()).isEqualTo(Duration.ofMinutes(2));
+    }
+  }
+
+  @Test
+  void refusesUnknownKeysNamingTheNearestKnownOne() {
+    Map<String, Object> p = base();
+    p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    p.put("tasklane.scheduler.punctuation-intervall", "1s");
+    assertThatThrownBy(() -> load(p))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageStartingWith(
+            "tasklane.scheduler.punctuation-intervall: unknown setting; did you mean"
+                + " 'tasklane.scheduler.punctuation-interval'?");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.load(
+                    Map.of(),
+                    new Properties(),
+                    Map.of("TASKLANE_SCHEDULER_BOOTSTRAP_SERVER", "k:1")))
+        .hasMessageStartingWith("tasklane.scheduler.bootstrap-server: unknown setting");
+  }
+
+  @Test
+  void refusesAnUnknownGuaranteeNamingTheAllowedValuesAndABareDuration() {
+    Map<String, Object> p = base();
+    p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    p.put("tasklane.scheduler.processing-guarantee", "exactly_once");
+    assertThatThrownBy(() -> load(p))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessage(
+            "tasklane.scheduler.processing-guarantee: 'exactly_once' must be one of"
+                + " at_least_once, exactly_once_v2");
+    p.put("tasklane.scheduler.processing-guarantee", "at_least_once");
+    p.put("tasklane.scheduler.retention", "604800000");
+    assertThatThrownBy(() -> load(p))
+        .hasMessageStartingWith(
+            "tasklane.scheduler.retention: '604800000' is not a duration: write a number and a"
+                + " unit");
+    p.put("tasklane.scheduler.retention", "P7D");
+    assertThat(load(p).retention()).isEqualTo(Duration.ofDays(7));
   }
 }

@@ -65,17 +65,18 @@ final class Driver implements AutoCloseable {
 
   Driver(Path stateDir, int scanBound, int maxDispatched, boolean healTimers, int maxWaiters) {
     settings =
-        new EngineSettings(
-            Duration.ofMillis(100),
-            scanBound,
-            Duration.ofDays(7).toMillis(),
-            10_000,
-            3,
-            1_000,
-            maxDispatched,
-            6,
-            healTimers,
-            maxWaiters);
+        EngineSettings.builder()
+            .punctuationInterval(Duration.ofMillis(100))
+            .scanBound(scanBound)
+            .retentionMs(Duration.ofDays(7).toMillis())
+            .timeoutGraceMs(10_000)
+            .snoozeCap(3)
+            .noHandlerRecheckMs(1_000)
+            .maxDispatched(maxDispatched)
+            .partitions(6)
+            .healTimers(healTimers)
+            .maxWaitersPerTask(maxWaiters)
+            .build();
     known.topics.add(topics.handler(HANDLER));
     known.topics.add(topics.handlerDlt(HANDLER));
     engine = new Engine(topics, settings, known, metrics, FixedRandom::new);

@@ -102,26 +102,11 @@ class OutputErrorsTest {
   @Test
   void theStreamsConfigurationInstallsIt() {
     SchedulerConfig c =
-        new SchedulerConfig(
-            "localhost:9092",
-            null,
-            null,
-            6,
-            null,
-            5_000,
-            null,
-            0,
-            null,
-            null,
-            100,
-            null,
-            SchedulerConfig.DEFAULT_MAX_DISPATCHED,
-            null,
-            "scheduler-1.example.net",
-            Map.of(),
-            List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER)),
-            SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK,
-            null);
+        SchedulerConfig.builder()
+            .bootstrapServers("localhost:9092")
+            .advertisedHost("scheduler-1.example.net")
+            .apiTokens(List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER)))
+            .build();
     CountingMetrics metrics = new CountingMetrics();
     Properties p = StreamsProps.streams(c, new HostInfo("h", 1), metrics);
     assertThat(p.get(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG))

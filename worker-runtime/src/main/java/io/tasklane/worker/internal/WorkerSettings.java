@@ -1,53 +1,114 @@
 package io.tasklane.worker.internal;
 
+import io.micronaut.context.env.Environment;
+import io.micronaut.context.env.EnvironmentPropertySource;
+import io.micronaut.context.env.PropertySource;
+import io.micronaut.context.env.SystemPropertiesPropertySource;
 import io.micronaut.core.annotation.Internal;
-import io.micronaut.core.naming.conventions.StringConvention;
-import io.micronaut.core.value.PropertyResolver;
 import io.tasklane.core.Topics;
+import io.tasklane.core.config.ConfigException;
+import io.tasklane.core.config.ConfigKeys;
+import io.tasklane.core.config.ConfigSource;
 import io.tasklane.worker.HandlerConfig;
 import io.tasklane.worker.WorkerConfig;
 import io.tasklane.worker.WorkerException;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Properties;
+import java.util.stream.Collectors;
 
-/** Reads {@code tasklane.worker.*} into the validated config records. */
+/**
+ * Reads {@code tasklane.worker.*} into the validated config records: environment variables, then
+ * system properties, then the application's Micronaut configuration (application.yml and its other
+ * property sources), then the defaults. Unknown keys are refused.
+ */
 @Singleton
 @Internal
 public final class WorkerSettings {
   private static final String P = WorkerConfig.PREFIX + ".";
 
-  private final PropertyResolver env;
+  /** Every setting of the worker. */
+  static final ConfigKeys KEYS =
+      ConfigKeys.of(
+          P,
+          List.of(
+              "enabled",
+              "namespace",
+              "bootstrap-servers",
+              "group-id",
+              "name",
+              "concurrency",
+              "handler-partitions",
+              "shutdown-grace",
+              "log-bytes-per-attempt",
+              "method-calls.enabled",
+              "idempotency.enabled",
+              "idempotency.create-table",
+              "handlers.*.enabled",
+              "handlers.*.concurrency",
+              "handlers.*.max-in-flight",
+              "handlers.*.timeout",
+              "handlers.*.partitions"),
+          List.of("kafka."));
+
+  private final ConfigSource source;
   private final WorkerConfig config;
 
-  WorkerSettings(PropertyResolver env) {
-    this.env = env;
-    String namespace = env.get(P + "namespace", String.class).orElse(Topics.DEFAULT_NAMESPACE);
-    Map<String, String> kafka = new HashMap<>();
-    env.getProperties(P + "kafka", StringConvention.RAW)
-        .forEach((k, v) -> kafka.put(k, String.valueOf(v)));
-    this.config =
-        new WorkerConfig(
-            new Topics(namespace),
-            env.get(P + "bootstrap-servers", String.class)
-                .or(() -> env.get("kafka.bootstrap.servers", String.class))
-                .orElse(null),
-            env.get(P + "group-id", String.class).orElse(namespace + "-worker"),
-            env.get(P + "name", String.class).orElseGet(WorkerSettings::defaultName),
-            env.get(P + "concurrency", Integer.class).orElse(WorkerConfig.DEFAULT_CONCURRENCY),
-            env.get(P + "handler-partitions", Integer.class)
-                .orElse(WorkerConfig.DEFAULT_HANDLER_PARTITIONS),
-            env.get(P + "shutdown-grace", Duration.class)
-                .orElse(WorkerConfig.DEFAULT_SHUTDOWN_GRACE),
-            env.get(P + "log-bytes-per-attempt", Integer.class)
-                .orElse(WorkerConfig.DEFAULT_LOG_BYTES_PER_ATTEMPT),
-            methodCalls(env.get(P + "method-calls.enabled", String.class).orElse("auto")),
-            kafka);
+  @Inject
+  WorkerSettings(Environment env) {
+    this(
+        fileLayer(env),
+        System.getProperties(),
+        System.getenv(),
+        env.get("kafka.bootstrap.servers", String.class).orElse(null));
+  }
+
+  private WorkerSettings(
+      Map<String, String> file,
+      Properties system,
+      Map<String, String> env,
+      String micronautKafkaBootstrap) {
+    try {
+      this.source = ConfigSource.layer(KEYS, file, system, env);
+      String bootstrap = source.string("bootstrap-servers");
+      String namespace = source.string("namespace");
+      Duration grace = source.duration("shutdown-grace");
+      String methodCalls = source.string("method-calls.enabled");
+      this.config =
+          WorkerConfig.builder()
+              .topics(new Topics(namespace == null ? Topics.DEFAULT_NAMESPACE : namespace))
+              .bootstrapServers(bootstrap == null ? micronautKafkaBootstrap : bootstrap)
+              .groupId(source.string("group-id"))
+              .workerName(source.string("name"))
+              .concurrency(source.integer("concurrency", WorkerConfig.DEFAULT_CONCURRENCY))
+              .handlerPartitions(
+                  source.integer("handler-partitions", WorkerConfig.DEFAULT_HANDLER_PARTITIONS))
+              .shutdownGrace(grace == null ? WorkerConfig.DEFAULT_SHUTDOWN_GRACE : grace)
+              .logBytesPerAttempt(
+                  source.integer(
+                      "log-bytes-per-attempt", WorkerConfig.DEFAULT_LOG_BYTES_PER_ATTEMPT))
+              .methodCalls(methodCalls(methodCalls == null ? "auto" : methodCalls))
+              .kafka(source.passThrough("kafka."))
+              .build();
+    } catch (ConfigException e) {
+      throw new WorkerException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Settings layered by the one rule, {@code env} over {@code system} over {@code file} (full
+   * property names) over the defaults.
+   */
+  public static WorkerSettings of(
+      Map<String, String> file, Properties system, Map<String, String> env) {
+    return new WorkerSettings(file, system, env, null);
   }
 
   public WorkerConfig config() {
@@ -56,19 +117,51 @@ public final class WorkerSettings {
 
   /** The settings of {@code handler}, defaults from {@link #config()}. */
   public HandlerConfig handler(String handler) {
-    String h = P + "handlers." + handler + ".";
-    HandlerConfig d = HandlerConfig.defaults(config);
-    int concurrency = env.get(h + "concurrency", Integer.class).orElse(d.concurrency());
+    String h = "handlers." + handler + ".";
     try {
-      return new HandlerConfig(
-          env.get(h + "enabled", Boolean.class).orElse(true),
-          concurrency,
-          env.get(h + "max-in-flight", Integer.class).orElse(2 * concurrency),
-          env.get(h + "timeout", Duration.class).orElse(null),
-          env.get(h + "partitions", Integer.class).orElse(d.partitions()));
+      var b = HandlerConfig.builder(config).enabled(source.bool(h + "enabled", true));
+      b.concurrency(source.integer(h + "concurrency", config.concurrency()));
+      if (source.string(h + "max-in-flight") != null) {
+        b.maxInFlight(source.integer(h + "max-in-flight", 0));
+      }
+      return b.timeout(source.duration(h + "timeout"))
+          .partitions(source.integer(h + "partitions", config.handlerPartitions()))
+          .build();
+    } catch (ConfigException e) {
+      throw new WorkerException(e.getMessage(), e);
     } catch (WorkerException e) {
-      throw new WorkerException(h + e.getMessage(), e);
+      throw new WorkerException(P + h + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The {@code tasklane.worker.*} values of every Micronaut property source but the environment and
+   * the system properties, which are layered above by the one rule; placeholders resolved.
+   */
+  static Map<String, String> fileLayer(Environment env) {
+    Map<String, String> file = new HashMap<>();
+    List<PropertySource> sources = new ArrayList<>(env.getPropertySources());
+    sources.sort((a, b) -> Integer.compare(a.getOrder(), b.getOrder())); // higher order wins
+    for (PropertySource source : sources) {
+      if (source.getName().equals(EnvironmentPropertySource.NAME)
+          || source.getName().equals(SystemPropertiesPropertySource.NAME)) {
+        continue;
+      }
+      for (String key : source) {
+        if (key.startsWith(P)) {
+          file.put(key, value(env, key, source.get(key)));
+        }
+      }
+    }
+    return file;
+  }
+
+  private static String value(Environment env, String key, Object raw) {
+    if (raw instanceof Collection<?> list) {
+      return list.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+    String s = String.valueOf(raw);
+    return s.contains("${") ? env.getProperty(key, String.class).orElse(s) : s;
   }
 
   private static WorkerConfig.MethodCalls methodCalls(String value) {
@@ -80,15 +173,5 @@ public final class WorkerSettings {
           throw new WorkerException(
               P + "method-calls.enabled must be auto, true or false, was '" + value + "'");
     };
-  }
-
-  private static String defaultName() {
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (Exception e) {
-      host = Optional.ofNullable(System.getenv("HOSTNAME")).orElse("worker");
-    }
-    return host + "-" + ManagementFactory.getRuntimeMXBean().getPid();
   }
 }

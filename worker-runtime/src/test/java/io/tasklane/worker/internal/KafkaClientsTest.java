@@ -6,7 +6,6 @@ import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
 import io.tasklane.worker.HandlerConfig;
 import io.tasklane.worker.WorkerConfig;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,17 +19,12 @@ class KafkaClientsTest {
           "ssl.truststore.location", "/etc/kafka/truststore.jks");
 
   private static WorkerConfig config(Map<String, String> kafka) {
-    return new WorkerConfig(
-        new Topics("acme"),
-        "broker:9093",
-        "acme-worker",
-        "w1",
-        4,
-        6,
-        Duration.ofSeconds(30),
-        1 << 20,
-        WorkerConfig.MethodCalls.AUTO,
-        kafka);
+    return WorkerConfig.builder()
+        .topics(new Topics("acme"))
+        .bootstrapServers("broker:9093")
+        .workerName("w1")
+        .kafka(kafka)
+        .build();
   }
 
   @Test

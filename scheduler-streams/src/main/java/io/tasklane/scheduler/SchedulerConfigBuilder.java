@@ -1,0 +1,176 @@
+package io.tasklane.scheduler;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a {@link SchedulerConfig} setting by setting; every setting left unset takes its default,
+ * and {@link #build()} validates them all. Not thread-safe; use it on one thread.
+ */
+public final class SchedulerConfigBuilder {
+  private String bootstrapServers;
+  private String namespace;
+  private String applicationId;
+  private int partitions = SchedulerConfig.DEFAULT_PARTITIONS;
+  private Duration punctuationInterval;
+  private int scanBound = SchedulerConfig.DEFAULT_SCAN_BOUND;
+  private ProcessingGuarantee processingGuarantee;
+  private int numStandbyReplicas = SchedulerConfig.DEFAULT_NUM_STANDBY_REPLICAS;
+  private Path stateDir;
+  private Duration retention;
+  private int snoozeCap = SchedulerConfig.DEFAULT_SNOOZE_CAP;
+  private Duration timeoutGrace;
+  private int maxDispatched = SchedulerConfig.DEFAULT_MAX_DISPATCHED;
+  private Duration topicRefreshInterval;
+  private String advertisedHost;
+  private Map<String, String> kafka = Map.of();
+  private List<ApiToken> apiTokens = List.of();
+  private int maxWaitersPerTask = SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK;
+  private String interInstanceToken;
+
+  SchedulerConfigBuilder() {}
+
+  /** Sets bootstrapServers: Kafka bootstrap servers (required). */
+  public SchedulerConfigBuilder bootstrapServers(String bootstrapServers) {
+    this.bootstrapServers = bootstrapServers;
+    return this;
+  }
+
+  /** Sets namespace: the topic namespace. */
+  public SchedulerConfigBuilder namespace(String namespace) {
+    this.namespace = namespace;
+    return this;
+  }
+
+  /** Sets applicationId: the Kafka Streams application id. */
+  public SchedulerConfigBuilder applicationId(String applicationId) {
+    this.applicationId = applicationId;
+    return this;
+  }
+
+  /** Sets partitions: partitions of the topics the scheduler creates. */
+  public SchedulerConfigBuilder partitions(int partitions) {
+    this.partitions = partitions;
+    return this;
+  }
+
+  /** Sets punctuationInterval: how often the due-index is scanned. */
+  public SchedulerConfigBuilder punctuationInterval(Duration punctuationInterval) {
+    this.punctuationInterval = punctuationInterval;
+    return this;
+  }
+
+  /** Sets scanBound: the most due-index entries one scan handles. */
+  public SchedulerConfigBuilder scanBound(int scanBound) {
+    this.scanBound = scanBound;
+    return this;
+  }
+
+  /** Sets processingGuarantee: the processing guarantee. */
+  public SchedulerConfigBuilder processingGuarantee(ProcessingGuarantee processingGuarantee) {
+    this.processingGuarantee = processingGuarantee;
+    return this;
+  }
+
+  /** Sets numStandbyReplicas: warm standby copies of each store. */
+  public SchedulerConfigBuilder numStandbyReplicas(int numStandbyReplicas) {
+    this.numStandbyReplicas = numStandbyReplicas;
+    return this;
+  }
+
+  /** Sets stateDir: where RocksDB keeps the stores. */
+  public SchedulerConfigBuilder stateDir(Path stateDir) {
+    this.stateDir = stateDir;
+    return this;
+  }
+
+  /** Sets retention: how long finished tasks stay queryable. */
+  public SchedulerConfigBuilder retention(Duration retention) {
+    this.retention = retention;
+    return this;
+  }
+
+  /** Sets snoozeCap: the most RETRY_LATER answers per task. */
+  public SchedulerConfigBuilder snoozeCap(int snoozeCap) {
+    this.snoozeCap = snoozeCap;
+    return this;
+  }
+
+  /** Sets timeoutGrace: added to a task's timeout to get its attempt's deadline. */
+  public SchedulerConfigBuilder timeoutGrace(Duration timeoutGrace) {
+    this.timeoutGrace = timeoutGrace;
+    return this;
+  }
+
+  /** Sets maxDispatched: the most attempts of one handler out per partition. */
+  public SchedulerConfigBuilder maxDispatched(int maxDispatched) {
+    this.maxDispatched = maxDispatched;
+    return this;
+  }
+
+  /** Sets topicRefreshInterval: how often the handler topics are listed. */
+  public SchedulerConfigBuilder topicRefreshInterval(Duration topicRefreshInterval) {
+    this.topicRefreshInterval = topicRefreshInterval;
+    return this;
+  }
+
+  /** Sets advertisedHost: the host other instances reach this one at; null: detected. */
+  public SchedulerConfigBuilder advertisedHost(String advertisedHost) {
+    this.advertisedHost = advertisedHost;
+    return this;
+  }
+
+  /** Sets kafka: pass-through Kafka and Streams settings. */
+  public SchedulerConfigBuilder kafka(Map<String, String> kafka) {
+    this.kafka = kafka;
+    return this;
+  }
+
+  /** Sets apiTokens: the named bearer tokens (at least one). */
+  public SchedulerConfigBuilder apiTokens(List<ApiToken> apiTokens) {
+    this.apiTokens = apiTokens;
+    return this;
+  }
+
+  /** Sets maxWaitersPerTask: the most tasks that may wait on one task. */
+  public SchedulerConfigBuilder maxWaitersPerTask(int maxWaitersPerTask) {
+    this.maxWaitersPerTask = maxWaitersPerTask;
+    return this;
+  }
+
+  /** Sets interInstanceToken: the credential instances send each other; null: generated. */
+  public SchedulerConfigBuilder interInstanceToken(String interInstanceToken) {
+    this.interInstanceToken = interInstanceToken;
+    return this;
+  }
+
+  /**
+   * The validated configuration.
+   *
+   * @throws SchedulerException naming the first setting that is missing or out of range
+   */
+  public SchedulerConfig build() {
+    return new SchedulerConfig(
+        bootstrapServers,
+        namespace,
+        applicationId,
+        partitions,
+        punctuationInterval,
+        scanBound,
+        processingGuarantee,
+        numStandbyReplicas,
+        stateDir,
+        retention,
+        snoozeCap,
+        timeoutGrace,
+        maxDispatched,
+        topicRefreshInterval,
+        advertisedHost,
+        kafka,
+        apiTokens,
+        maxWaitersPerTask,
+        interInstanceToken);
+  }
+}

@@ -1,0 +1,116 @@
+package io.tasklane.worker;
+
+import io.tasklane.core.Topics;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Builds a {@link WorkerConfig} setting by setting; every setting left unset takes its default, and
+ * {@link #build()} validates them all. Not thread-safe; use it on one thread.
+ */
+public final class WorkerConfigBuilder {
+  private Topics topics = new Topics(Topics.DEFAULT_NAMESPACE);
+  private String bootstrapServers;
+  private String groupId;
+  private String workerName;
+  private int concurrency = WorkerConfig.DEFAULT_CONCURRENCY;
+  private int handlerPartitions = WorkerConfig.DEFAULT_HANDLER_PARTITIONS;
+  private Duration shutdownGrace = WorkerConfig.DEFAULT_SHUTDOWN_GRACE;
+  private int logBytesPerAttempt = WorkerConfig.DEFAULT_LOG_BYTES_PER_ATTEMPT;
+  private WorkerConfig.MethodCalls methodCalls = WorkerConfig.MethodCalls.AUTO;
+  private Map<String, String> kafka = Map.of();
+
+  WorkerConfigBuilder() {}
+
+  /** Sets topics: the topic namespace. */
+  public WorkerConfigBuilder topics(Topics topics) {
+    this.topics = topics;
+    return this;
+  }
+
+  /** Sets bootstrapServers: Kafka bootstrap servers (required). */
+  public WorkerConfigBuilder bootstrapServers(String bootstrapServers) {
+    this.bootstrapServers = bootstrapServers;
+    return this;
+  }
+
+  /** Sets groupId: consumer group prefix; null: {@code <namespace>-worker}. */
+  public WorkerConfigBuilder groupId(String groupId) {
+    this.groupId = groupId;
+    return this;
+  }
+
+  /** Sets workerName: shown in results and logs; null: {@code hostname-pid}. */
+  public WorkerConfigBuilder workerName(String workerName) {
+    this.workerName = workerName;
+    return this;
+  }
+
+  /** Sets concurrency: default threads per handler. */
+  public WorkerConfigBuilder concurrency(int concurrency) {
+    this.concurrency = concurrency;
+    return this;
+  }
+
+  /** Sets handlerPartitions: partitions of the handler topics this worker creates. */
+  public WorkerConfigBuilder handlerPartitions(int handlerPartitions) {
+    this.handlerPartitions = handlerPartitions;
+    return this;
+  }
+
+  /** Sets shutdownGrace: how long shutdown waits for in-flight work. */
+  public WorkerConfigBuilder shutdownGrace(Duration shutdownGrace) {
+    this.shutdownGrace = shutdownGrace;
+    return this;
+  }
+
+  /** Sets logBytesPerAttempt: cap of log bytes one attempt may publish. */
+  public WorkerConfigBuilder logBytesPerAttempt(int logBytesPerAttempt) {
+    this.logBytesPerAttempt = logBytesPerAttempt;
+    return this;
+  }
+
+  /** Sets methodCalls: whether after-commit method tasks run. */
+  public WorkerConfigBuilder methodCalls(WorkerConfig.MethodCalls methodCalls) {
+    this.methodCalls = methodCalls;
+    return this;
+  }
+
+  /** Sets kafka: extra Kafka client properties. */
+  public WorkerConfigBuilder kafka(Map<String, String> kafka) {
+    this.kafka = kafka;
+    return this;
+  }
+
+  /**
+   * The validated configuration.
+   *
+   * @throws WorkerException naming the first setting that is missing or out of range
+   */
+  public WorkerConfig build() {
+    return new WorkerConfig(
+        topics,
+        bootstrapServers,
+        groupId == null ? topics.namespace() + "-worker" : groupId,
+        workerName == null ? defaultName() : workerName,
+        concurrency,
+        handlerPartitions,
+        shutdownGrace,
+        logBytesPerAttempt,
+        methodCalls,
+        kafka);
+  }
+
+  private static String defaultName() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (Exception e) {
+      host = Optional.ofNullable(System.getenv("HOSTNAME")).orElse("worker");
+    }
+    return host + "-" + ManagementFactory.getRuntimeMXBean().getPid();
+  }
+}
