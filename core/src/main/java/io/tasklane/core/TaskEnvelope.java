@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A task as it travels on {@code tasklane.tasks} and inside every dispatch. Immutable; change it
- * with the {@code with*} methods. Validate with {@link TaskValidator} before writing it anywhere.
+ * A task as it travels on {@code tasklane.tasks} and inside every dispatch. Immutable; build it
+ * with {@link #builder()}, change it with {@link #toBuilder()} or the {@code with*} methods.
+ * Validate with {@link TaskValidator} before writing it anywhere. Safe to share between threads.
  *
  * @param v wire version ({@link Wire#VERSION})
  * @param id task id ({@link TaskIds})
@@ -64,60 +65,167 @@ public record TaskEnvelope(
     return orderingKey != null ? orderingKey : id;
   }
 
+  /**
+   * A builder with the defaults of a new task: version {@link Wire#VERSION}, {@link
+   * #DEFAULT_MAX_ATTEMPTS} attempts, {@link #DEFAULT_TIMEOUT_MS}, Sidekiq's backoff, due at 0 (run
+   * now), no payload, dependencies or headers. Nothing is checked when building; validate with
+   * {@link TaskValidator}, which names a missing {@code id} or {@code handler}.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding every field of this task. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
   public TaskEnvelope withDueAt(long newDueAt) {
-    return new TaskEnvelope(
-        v,
-        id,
-        handler,
-        key,
-        orderingKey,
-        payload,
-        newDueAt,
-        maxAttempts,
-        timeoutMs,
-        backoff,
-        dependsOn,
-        headers,
-        createdAt,
-        source,
-        shard);
+    return toBuilder().dueAt(newDueAt).build();
   }
 
   public TaskEnvelope withSource(Source newSource) {
-    return new TaskEnvelope(
-        v,
-        id,
-        handler,
-        key,
-        orderingKey,
-        payload,
-        dueAt,
-        maxAttempts,
-        timeoutMs,
-        backoff,
-        dependsOn,
-        headers,
-        createdAt,
-        newSource,
-        shard);
+    return toBuilder().source(newSource).build();
   }
 
   public TaskEnvelope withShard(Shard newShard) {
-    return new TaskEnvelope(
-        v,
-        id,
-        handler,
-        key,
-        orderingKey,
-        payload,
-        dueAt,
-        maxAttempts,
-        timeoutMs,
-        backoff,
-        dependsOn,
-        headers,
-        createdAt,
-        source,
-        newShard);
+    return toBuilder().shard(newShard).build();
+  }
+
+  /** Mutable, single-threaded builder of a {@link TaskEnvelope}; see {@link #builder()}. */
+  public static final class Builder {
+    private int v = Wire.VERSION;
+    private String id;
+    private String handler;
+    private String key;
+    private String orderingKey;
+    private JsonNode payload;
+    private long dueAt;
+    private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+    private long timeoutMs = DEFAULT_TIMEOUT_MS;
+    private RetryPolicy backoff;
+    private List<String> dependsOn;
+    private Map<String, String> headers;
+    private long createdAt;
+    private Source source;
+    private Shard shard;
+
+    private Builder() {}
+
+    private Builder(TaskEnvelope t) {
+      v = t.v;
+      id = t.id;
+      handler = t.handler;
+      key = t.key;
+      orderingKey = t.orderingKey;
+      payload = t.payload;
+      dueAt = t.dueAt;
+      maxAttempts = t.maxAttempts;
+      timeoutMs = t.timeoutMs;
+      backoff = t.backoff;
+      dependsOn = t.dependsOn;
+      headers = t.headers;
+      createdAt = t.createdAt;
+      source = t.source;
+      shard = t.shard;
+    }
+
+    public Builder v(int value) {
+      v = value;
+      return this;
+    }
+
+    public Builder id(String value) {
+      id = value;
+      return this;
+    }
+
+    public Builder handler(String value) {
+      handler = value;
+      return this;
+    }
+
+    public Builder key(String value) {
+      key = value;
+      return this;
+    }
+
+    public Builder orderingKey(String value) {
+      orderingKey = value;
+      return this;
+    }
+
+    /** Any JSON value; {@code null} becomes JSON {@code null}. */
+    public Builder payload(JsonNode value) {
+      payload = value;
+      return this;
+    }
+
+    /** Epoch millis; at or before now means "run now". */
+    public Builder dueAt(long value) {
+      dueAt = value;
+      return this;
+    }
+
+    public Builder maxAttempts(int value) {
+      maxAttempts = value;
+      return this;
+    }
+
+    public Builder timeoutMs(long value) {
+      timeoutMs = value;
+      return this;
+    }
+
+    /** {@code null} means Sidekiq's policy. */
+    public Builder backoff(RetryPolicy value) {
+      backoff = value;
+      return this;
+    }
+
+    public Builder dependsOn(List<String> value) {
+      dependsOn = value;
+      return this;
+    }
+
+    public Builder headers(Map<String, String> value) {
+      headers = value;
+      return this;
+    }
+
+    /** Epoch millis of the enqueue. */
+    public Builder createdAt(long value) {
+      createdAt = value;
+      return this;
+    }
+
+    public Builder source(Source value) {
+      source = value;
+      return this;
+    }
+
+    public Builder shard(Shard value) {
+      shard = value;
+      return this;
+    }
+
+    public TaskEnvelope build() {
+      return new TaskEnvelope(
+          v,
+          id,
+          handler,
+          key,
+          orderingKey,
+          payload,
+          dueAt,
+          maxAttempts,
+          timeoutMs,
+          backoff,
+          dependsOn,
+          headers,
+          createdAt,
+          source,
+          shard);
+    }
   }
 }

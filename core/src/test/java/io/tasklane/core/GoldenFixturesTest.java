@@ -33,22 +33,21 @@ class GoldenFixturesTest {
     byte[] json = fixture("task.json");
     TaskTopicRecord decoded = WireCodec.decodeTaskRecord(json);
     TaskEnvelope expected =
-        new TaskEnvelope(
-            1,
-            ID,
-            "order.cancel-unpaid",
-            "order-42",
-            null,
-            WireCodec.readTree("{\"orderId\":42,\"reason\":\"unpaid\"}"),
-            1767225600000L,
-            5,
-            30000,
-            new RetryPolicy.Fixed(List.of(60000L, 300000L, 1200000L)),
-            List.of(DEP),
-            Map.of("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
-            1767223800000L,
-            new Source("tasklane_outbox", 7),
-            null);
+        TaskEnvelope.builder()
+            .id(ID)
+            .handler("order.cancel-unpaid")
+            .key("order-42")
+            .payload(WireCodec.readTree("{\"orderId\":42,\"reason\":\"unpaid\"}"))
+            .dueAt(1767225600000L)
+            .maxAttempts(5)
+            .timeoutMs(30000)
+            .backoff(new RetryPolicy.Fixed(List.of(60000L, 300000L, 1200000L)))
+            .dependsOn(List.of(DEP))
+            .headers(
+                Map.of("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+            .createdAt(1767223800000L)
+            .source(new Source("tasklane_outbox", 7))
+            .build();
     assertThat(decoded).isEqualTo(expected);
     assertThat(((TaskEnvelope) decoded).routingKey()).isEqualTo(ID);
     assertSameJson(expected, json);

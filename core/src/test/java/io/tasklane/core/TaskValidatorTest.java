@@ -22,66 +22,23 @@ class TaskValidatorTest {
   final TaskValidator validator = new TaskValidator(TaskLimits.DEFAULT);
 
   static TaskEnvelope good() {
-    return new TaskEnvelope(
-        1,
-        ID,
-        "email.send",
-        null,
-        null,
-        WireCodec.readTree("{\"to\":\"a@b\"}"),
-        NOW,
-        5,
-        30_000,
-        null,
-        List.of(),
-        null,
-        NOW,
-        null,
-        null);
+    return TaskEnvelope.builder()
+        .id(ID)
+        .handler("email.send")
+        .payload(WireCodec.readTree("{\"to\":\"a@b\"}"))
+        .dueAt(NOW)
+        .maxAttempts(5)
+        .timeoutMs(30_000)
+        .createdAt(NOW)
+        .build();
   }
 
-  static TaskEnvelope with(UnaryOperator<Object[]> change) {
-    TaskEnvelope t = good();
-    Object[] f = {
-      t.v(),
-      t.id(),
-      t.handler(),
-      t.key(),
-      t.orderingKey(),
-      t.dueAt(),
-      t.maxAttempts(),
-      t.timeoutMs(),
-      t.dependsOn(),
-      t.headers()
-    };
-    f = change.apply(f);
-    @SuppressWarnings("unchecked")
-    var deps = (List<String>) f[8];
-    @SuppressWarnings("unchecked")
-    var headers = (java.util.Map<String, String>) f[9];
-    return new TaskEnvelope(
-        (int) f[0],
-        (String) f[1],
-        (String) f[2],
-        (String) f[3],
-        (String) f[4],
-        t.payload(),
-        (long) f[5],
-        (int) f[6],
-        (long) f[7],
-        null,
-        deps,
-        headers,
-        NOW,
-        null,
-        null);
+  static TaskEnvelope with(UnaryOperator<TaskEnvelope.Builder> change) {
+    return change.apply(good().toBuilder()).build();
   }
 
-  static UnaryOperator<Object[]> set(int index, Object value) {
-    return f -> {
-      f[index] = value;
-      return f;
-    };
+  static UnaryOperator<TaskEnvelope.Builder> change(UnaryOperator<TaskEnvelope.Builder> change) {
+    return change;
   }
 
   static Stream<Arguments> badInputs() {
@@ -92,47 +49,61 @@ class TaskValidatorTest {
     var manyHeaders = new HashMap<String, String>();
     IntStream.range(0, 33).forEach(i -> manyHeaders.put("h" + i, "x"));
     return Stream.of(
-        Arguments.of("invalid handler name", set(2, "Order Cancel"), "handler", "[a-z0-9]"),
-        Arguments.of("missing handler", set(2, null), "handler", "missing"),
-        Arguments.of("handler too long", set(2, "a".repeat(101)), "handler", "100 characters"),
-        Arguments.of("bad id", set(1, "42"), "id", "UUID"),
-        Arguments.of("due before 1970", set(5, -1L), "dueAt", "1970"),
+        Arguments.of(
+            "invalid handler name", change(b -> b.handler("Order Cancel")), "handler", "[a-z0-9]"),
+        Arguments.of("missing handler", change(b -> b.handler(null)), "handler", "missing"),
+        Arguments.of(
+            "handler too long",
+            change(b -> b.handler("a".repeat(101))),
+            "handler",
+            "100 characters"),
+        Arguments.of("bad id", change(b -> b.id("42")), "id", "UUID"),
+        Arguments.of("due before 1970", change(b -> b.dueAt(-1L)), "dueAt", "1970"),
         Arguments.of(
             "due more than 10 years ahead",
-            set(5, NOW + Duration.ofDays(3660).toMillis()),
+            change(b -> b.dueAt(NOW + Duration.ofDays(3660).toMillis())),
             "dueAt",
             "10 years"),
-        Arguments.of("zero attempts", set(6, 0), "maxAttempts", "1 to 1000"),
-        Arguments.of("too many attempts", set(6, 1001), "maxAttempts", "1 to 1000"),
-        Arguments.of("timeout below 1 s", set(7, 999L), "timeoutMs", "1 s to 24 h"),
+        Arguments.of("zero attempts", change(b -> b.maxAttempts(0)), "maxAttempts", "1 to 1000"),
+        Arguments.of(
+            "too many attempts", change(b -> b.maxAttempts(1001)), "maxAttempts", "1 to 1000"),
+        Arguments.of(
+            "timeout below 1 s", change(b -> b.timeoutMs(999L)), "timeoutMs", "1 s to 24 h"),
         Arguments.of(
             "timeout above 24 h",
-            set(7, Duration.ofHours(24).toMillis() + 1),
+            change(b -> b.timeoutMs(Duration.ofHours(24).toMillis() + 1)),
             "timeoutMs",
             "1 s to 24 h"),
-        Arguments.of("more than 100 dependencies", set(8, tooMany), "dependsOn", "limit is 100"),
-        Arguments.of("depends on itself", set(8, List.of(ID)), "dependsOn", "itself"),
-        Arguments.of("dependency not an id", set(8, List.of("x")), "dependsOn", "UUID"),
-        Arguments.of("empty key", set(3, ""), "key", "1 to 255"),
-        Arguments.of("key too long", set(3, "k".repeat(256)), "key", "1 to 255"),
-        Arguments.of("too many headers", set(9, manyHeaders), "headers", "limit is 32"),
+        Arguments.of(
+            "more than 100 dependencies",
+            change(b -> b.dependsOn(tooMany)),
+            "dependsOn",
+            "limit is 100"),
+        Arguments.of(
+            "depends on itself", change(b -> b.dependsOn(List.of(ID))), "dependsOn", "itself"),
+        Arguments.of(
+            "dependency not an id", change(b -> b.dependsOn(List.of("x"))), "dependsOn", "UUID"),
+        Arguments.of("empty key", change(b -> b.key("")), "key", "1 to 255"),
+        Arguments.of("key too long", change(b -> b.key("k".repeat(256))), "key", "1 to 255"),
+        Arguments.of(
+            "too many headers", change(b -> b.headers(manyHeaders)), "headers", "limit is 32"),
         Arguments.of(
             "header name over 128 characters",
-            set(9, java.util.Map.of("h".repeat(100_000), "v")),
+            change(b -> b.headers(java.util.Map.of("h".repeat(100_000), "v"))),
             "headers",
             "1 to 128 characters"),
         Arguments.of(
             "header value over 1024 characters",
-            set(9, java.util.Map.of("traceparent", "v".repeat(1025))),
+            change(b -> b.headers(java.util.Map.of("traceparent", "v".repeat(1025)))),
             "headers",
             "at most 1024 characters"),
-        Arguments.of("unknown version", set(0, 7), "v=7", "v=1"));
+        Arguments.of("unknown version", change(b -> b.v(7)), "v=7", "v=1"));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("badInputs")
   void refusesBadInputNamingFieldAndLimit(
-      String label, UnaryOperator<Object[]> change, String field, String limit) {
+      String label, UnaryOperator<TaskEnvelope.Builder> change, String field, String limit) {
     TaskEnvelope bad = with(change);
     assertThatThrownBy(() -> validator.validate(bad, 10, NOW))
         .as(label)
@@ -162,12 +133,17 @@ class TaskValidatorTest {
   @Test
   void acceptsAGoodTaskAndBoundaryValues() {
     assertThat(validator.validate(good(), 256 * 1024, NOW)).isEqualTo(good());
-    assertThat(validator.validate(with(set(6, 1000)), 1, NOW).maxAttempts()).isEqualTo(1000);
-    assertThat(validator.validate(with(set(7, 1000L)), 1, NOW).timeoutMs()).isEqualTo(1000);
-    assertThat(validator.validate(with(set(5, 0L)), 1, NOW).dueAt()).isZero();
+    assertThat(validator.validate(with(b -> b.maxAttempts(1000)), 1, NOW).maxAttempts())
+        .isEqualTo(1000);
+    assertThat(validator.validate(with(b -> b.timeoutMs(1000L)), 1, NOW).timeoutMs())
+        .isEqualTo(1000);
+    assertThat(validator.validate(with(b -> b.dueAt(0L)), 1, NOW).dueAt()).isZero();
     assertThat(
             validator.validate(
-                with(set(8, Collections.nCopies(1, "0190f3a2-7b1c-7e4a-9d2b-000000000001"))),
+                with(
+                    b ->
+                        b.dependsOn(
+                            Collections.nCopies(1, "0190f3a2-7b1c-7e4a-9d2b-000000000001"))),
                 1,
                 NOW))
         .isNotNull();
@@ -175,7 +151,7 @@ class TaskValidatorTest {
 
   @Test
   void aHugeHeaderNameIsRefusedWithoutEchoingIt() {
-    TaskEnvelope bad = with(set(9, java.util.Map.of("h".repeat(100_000), "v")));
+    TaskEnvelope bad = with(b -> b.headers(java.util.Map.of("h".repeat(100_000), "v")));
     assertThatThrownBy(() -> validator.validate(bad, 10, NOW))
         .isInstanceOf(InvalidTaskException.class)
         .hasMessageContaining("100000 characters")

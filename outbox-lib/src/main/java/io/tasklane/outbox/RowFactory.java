@@ -9,7 +9,6 @@ import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskValidator;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -46,22 +45,19 @@ final class RowFactory {
         r.timeout() != null ? millis("timeoutMs", r.timeout()) : config.defaultTimeout().toMillis();
     Map<String, String> headers = trace.enrich(r.headers());
     var envelope =
-        new TaskEnvelope(
-            Wire.VERSION,
-            id,
-            r.handler(),
-            r.key(),
-            r.orderingKey(),
-            null,
-            dueAt(r, now),
-            attempts,
-            timeoutMs,
-            r.backoff(),
-            r.dependsOn(),
-            headers,
-            now,
-            null,
-            null);
+        TaskEnvelope.builder()
+            .id(id)
+            .handler(r.handler())
+            .key(r.key())
+            .orderingKey(r.orderingKey())
+            .dueAt(dueAt(r, now))
+            .maxAttempts(attempts)
+            .timeoutMs(timeoutMs)
+            .backoff(r.backoff())
+            .dependsOn(r.dependsOn())
+            .headers(headers)
+            .createdAt(now)
+            .build();
     validator.validate(envelope, payload.getBytes(StandardCharsets.UTF_8).length, now);
     return new OutboxRow(
         id,

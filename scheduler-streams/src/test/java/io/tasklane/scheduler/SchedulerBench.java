@@ -7,7 +7,6 @@ import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.Topics;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import io.tasklane.testkit.LocalStack;
 import java.nio.file.Files;
@@ -134,22 +133,16 @@ public final class SchedulerBench {
 
   private static void send(KafkaProducer<String, byte[]> producer, Topics topics, long dueAt) {
     TaskEnvelope t =
-        new TaskEnvelope(
-            Wire.VERSION,
-            UUID.randomUUID().toString(),
-            HANDLER,
-            null,
-            null,
-            WireCodec.readTree("{\"x\":1}"),
-            dueAt,
-            3,
-            60_000,
-            RetryPolicy.sidekiq(),
-            List.of(),
-            Map.of(),
-            System.currentTimeMillis(),
-            null,
-            null);
+        TaskEnvelope.builder()
+            .id(UUID.randomUUID().toString())
+            .handler(HANDLER)
+            .payload(WireCodec.readTree("{\"x\":1}"))
+            .dueAt(dueAt)
+            .maxAttempts(3)
+            .timeoutMs(60_000)
+            .backoff(RetryPolicy.sidekiq())
+            .createdAt(System.currentTimeMillis())
+            .build();
     producer.send(new ProducerRecord<>(topics.tasks(), t.routingKey(), WireCodec.encode(t)));
   }
 

@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.Topics;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.LocalStack;
@@ -52,22 +51,17 @@ class SchedulerFailoverTest {
 
   private static TaskEnvelope task(int i) {
     long now = System.currentTimeMillis();
-    return new TaskEnvelope(
-        Wire.VERSION,
-        UUID.randomUUID().toString(),
-        HANDLER,
-        null,
-        "key-" + i % KEYS,
-        WireCodec.readTree("{\"n\":" + i + "}"),
-        now + (i % 20) * 250L,
-        10,
-        2_000,
-        RetryPolicy.fixed(Duration.ofSeconds(1)),
-        List.of(),
-        Map.of(),
-        now,
-        null,
-        null);
+    return TaskEnvelope.builder()
+        .id(UUID.randomUUID().toString())
+        .handler(HANDLER)
+        .orderingKey("key-" + i % KEYS)
+        .payload(WireCodec.readTree("{\"n\":" + i + "}"))
+        .dueAt(now + (i % 20) * 250L)
+        .maxAttempts(10)
+        .timeoutMs(2_000)
+        .backoff(RetryPolicy.fixed(Duration.ofSeconds(1)))
+        .createdAt(now)
+        .build();
   }
 
   @Test

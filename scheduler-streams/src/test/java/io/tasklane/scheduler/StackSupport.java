@@ -2,7 +2,6 @@ package io.tasklane.scheduler;
 
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.Topics;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -70,22 +69,16 @@ final class StackSupport {
 
   /** A task with an ordering key: its routing key (and so its partition) is not its id's. */
   static TaskEnvelope task(String handler, long dueAt, String orderingKey) {
-    return new TaskEnvelope(
-        Wire.VERSION,
-        UUID.randomUUID().toString(),
-        handler,
-        null,
-        orderingKey,
-        WireCodec.readTree("{}"),
-        dueAt,
-        5,
-        5_000,
-        null,
-        List.of(),
-        Map.of(),
-        System.currentTimeMillis(),
-        null,
-        null);
+    return TaskEnvelope.builder()
+        .id(UUID.randomUUID().toString())
+        .handler(handler)
+        .orderingKey(orderingKey)
+        .payload(WireCodec.readTree("{}"))
+        .dueAt(dueAt)
+        .maxAttempts(5)
+        .timeoutMs(5_000)
+        .createdAt(System.currentTimeMillis())
+        .build();
   }
 
   static void send(KafkaProducer<String, byte[]> producer, Topics topics, TaskEnvelope task)

@@ -12,7 +12,6 @@ import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskKey;
 import io.tasklane.core.Topics;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
@@ -21,7 +20,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -52,22 +50,17 @@ class StatusApiUsabilityTest {
   }
 
   private static TaskEnvelope keyed(String key, String payload, long dueAt, long rowId) {
-    return new TaskEnvelope(
-        Wire.VERSION,
-        TaskKey.of(HANDLER, key).taskId(),
-        HANDLER,
-        key,
-        null,
-        WireCodec.readTree(payload),
-        dueAt,
-        5,
-        5_000,
-        null,
-        List.of(),
-        Map.of(),
-        dueAt - 1_000,
-        new Source("tasklane_outbox", rowId),
-        null);
+    return TaskEnvelope.builder()
+        .id(TaskKey.of(HANDLER, key).taskId())
+        .handler(HANDLER)
+        .key(key)
+        .payload(WireCodec.readTree(payload))
+        .dueAt(dueAt)
+        .maxAttempts(5)
+        .timeoutMs(5_000)
+        .createdAt(dueAt - 1_000)
+        .source(new Source("tasklane_outbox", rowId))
+        .build();
   }
 
   @Test

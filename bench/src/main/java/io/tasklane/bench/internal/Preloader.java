@@ -6,8 +6,6 @@ import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.WireCodec;
 import java.time.Clock;
-import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -43,22 +41,15 @@ public final class Preloader {
       for (long i = 0; i < n; i++) {
         String id = TaskIds.keyless(clock);
         TaskEnvelope task =
-            new TaskEnvelope(
-                1,
-                id,
-                NoopHandler.NAME,
-                null,
-                null,
-                null,
-                now + dueInMs + i % 60_000,
-                3,
-                TaskEnvelope.DEFAULT_TIMEOUT_MS,
-                RetryPolicy.sidekiq(),
-                List.of(),
-                Map.of(),
-                now,
-                null,
-                null);
+            TaskEnvelope.builder()
+                .id(id)
+                .handler(NoopHandler.NAME)
+                .dueAt(now + dueInMs + i % 60_000)
+                .maxAttempts(3)
+                .timeoutMs(TaskEnvelope.DEFAULT_TIMEOUT_MS)
+                .backoff(RetryPolicy.sidekiq())
+                .createdAt(now)
+                .build();
         producer.send(new ProducerRecord<>(topic, task.routingKey(), WireCodec.encode(task)));
         if (i % 10_000 == 9_999) {
           progress.accept(i + 1);

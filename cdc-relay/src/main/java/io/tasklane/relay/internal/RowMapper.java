@@ -10,7 +10,6 @@ import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskValidator;
 import io.tasklane.core.TasklaneException;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -65,22 +64,21 @@ final class RowMapper {
         row.headers() == null ? null : convert("headers", row.headers(), HEADERS);
     String orderingKey = row.routingKey().equals(row.taskId()) ? null : row.routingKey();
     TaskEnvelope task =
-        new TaskEnvelope(
-            Wire.VERSION,
-            row.taskId(),
-            row.handler(),
-            row.taskKey(),
-            orderingKey,
-            payload,
-            row.dueAt(),
-            row.maxAttempts(),
-            row.timeoutMs(),
-            backoff,
-            deps,
-            headers,
-            row.createdAt(),
-            new Source(table, row.id()),
-            null);
+        TaskEnvelope.builder()
+            .id(row.taskId())
+            .handler(row.handler())
+            .key(row.taskKey())
+            .orderingKey(orderingKey)
+            .payload(payload)
+            .dueAt(row.dueAt())
+            .maxAttempts(row.maxAttempts())
+            .timeoutMs(row.timeoutMs())
+            .backoff(backoff)
+            .dependsOn(deps)
+            .headers(headers)
+            .createdAt(row.createdAt())
+            .source(new Source(table, row.id()))
+            .build();
     validator.validate(task, payloadBytes, nowMs);
     byte[] value = WireCodec.encode(task);
     int recordBytes = value.length + row.routingKey().getBytes(StandardCharsets.UTF_8).length;

@@ -54,40 +54,24 @@ class BadInputTest {
   @Test
   void skipsTasksThatFailValidation() {
     TaskEnvelope badHandler =
-        new TaskEnvelope(
-            1,
-            UUID.randomUUID().toString(),
-            "Bad Handler!",
-            null,
-            null,
-            null,
-            T0,
-            3,
-            5_000,
-            null,
-            null,
-            null,
-            T0,
-            null,
-            null);
+        TaskEnvelope.builder()
+            .id(UUID.randomUUID().toString())
+            .handler("Bad Handler!")
+            .dueAt(T0)
+            .maxAttempts(3)
+            .timeoutMs(5_000)
+            .createdAt(T0)
+            .build();
     d.tasks.pipeInput(new TestRecord<>(badHandler.id(), WireCodec.encode(badHandler)));
     TaskEnvelope badAttempts =
-        new TaskEnvelope(
-            1,
-            UUID.randomUUID().toString(),
-            Driver.HANDLER,
-            null,
-            null,
-            null,
-            T0,
-            0,
-            5_000,
-            null,
-            null,
-            null,
-            T0,
-            null,
-            null);
+        TaskEnvelope.builder()
+            .id(UUID.randomUUID().toString())
+            .handler(Driver.HANDLER)
+            .dueAt(T0)
+            .maxAttempts(0)
+            .timeoutMs(5_000)
+            .createdAt(T0)
+            .build();
     d.tasks.pipeInput(new TestRecord<>(badAttempts.id(), WireCodec.encode(badAttempts)));
     assertThat(d.metrics.get("invalid.tasks")).isEqualTo(2);
     assertThat(d.record(badHandler.id())).isNull();

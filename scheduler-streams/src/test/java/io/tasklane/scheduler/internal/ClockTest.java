@@ -37,22 +37,7 @@ class ClockTest {
   /** A task due at {@code dueAt} created by an app whose clock is {@code skewMs} off. */
   private static TaskEnvelope task(long dueAt, long skewMs) {
     TaskEnvelope t = Driver.task(dueAt);
-    return new TaskEnvelope(
-        t.v(),
-        t.id(),
-        t.handler(),
-        t.key(),
-        t.orderingKey(),
-        t.payload(),
-        dueAt,
-        t.maxAttempts(),
-        t.timeoutMs(),
-        t.backoff(),
-        t.dependsOn(),
-        t.headers(),
-        T0 + skewMs,
-        t.source(),
-        t.shard());
+    return t.toBuilder().dueAt(dueAt).createdAt(T0 + skewMs).build();
   }
 
   @Test

@@ -50,22 +50,7 @@ class DependencyCycleTest {
 
   private static TaskEnvelope task(String id, long dueAt, List<String> deps) {
     TaskEnvelope t = Driver.task(dueAt, 3, RetryPolicy.fixed(Duration.ofSeconds(1)), deps);
-    return new TaskEnvelope(
-        t.v(),
-        id,
-        t.handler(),
-        t.key(),
-        t.orderingKey(),
-        t.payload(),
-        t.dueAt(),
-        t.maxAttempts(),
-        t.timeoutMs(),
-        t.backoff(),
-        t.dependsOn(),
-        t.headers(),
-        t.createdAt(),
-        t.source(),
-        t.shard());
+    return t.toBuilder().id(id).build();
   }
 
   private static TaskEnvelope task(String id, String... deps) {

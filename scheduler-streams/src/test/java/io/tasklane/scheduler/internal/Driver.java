@@ -6,14 +6,12 @@ import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.Topics;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -106,22 +104,17 @@ final class Driver implements AutoCloseable {
 
   static TaskEnvelope task(
       String handler, long dueAt, int maxAttempts, RetryPolicy backoff, List<String> deps) {
-    return new TaskEnvelope(
-        Wire.VERSION,
-        UUID.randomUUID().toString(),
-        handler,
-        null,
-        null,
-        WireCodec.readTree("{\"to\":\"a@b.c\"}"),
-        dueAt,
-        maxAttempts,
-        5_000,
-        backoff,
-        deps,
-        Map.of(),
-        T0,
-        null,
-        null);
+    return TaskEnvelope.builder()
+        .id(UUID.randomUUID().toString())
+        .handler(handler)
+        .payload(WireCodec.readTree("{\"to\":\"a@b.c\"}"))
+        .dueAt(dueAt)
+        .maxAttempts(maxAttempts)
+        .timeoutMs(5_000)
+        .backoff(backoff)
+        .dependsOn(deps)
+        .createdAt(T0)
+        .build();
   }
 
   void send(TaskEnvelope task) {

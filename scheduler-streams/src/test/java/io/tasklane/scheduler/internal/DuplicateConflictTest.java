@@ -10,7 +10,6 @@ import ch.qos.logback.core.read.ListAppender;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import java.nio.file.Path;
 import java.util.Map;
@@ -41,22 +40,13 @@ class DuplicateConflictTest {
   }
 
   static TaskEnvelope copy(TaskEnvelope t, String payload, long dueAt, long createdAt, Source src) {
-    return new TaskEnvelope(
-        Wire.VERSION,
-        t.id(),
-        t.handler(),
-        t.key(),
-        t.orderingKey(),
-        WireCodec.readTree(payload),
-        dueAt,
-        t.maxAttempts(),
-        t.timeoutMs(),
-        t.backoff(),
-        t.dependsOn(),
-        Map.of("traceparent", "00-" + createdAt),
-        createdAt,
-        src,
-        t.shard());
+    return t.toBuilder()
+        .payload(WireCodec.readTree(payload))
+        .dueAt(dueAt)
+        .headers(Map.of("traceparent", "00-" + createdAt))
+        .createdAt(createdAt)
+        .source(src)
+        .build();
   }
 
   private long warnings() {

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.utils.Bytes;
@@ -49,22 +48,16 @@ class SchedulerDltTest {
 
   private static TaskEnvelope withHandler(String handler, long dueAt) {
     TaskEnvelope t = Driver.task(dueAt);
-    return new TaskEnvelope(
-        t.v(),
-        UUID.randomUUID().toString(),
-        handler,
-        null,
-        null,
-        t.payload(),
-        dueAt,
-        3,
-        5_000,
-        RetryPolicy.fixed(Duration.ofSeconds(10)),
-        List.of(),
-        Map.of(),
-        T0,
-        null,
-        null);
+    return TaskEnvelope.builder()
+        .id(UUID.randomUUID().toString())
+        .handler(handler)
+        .payload(t.payload())
+        .dueAt(dueAt)
+        .maxAttempts(3)
+        .timeoutMs(5_000)
+        .backoff(RetryPolicy.fixed(Duration.ofSeconds(10)))
+        .createdAt(T0)
+        .build();
   }
 
   @Test

@@ -9,7 +9,6 @@ import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.TaskState;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -44,22 +43,7 @@ class WrongKeyTest {
 
   static TaskEnvelope withOrderingKey(String orderingKey) {
     TaskEnvelope t = Driver.task(T0);
-    return new TaskEnvelope(
-        Wire.VERSION,
-        t.id(),
-        t.handler(),
-        null,
-        orderingKey,
-        t.payload(),
-        t.dueAt(),
-        t.maxAttempts(),
-        t.timeoutMs(),
-        t.backoff(),
-        t.dependsOn(),
-        t.headers(),
-        t.createdAt(),
-        null,
-        null);
+    return t.toBuilder().orderingKey(orderingKey).build();
   }
 
   private static String header(TestRecord<String, byte[]> r, String name) {

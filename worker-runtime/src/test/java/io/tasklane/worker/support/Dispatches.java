@@ -4,11 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
-import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
 import java.time.Clock;
-import java.util.List;
-import java.util.Map;
 
 /** Builds dispatches as the scheduler would. */
 public final class Dispatches {
@@ -22,22 +19,15 @@ public final class Dispatches {
     long now = System.currentTimeMillis();
     JsonNode json = WireCodec.mapper().valueToTree(payload);
     TaskEnvelope task =
-        new TaskEnvelope(
-            Wire.VERSION,
-            id,
-            handler,
-            null,
-            null,
-            json,
-            now,
-            3,
-            timeoutMs,
-            null,
-            List.of(),
-            Map.of(),
-            now,
-            null,
-            null);
+        TaskEnvelope.builder()
+            .id(id)
+            .handler(handler)
+            .payload(json)
+            .dueAt(now)
+            .maxAttempts(3)
+            .timeoutMs(timeoutMs)
+            .createdAt(now)
+            .build();
     return Dispatch.of(task, 1, now + timeoutMs + 600_000, now);
   }
 
