@@ -42,6 +42,7 @@ final class DuePunctuator implements Punctuator {
     store.queues().countLoad();
     if (engine.settings().healTimers()) {
       store.repairTimers(REPAIR_SLICE, engine.metrics());
+      schedules.repairOnce();
     }
     int bound = engine.settings().scanBound();
     List<DueIndex.Entry> due = store.due(now, bound);

@@ -7,6 +7,8 @@ import io.tasklane.core.TaskIds;
 import io.tasklane.core.Unschedule;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Recurring schedules (docs/schedules.md): applies definitions and unschedules in version order and
@@ -17,6 +19,8 @@ import java.util.Map;
  * writes and tasks go out with the task's next commit.
  */
 final class ScheduleMachine {
+  private static final Logger LOG = LoggerFactory.getLogger(ScheduleMachine.class);
+
   /** Header naming the schedule a fire's task came from. */
   static final String HEADER_SCHEDULE = "tasklane.schedule";
 
@@ -26,6 +30,7 @@ final class ScheduleMachine {
   private final ScheduleStore store;
   private final Engine engine;
   private final Outputs out;
+  private boolean repaired;
 
   ScheduleMachine(ScheduleStore store, Engine engine, Outputs out) {
     this.store = store;
@@ -93,6 +98,28 @@ final class ScheduleMachine {
     }
     long last = made.isEmpty() ? s.lastFireAt() : made.get(made.size() - 1);
     store.putFired(name, s.withTimer(fires.after(Math.max(now, at)), last));
+  }
+
+  /**
+   * Once per stream task after it opens (restore, move or crash), at its first tick: writes back
+   * schedule timers a crash lost ({@link ScheduleStore#repairTimers}), counted {@code
+   * timer.healed}. A store that cannot be read is logged and skipped, never retried in a loop.
+   */
+  void repairOnce() {
+    if (repaired) {
+      return;
+    }
+    repaired = true;
+    try {
+      for (int i = store.repairTimers(); i > 0; i--) {
+        engine.metrics().count(SchedulerEvent.TIMER_HEALED);
+      }
+    } catch (org.apache.kafka.streams.errors.StreamsException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      LOG.error("schedule timers could not be written back", e);
+      engine.metrics().count(SchedulerEvent.TIMER_HEAL_UNREADABLE);
+    }
   }
 
   /** A fire is on time when found within two ticks of the punctuator (at least a second). */

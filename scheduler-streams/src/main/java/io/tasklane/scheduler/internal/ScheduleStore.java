@@ -1,6 +1,8 @@
 package io.tasklane.scheduler.internal;
 
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -58,5 +60,25 @@ final class ScheduleStore {
     if (state.hasTimer() && !index.has(state.nextFireAt(), timerId(name))) {
       index.put(state.nextFireAt(), timerId(name), TimerKind.SCHEDULE);
     }
+  }
+
+  /**
+   * Writes back the timer entry of every schedule whose entry is missing (lost by a crash between
+   * the stores' flushes); returns how many. Reads the whole store: schedules are few.
+   */
+  int repairTimers() {
+    int healed = 0;
+    try (KeyValueIterator<String, ScheduleState> it = schedules.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, ScheduleState> kv = it.next();
+        if (kv.value != null
+            && kv.value.hasTimer()
+            && !index.has(kv.value.nextFireAt(), timerId(kv.key))) {
+          index.put(kv.value.nextFireAt(), timerId(kv.key), TimerKind.SCHEDULE);
+          healed++;
+        }
+      }
+    }
+    return healed;
   }
 }

@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -286,6 +288,42 @@ class ScheduleTest {
         .contains("overlap: QUEUE is not supported yet");
     assertThat(header(dlt.get(1), Outputs.ERROR_MESSAGE)).contains("cron: '61 * * * *'");
     assertThat(header(dlt.get(2), Outputs.ERROR_MESSAGE)).contains("zone: 'Nowhere/City'");
+  }
+
+  long scheduleTimers() {
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    long n = 0;
+    try (var it = index.all()) {
+      while (it.hasNext()) {
+        var kv = it.next();
+        if (kv.value[0] == TimerKind.SCHEDULE.code) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  @Test
+  void unscheduleAndPauseRemoveTheTimerFromTheDueIndex() {
+    define(every10s("a").build());
+    define(every10s("b").build());
+    assertThat(scheduleTimers()).isEqualTo(2);
+    send("a", Unschedule.of("a", 1, d.now));
+    define(every10s("b").version(2).enabled(false).build());
+    assertThat(scheduleTimers()).isZero();
+  }
+
+  @Test
+  void aScheduleTimerLostByACrashIsWrittenBackAtTheFirstTick() {
+    define(every10s("lost").build());
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    index.delete(DueIndexKey.of(T0, ScheduleStore.timerId("lost")));
+    assertThat(scheduleTimers()).isZero();
+    d.advanceTo(T0 + 100); // the repair writes it back; the next tick fires it
+    d.advanceTo(T0 + 200);
+    assertThat(fireTimes(d.dispatches())).containsExactly(T0);
+    assertThat(d.metrics.get(SchedulerEvent.TIMER_HEALED)).isEqualTo(1);
   }
 
   private static String header(TestRecord<String, byte[]> r, String name) {
