@@ -35,7 +35,10 @@ public final class TasklaneAcls {
   public enum Role {
     /** cdc-relay: writes tasks, its DLT, offsets and schema history. */
     RELAY,
-    /** scheduler-streams: reads tasks/control/results, dispatches to handler topics. */
+    /**
+     * scheduler-streams: reads tasks/control/results, dispatches to handler topics, writes the
+     * fires of recurring schedules to tasks.
+     */
     SCHEDULER,
     /** worker-runtime: reads its handlers' topics, writes results, logs and its handlers' DLTs. */
     WORKER,
@@ -84,7 +87,8 @@ public final class TasklaneAcls {
       }
       case SCHEDULER -> {
         String app = grant.name();
-        b.ensured(topics.tasks(), READ);
+        // Writes tasks too: each fire of a recurring schedule is a task on tasks.
+        b.ensured(topics.tasks(), READ, WRITE);
         b.ensured(topics.results(), READ);
         b.ensured(topics.control(), READ, WRITE);
         b.ensured(topics.logs());

@@ -129,4 +129,38 @@ class GoldenFixturesTest {
     assertThat(WireCodec.decode(json, TaskLogLine.class)).isEqualTo(expected);
     assertSameJson(expected, json);
   }
+
+  @Test
+  void scheduleDefinitionMatchesFixture() throws IOException {
+    byte[] json = fixture("schedule.json");
+    ScheduleDefinition expected =
+        ScheduleDefinition.builder()
+            .name("reports.nightly")
+            .version(3)
+            .handler("report.build")
+            .payload(WireCodec.readTree("{\"report\":\"sales\"}"))
+            .cron("30 2 * * *")
+            .zone("Europe/Berlin")
+            .startAt(1767225600000L)
+            .misfire("FIRE_ONCE_IF_LATE_BY_AT_MOST(5000ms)")
+            .routing(ScheduleDefinition.Routing.BROADCAST)
+            .shards(4)
+            .maxAttempts(3)
+            .timeoutMs(600000)
+            .backoff(new RetryPolicy.Fixed(List.of(60000L)))
+            .build();
+    TaskTopicRecord decoded = WireCodec.decodeTaskRecord(json);
+    assertThat(decoded).isEqualTo(expected);
+    assertThat(decoded.id()).isNull();
+    assertThat(expected.misfirePolicy()).isEqualTo(MisfirePolicy.DEFAULT);
+    assertSameJson(expected, json);
+  }
+
+  @Test
+  void unscheduleMatchesFixture() throws IOException {
+    byte[] json = fixture("unschedule.json");
+    Unschedule expected = Unschedule.of("reports.nightly", 4, 1767225600000L);
+    assertThat(WireCodec.decodeTaskRecord(json)).isEqualTo(expected);
+    assertSameJson(expected, json);
+  }
 }

@@ -38,7 +38,12 @@ class TasklaneAclsTest {
   void schedulerWritesItsDeadLetterTopicNamedByTopics() {
     assertThat(writes(scheduler(false)))
         .contains(topics.schedulerDlt(), topics.control())
-        .doesNotContain(topics.tasks(), topics.results());
+        .doesNotContain(topics.results());
+  }
+
+  @Test
+  void schedulerWritesTasksForTheFiresOfRecurringSchedules() {
+    assertThat(writes(scheduler(false))).contains(topics.tasks());
   }
 
   @Test

@@ -1,10 +1,9 @@
 package io.tasklane.core.config;
 
+import io.tasklane.core.DurationText;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The one way Tasklane settings write a duration: a whole number and a unit, {@code 500ms}, {@code
@@ -16,8 +15,6 @@ public final class Durations {
   public static final String FORMS =
       "a number and a unit (500ms, 30s, 5m, 1h, 7d) or ISO-8601 (PT30S)";
 
-  private static final Pattern SIMPLE = Pattern.compile("(\\d{1,18})\\s*(ms|s|m|h|d)");
-
   private Durations() {}
 
   /**
@@ -27,20 +24,13 @@ public final class Durations {
    */
   public static Duration parse(String key, String text) {
     String t = text == null ? "" : text.trim().replace("_", "");
-    Matcher m = SIMPLE.matcher(t.toLowerCase(Locale.ROOT));
-    if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      try {
-        return switch (m.group(2)) {
-          case "ms" -> Duration.ofMillis(n);
-          case "s" -> Duration.ofSeconds(n);
-          case "m" -> Duration.ofMinutes(n);
-          case "h" -> Duration.ofHours(n);
-          default -> Duration.ofDays(n);
-        };
-      } catch (ArithmeticException e) {
-        throw new ConfigException(key, "'" + text + "' is too long a duration");
+    try {
+      long ms = DurationText.millis(t);
+      if (ms >= 0) {
+        return Duration.ofMillis(ms);
       }
+    } catch (ArithmeticException e) {
+      throw new ConfigException(key, "'" + text + "' is too long a duration");
     }
     if (t.length() > 1 && (t.charAt(0) == 'P' || t.charAt(0) == 'p')) {
       try {

@@ -3,11 +3,14 @@ package io.tasklane.scheduler.internal;
 import io.tasklane.core.CancelCommand;
 import io.tasklane.core.ControlCommand;
 import io.tasklane.core.InvalidTaskException;
+import io.tasklane.core.ScheduleDefinition;
+import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.TaskValidator;
+import io.tasklane.core.Unschedule;
 import io.tasklane.core.WireCodec;
 import java.util.LinkedHashSet;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -19,17 +22,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Hop 1, {@code <ns>.tasks}: admits new tasks (dedupe by id, dependencies, immediate dispatch when
- * due) and applies transactional cancels. Also owns the due-index punctuator of its stream task.
+ * due), applies transactional cancels, and keeps recurring schedules ({@link ScheduleMachine}).
+ * Also owns the due-index punctuator of its stream task.
  */
 final class AdmissionProcessor implements Processor<String, byte[], String, Object> {
   private static final Logger LOG = LoggerFactory.getLogger(AdmissionProcessor.class);
 
   private static final TaskValidator VALIDATOR =
       new TaskValidator(new TaskLimits(TaskLimits.HARD_MAX_PAYLOAD_BYTES));
+  private static final ScheduleValidator SCHEDULES =
+      new ScheduleValidator(new TaskLimits(TaskLimits.HARD_MAX_PAYLOAD_BYTES));
 
   private final Engine engine;
   private ProcessorContext<String, Object> context;
   private TaskMachine machine;
+  private ScheduleMachine schedules;
   private Commands commands;
   private Inputs inputs;
 
@@ -43,7 +50,8 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
     this.machine = new TaskMachine(ctx, engine);
     this.commands = new Commands(machine);
     this.inputs = new Inputs("tasks", engine, machine.out);
-    DuePunctuator punctuator = new DuePunctuator(machine);
+    this.schedules = new ScheduleMachine(new ScheduleStore(ctx), engine, machine.out);
+    DuePunctuator punctuator = new DuePunctuator(machine, schedules);
     ctx.schedule(
         engine.settings().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, punctuator);
   }
@@ -77,8 +85,26 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
                       machine.store.routingKeyOf(cancel.id()),
                       "the routing key of its task"))) {
             commands.cancel(cancel.id(), cancel.reason(), now);
+          } else if (value instanceof ScheduleDefinition d
+              && inputs.keyIs(record, d.name(), "the schedule's name")) {
+            define(record, d, now);
+          } else if (value instanceof Unschedule u
+              && inputs.keyIs(record, u.name(), "the schedule's name")) {
+            try {
+              schedules.unschedule(SCHEDULES.validate(u));
+            } catch (InvalidTaskException e) {
+              inputs.reject(record, "unschedule " + u.name() + ": " + e.getMessage(), e);
+            }
           }
         });
+  }
+
+  private void define(Record<String, byte[]> record, ScheduleDefinition d, long now) {
+    try {
+      schedules.define(SCHEDULES.validate(d, record.value().length), now);
+    } catch (InvalidTaskException e) {
+      inputs.reject(record, "schedule " + d.name() + ": " + e.getMessage(), e);
+    }
   }
 
   private void admit(Record<String, byte[]> record, TaskEnvelope task, long now) {

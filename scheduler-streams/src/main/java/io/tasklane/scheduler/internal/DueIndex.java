@@ -56,6 +56,21 @@ final class DueIndex {
     return store.get(keyOf(id, r)) != null;
   }
 
+  /** Writes a time entry of {@code kind} for {@code id} at {@code at} (a schedule's timer). */
+  void put(long at, String id, TimerKind kind) {
+    store.put(DueIndexKey.of(at, id), new byte[] {kind.code});
+  }
+
+  /** Deletes the time entry of {@code id} at {@code at}. */
+  void delete(long at, String id) {
+    store.delete(DueIndexKey.of(at, id));
+  }
+
+  /** True when the time entry of {@code id} at {@code at} is in the index. */
+  boolean has(long at, String id) {
+    return store.get(DueIndexKey.of(at, id)) != null;
+  }
+
   /** Deletes an entry read from the index (fired, stale or failed). */
   void remove(Bytes key) {
     store.delete(key);

@@ -13,21 +13,23 @@ import org.slf4j.LoggerFactory;
 /**
  * The wall-clock punctuator of one stream task (its stream thread; its writes go out with the next
  * commit): reads the due-index up to now, at most {@code scanBound} entries per tick, and fires
- * each timer (dispatch, deadline, purge). An entry that no longer matches its task's record is
- * stale and only removed; one whose firing throws is removed and its task goes DEAD ({@link
- * #poisoned}), so one bad timer never stalls the others. Then the {@link Dispatcher} releases
- * queued tasks of every handler with free slots, within what is left of the bound.
+ * each timer (dispatch, deadline, purge, a schedule's fire). An entry that no longer matches its
+ * task's record is stale and only removed; one whose firing throws is removed and its task goes
+ * DEAD ({@link #poisoned}), so one bad timer never stalls the others. Then the {@link Dispatcher}
+ * releases queued tasks of every handler with free slots, within what is left of the bound.
  */
 final class DuePunctuator implements Punctuator {
   private static final Logger LOG = LoggerFactory.getLogger(DuePunctuator.class);
   private static final int REPAIR_SLICE = 2_000;
 
   private final TaskMachine machine;
+  private final ScheduleMachine schedules;
   private final TaskStore store;
   private final Engine engine;
 
-  DuePunctuator(TaskMachine machine) {
+  DuePunctuator(TaskMachine machine, ScheduleMachine schedules) {
     this.machine = machine;
+    this.schedules = schedules;
     this.store = machine.store;
     this.engine = machine.engine;
   }
@@ -40,6 +42,7 @@ final class DuePunctuator implements Punctuator {
     store.queues().countLoad();
     if (engine.settings().healTimers()) {
       store.repairTimers(REPAIR_SLICE, engine.metrics());
+      schedules.repairOnce();
     }
     int bound = engine.settings().scanBound();
     List<DueIndex.Entry> due = store.due(now, bound);
@@ -106,6 +109,10 @@ final class DuePunctuator implements Punctuator {
     String id = entry.taskId();
     long at = entry.at();
     TimerKind kind = entry.kind();
+    if (kind == TimerKind.SCHEDULE) {
+      schedules.fire(ScheduleStore.nameOf(id), at, now);
+      return;
+    }
     TaskRecord fired = store.get(id);
     if (fired == null || fired.timerAt() != at || fired.timerKind() != kind) {
       engine.metrics().count(SchedulerEvent.TIMER_STALE);

@@ -3,6 +3,7 @@ package io.tasklane.scheduler.internal;
 import io.tasklane.core.ControlRecord;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.ErrorInfo;
+import io.tasklane.core.TaskEnvelope;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -43,6 +44,11 @@ final class Outputs {
     }
     add(headers, REASON, reason);
     context.forward(new Record<String, Object>(last.id(), last, now, headers), Stores.SINK_DLT);
+  }
+
+  /** A new task (a schedule's fire) to {@code <ns>.tasks}, keyed by its routing key. */
+  void task(TaskEnvelope task, long now) {
+    context.forward(new Record<String, Object>(task.routingKey(), task, now), Stores.SINK_TASKS);
   }
 
   /** A control record (dependency protocol) keyed by {@code key}. */

@@ -84,7 +84,19 @@ public enum SchedulerEvent {
   /** An output record larger than the producer accepts; skipped. */
   PRODUCE_TOO_LARGE("produce.too-large"),
   /** An output record that could not be serialized; skipped. */
-  PRODUCE_UNSERIALIZABLE("produce.unserializable");
+  PRODUCE_UNSERIALIZABLE("produce.unserializable"),
+  /** A schedule definition was applied (new, or a higher version). */
+  SCHEDULE_DEFINED("schedule.defined"),
+  /** A schedule definition or unschedule older than the stored version; ignored. */
+  SCHEDULE_STALE("schedule.stale"),
+  /** A repeat of the stored schedule definition; ignored. */
+  SCHEDULE_DUPLICATE("schedule.duplicate"),
+  /** A schedule was deleted. */
+  SCHEDULE_DELETED("schedule.deleted"),
+  /** A task was made from a schedule's fire (one per shard). */
+  SCHEDULE_FIRED("schedule.fired"),
+  /** A schedule's timer fired and its misfire policy skipped every due fire. */
+  SCHEDULE_MISFIRE_SKIPPED("schedule.misfire-skipped");
 
   private final String tag;
 

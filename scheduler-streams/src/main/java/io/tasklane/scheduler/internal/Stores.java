@@ -16,6 +16,9 @@ public final class Stores {
   /** Number of tasks per state (state name → count), kept by every transition. */
   public static final String STATE_COUNTS = "tasklane-state-counts";
 
+  /** Recurring schedules by name: {@link ScheduleState} as JSON. */
+  public static final String SCHEDULES = "tasklane-schedules";
+
   static final String SOURCE_TASKS = "source-tasks";
   static final String SOURCE_RESULTS = "source-results";
   static final String SOURCE_CONTROL = "source-control";
@@ -26,6 +29,7 @@ public final class Stores {
   static final String SINK_DLT = "sink-dlt";
   static final String SINK_CONTROL = "sink-control";
   static final String SINK_SCHEDULER_DLT = "sink-scheduler-dlt";
+  static final String SINK_TASKS = "sink-tasks";
 
   private Stores() {}
 
@@ -57,6 +61,14 @@ public final class Stores {
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(STATE_COUNTS),
             Serdes.String(),
             Serdes.Long())
+        .withCachingEnabled();
+  }
+
+  static StoreBuilder<KeyValueStore<String, ScheduleState>> schedules() {
+    return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+            org.apache.kafka.streams.state.Stores.persistentKeyValueStore(SCHEDULES),
+            Serdes.String(),
+            new ScheduleState.JsonSerde())
         .withCachingEnabled();
   }
 }

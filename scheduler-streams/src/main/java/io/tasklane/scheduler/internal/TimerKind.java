@@ -13,7 +13,12 @@ enum TimerKind {
    * in the handler's queue (a key range of the due-index, see {@link DueIndexKey#queued}) until a
    * result frees a slot. Never fires by time.
    */
-  QUEUED((byte) 'Q');
+  QUEUED((byte) 'Q'),
+  /**
+   * The next fire of a recurring schedule: the entry's id is {@link ScheduleStore#TIMER_PREFIX} and
+   * the schedule's name, and its time the fire instant ({@link ScheduleMachine#fire}).
+   */
+  SCHEDULE((byte) 'S');
 
   final byte code;
 

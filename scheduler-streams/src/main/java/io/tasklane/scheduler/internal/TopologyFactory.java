@@ -10,8 +10,9 @@ import org.apache.kafka.streams.Topology;
 /**
  * Builds the scheduler topology: one sub-topology reading {@code tasks}, {@code results} and {@code
  * control} (co-partitioned) into three processors that share the task, due-index and state-count
- * stores, with sinks for dispatches, dead letters, control records and the scheduler's own DLT
- * (records it could not decode or apply).
+ * stores, with sinks for dispatches, dead letters, control records, the scheduler's own DLT
+ * (records it could not decode or apply) and {@code tasks} (the fires of recurring schedules, kept
+ * in a schedule store of the admission processor).
  */
 public final class TopologyFactory {
   private TopologyFactory() {}
@@ -41,6 +42,7 @@ public final class TopologyFactory {
     t.addStateStore(Stores.tasks(), processors);
     t.addStateStore(Stores.dueIndex(), processors);
     t.addStateStore(Stores.stateCounts(), processors);
+    t.addStateStore(Stores.schedules(), Stores.ADMISSION);
     t.addSink(
         Stores.SINK_DISPATCH,
         (key, value, ctx) -> engine.topics().handler(((Dispatch) value).task().handler()),
@@ -60,6 +62,12 @@ public final class TopologyFactory {
         Serdes.String().serializer(),
         (topic, value) -> (byte[]) value,
         processors);
+    t.addSink(
+        Stores.SINK_TASKS,
+        engine.topics().tasks(),
+        Serdes.String().serializer(),
+        json,
+        Stores.ADMISSION);
     Serializer<ControlRecord> control = (topic, value) -> WireCodec.encode(value);
     t.addSink(
         Stores.SINK_CONTROL,

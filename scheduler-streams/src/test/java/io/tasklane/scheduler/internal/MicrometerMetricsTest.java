@@ -51,7 +51,13 @@ class MicrometerMetricsTest {
           "dependency-cycle",
           "dependency-probe.dropped",
           "produce.too-large",
-          "produce.unserializable");
+          "produce.unserializable",
+          "schedule.defined",
+          "schedule.stale",
+          "schedule.duplicate",
+          "schedule.deleted",
+          "schedule.fired",
+          "schedule.misfire-skipped");
 
   @Test
   void everyEventIsCountedUnderItsExportedTag() {

@@ -1,0 +1,137 @@
+package io.tasklane.core;
+
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.regex.Pattern;
+
+/**
+ * Checks schedule records against the contract's limits. Every failure is an {@link
+ * InvalidTaskException} naming the field and the limit; parts of the model that are not built yet
+ * are refused with "not supported yet" rather than accepted and ignored. The cron expression's
+ * syntax is checked by the scheduler, which parses it. Stateless and thread-safe.
+ */
+public final class ScheduleValidator {
+  /** The rule for schedule names. */
+  public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,199}");
+
+  /** The shortest fixed rate: 1 second. */
+  public static final long MIN_EVERY_MS = 1_000L;
+
+  /** The longest fixed rate: 366 days. */
+  public static final long MAX_EVERY_MS = 366L * 86_400_000L;
+
+  /** The longest cron expression in characters. */
+  public static final int MAX_CRON_CHARS = 200;
+
+  private final TaskLimits limits;
+
+  public ScheduleValidator(TaskLimits limits) {
+    this.limits = limits;
+  }
+
+  /** Validates {@code d}; {@code payloadBytes} is the size of the encoded record. */
+  public ScheduleDefinition validate(ScheduleDefinition d, int payloadBytes) {
+    Wire.checkVersion(d.v());
+    checkName(d.name());
+    checkVersion(d.version());
+    HandlerNames.check(d.handler());
+    if (payloadBytes > limits.maxPayloadBytes()) {
+      fail("payload", "is " + payloadBytes + " bytes; the limit is " + limits.maxPayloadBytes());
+    }
+    if ((d.cron() == null) == (d.every() == null)) {
+      fail(
+          "cron",
+          "set exactly one of cron and every (found "
+              + (d.cron() == null ? "neither" : "both")
+              + ")");
+    }
+    if (d.cron() != null && (d.cron().isBlank() || d.cron().length() > MAX_CRON_CHARS)) {
+      fail("cron", "must have 1 to " + MAX_CRON_CHARS + " characters");
+    }
+    if (d.every() != null) {
+      long ms = DurationText.parse("every", d.every());
+      if (ms < MIN_EVERY_MS || ms > MAX_EVERY_MS) {
+        fail("every", ms + " ms is outside 1 s to 366 d");
+      }
+    }
+    try {
+      ZoneId.of(d.zone());
+    } catch (DateTimeException e) {
+      fail(
+          "zone",
+          "'" + HandlerNames.abbreviate(d.zone()) + "' is not a time-zone id (e.g. Europe/Berlin)");
+    }
+    checkWindow(d);
+    d.misfirePolicy();
+    checkSupported(d);
+    if (d.maxAttempts() < TaskLimits.MIN_ATTEMPTS || d.maxAttempts() > TaskLimits.MAX_ATTEMPTS) {
+      fail("maxAttempts", d.maxAttempts() + " is outside 1 to " + TaskLimits.MAX_ATTEMPTS);
+    }
+    if (d.timeoutMs() < TaskLimits.MIN_TIMEOUT_MS || d.timeoutMs() > TaskLimits.MAX_TIMEOUT_MS) {
+      fail("timeoutMs", d.timeoutMs() + " ms is outside 1 s to 24 h (1000 to 86400000 ms)");
+    }
+    return d;
+  }
+
+  /** Validates an unschedule record. */
+  public Unschedule validate(Unschedule u) {
+    Wire.checkVersion(u.v());
+    checkName(u.name());
+    checkVersion(u.version());
+    return u;
+  }
+
+  private static void checkName(String name) {
+    if (name == null || !NAME.matcher(name).matches()) {
+      fail(
+          "name",
+          (name == null ? "is missing" : "'" + HandlerNames.abbreviate(name) + "' is invalid")
+              + "; it must match "
+              + NAME.pattern()
+              + " (1 to 200 characters)");
+    }
+  }
+
+  private static void checkVersion(long version) {
+    if (version < 0) {
+      fail("version", version + " is negative; versions are ≥ 0");
+    }
+  }
+
+  private static void checkWindow(ScheduleDefinition d) {
+    if (d.startAt() != null && d.startAt() < 0) {
+      fail("startAt", d.startAt() + " is before 1970-01-01 (epoch millis must be ≥ 0)");
+    }
+    if (d.endAt() != null && d.endAt() < 0) {
+      fail("endAt", d.endAt() + " is before 1970-01-01 (epoch millis must be ≥ 0)");
+    }
+    if (d.startAt() != null && d.endAt() != null && d.endAt() <= d.startAt()) {
+      fail("endAt", d.endAt() + " is not after startAt " + d.startAt());
+    }
+  }
+
+  private static void checkSupported(ScheduleDefinition d) {
+    if (d.overlap() != ScheduleDefinition.Overlap.ALLOW) {
+      fail("overlap", d.overlap() + " is not supported yet; only ALLOW is");
+    }
+    if (d.routing() == ScheduleDefinition.Routing.ALL_WORKERS) {
+      fail("routing", "ALL_WORKERS is not supported yet; use ONE or BROADCAST");
+    }
+    if (!d.children().isEmpty()) {
+      fail("children", "child schedules are not supported yet; leave children empty");
+    }
+    int max = 10_000;
+    if (d.shards() < 1 || d.shards() > max) {
+      fail("shards", d.shards() + " is outside 1 to " + max);
+    }
+    if (d.routing() == ScheduleDefinition.Routing.ONE && d.shards() != 1) {
+      fail(
+          "shards",
+          d.shards() + " shards need routing BROADCAST (routing ONE makes 1 task per fire)");
+    }
+  }
+
+  private static void fail(String field, String message) {
+    throw new InvalidTaskException(field, message);
+  }
+}

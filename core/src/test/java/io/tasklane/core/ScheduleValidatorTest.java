@@ -1,0 +1,100 @@
+package io.tasklane.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+class ScheduleValidatorTest {
+  private final ScheduleValidator validator = new ScheduleValidator(TaskLimits.DEFAULT);
+
+  private static ScheduleDefinition.Builder valid() {
+    return ScheduleDefinition.builder()
+        .name("nightly")
+        .version(1)
+        .handler("report.build")
+        .cron("0 2 * * *");
+  }
+
+  private void refused(
+      UnaryOperator<ScheduleDefinition.Builder> change, String field, String text) {
+    ScheduleDefinition d = change.apply(valid()).build();
+    assertThatThrownBy(() -> validator.validate(d, 100))
+        .isInstanceOf(InvalidTaskException.class)
+        .satisfies(e -> assertThat(((InvalidTaskException) e).field()).isEqualTo(field))
+        .hasMessageContaining(text);
+  }
+
+  @Test
+  void aMinimalDefinitionGetsTheDefaults() {
+    ScheduleDefinition d = validator.validate(valid().build(), 100);
+    assertThat(d.zone()).isEqualTo("UTC");
+    assertThat(d.enabled()).isTrue();
+    assertThat(d.misfirePolicy()).isEqualTo(MisfirePolicy.DEFAULT);
+    assertThat(d.overlap()).isEqualTo(ScheduleDefinition.Overlap.ALLOW);
+    assertThat(d.routing()).isEqualTo(ScheduleDefinition.Routing.ONE);
+    assertThat(d.shards()).isEqualTo(1);
+    assertThat(d.maxAttempts()).isEqualTo(1);
+  }
+
+  @Test
+  void badFieldsAreRefusedNamingTheFieldAndTheLimit() {
+    refused(b -> b.name("bad name"), "name", "must match");
+    refused(b -> b.name(null), "name", "is missing");
+    refused(b -> b.version(-1), "version", "negative");
+    refused(b -> b.handler("Bad!"), "handler", "must match");
+    refused(b -> b.cron(null), "cron", "exactly one of cron and every");
+    refused(b -> b.every("30s"), "cron", "both");
+    refused(b -> b.cron(null).every("500ms"), "every", "outside 1 s to 366 d");
+    refused(b -> b.cron(null).every("soon"), "every", "not a duration");
+    refused(b -> b.zone("Mars/Olympus"), "zone", "not a time-zone id");
+    refused(b -> b.startAt(10L).endAt(5L), "endAt", "not after startAt");
+    refused(b -> b.misfire("LATER"), "misfire", "is not one of");
+    refused(b -> b.misfire("FIRE_ALL(max 0)"), "misfire", "outside 1 to 1000");
+    refused(b -> b.misfire("FIRE_ONCE_IF_LATE_BY_AT_MOST(2d)"), "misfire", "limit of 1 day");
+    refused(b -> b.shards(3), "shards", "need routing BROADCAST");
+    refused(
+        b -> b.routing(ScheduleDefinition.Routing.BROADCAST).shards(0),
+        "shards",
+        "outside 1 to 10000");
+    refused(b -> b.maxAttempts(0), "maxAttempts", "outside 1 to 1000");
+    refused(b -> b.timeoutMs(10), "timeoutMs", "outside 1 s to 24 h");
+  }
+
+  @Test
+  void policiesNotBuiltYetAreRefusedAsNotSupportedYet() {
+    for (var o :
+        List.of(
+            ScheduleDefinition.Overlap.SKIP_IF_RUNNING,
+            ScheduleDefinition.Overlap.QUEUE,
+            ScheduleDefinition.Overlap.REPLACE)) {
+      refused(b -> b.overlap(o), "overlap", "not supported yet");
+    }
+    refused(b -> b.routing(ScheduleDefinition.Routing.ALL_WORKERS), "routing", "not supported yet");
+    refused(b -> b.children(List.of("other")), "children", "not supported yet");
+  }
+
+  @Test
+  void misfirePoliciesParseAndPrint() {
+    assertThat(MisfirePolicy.parse("SKIP").kind()).isEqualTo(MisfirePolicy.Kind.SKIP);
+    assertThat(MisfirePolicy.parse("FIRE_ONCE").kind()).isEqualTo(MisfirePolicy.Kind.FIRE_ONCE);
+    assertThat(MisfirePolicy.parse("FIRE_ONCE_IF_LATE_BY_AT_MOST(5s)"))
+        .isEqualTo(MisfirePolicy.DEFAULT);
+    assertThat(MisfirePolicy.parse("FIRE_ALL(max 10)"))
+        .isEqualTo(new MisfirePolicy(MisfirePolicy.Kind.FIRE_ALL, 0, 10));
+    assertThat(MisfirePolicy.parse("FIRE_ALL(7)").max()).isEqualTo(7);
+    assertThat(MisfirePolicy.parse(MisfirePolicy.DEFAULT.toString()))
+        .isEqualTo(MisfirePolicy.DEFAULT);
+  }
+
+  @Test
+  void unscheduleIsChecked() {
+    assertThat(validator.validate(Unschedule.of("nightly", 2, 1)).name()).isEqualTo("nightly");
+    assertThatThrownBy(() -> validator.validate(Unschedule.of("", 2, 1)))
+        .hasMessageContaining("name");
+    assertThatThrownBy(() -> validator.validate(Unschedule.of("n", -1, 1)))
+        .hasMessageContaining("version");
+  }
+}
