@@ -5,19 +5,15 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
@@ -35,13 +31,6 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
   private static final Duration POLL = Duration.ofMillis(100);
 
   /**
-   * Asynchronous offset commits happen at most this often (a commit per poll costs the worker and
-   * the broker a request per few records; a crash re-delivers at most this much, absorbed by task
-   * ids). Revocation and shutdown commit synchronously at once.
-   */
-  private static final long ASYNC_COMMIT_INTERVAL_NANOS = Duration.ofMillis(200).toNanos();
-
-  /**
    * Results handed to the producer and not yet acknowledged. A finished handler frees its pool slot
    * at once: waiting for {@code acks=all} inside the {@code max-in-flight} window capped a handler
    * at {@code max-in-flight / ack latency} tasks per second.
@@ -50,8 +39,6 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
 
   private static final long LAG_EVERY_MS = 5_000;
 
-  private record Done(TopicPartition partition, long offset) {}
-
   private final HandlerDefinition handler;
   private final HandlerConfig config;
   private final WorkerServices services;
@@ -59,18 +46,13 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
   private final String topic;
   private final ThreadPoolExecutor pool;
   private final WorkerMetrics.HandlerMetrics metrics;
-  private final LinkedBlockingQueue<Done> done = new LinkedBlockingQueue<>();
-  private final OffsetLedger ledger = new OffsetLedger();
+  private final Commits commits;
   private final ArrayDeque<ConsumerRecord<byte[], byte[]>> buffer = new ArrayDeque<>();
   private final AtomicBoolean waiting = new AtomicBoolean();
 
   /** Handed to the pool, handler not yet returned. */
   private final AtomicInteger inPool = new AtomicInteger();
 
-  /** Taken from Kafka, result not yet acknowledged. */
-  private final AtomicInteger unacked = new AtomicInteger();
-
-  private long lastAsyncCommit = System.nanoTime();
   private volatile boolean running = true;
   private volatile boolean abandoned;
   private volatile long stopDeadline = Long.MAX_VALUE;
@@ -88,6 +70,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
     this.services = services;
     this.consumer = consumer;
     this.topic = services.config().topics().handler(handler.name());
+    this.commits = new Commits(handler.name(), consumer);
     AtomicInteger n = new AtomicInteger();
     this.pool =
         new ThreadPoolExecutor(
@@ -121,12 +104,8 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
   }
 
   private void step() {
-    drainDone();
-    long now = System.nanoTime();
-    if (now - lastAsyncCommit >= ASYNC_COMMIT_INTERVAL_NANOS) {
-      lastAsyncCommit = now;
-      commit(false);
-    }
+    commits.drain();
+    commits.commitIfDue();
     submitBuffered();
     waiting.set(true); // before the check: a slot freed after it wakes the poll
     boolean full = !buffer.isEmpty() || !hasRoom();
@@ -136,7 +115,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
       consumer.resume(consumer.paused());
     }
     waiting.set(full);
-    Duration timeout = full && !done.isEmpty() ? Duration.ZERO : POLL;
+    Duration timeout = full && commits.hasCompletions() ? Duration.ZERO : POLL;
     try {
       for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
         buffer.add(r);
@@ -152,9 +131,8 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
     while (!buffer.isEmpty() && hasRoom()) {
       ConsumerRecord<byte[], byte[]> r = buffer.poll();
       TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-      ledger.started(tp, r.offset());
+      commits.started(tp, r.offset());
       inPool.incrementAndGet();
-      unacked.incrementAndGet();
       TaskExecution exec =
           new TaskExecution(
               r,
@@ -176,7 +154,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
 
   private boolean hasRoom() {
     return inPool.get() < config.maxInFlight()
-        && unacked.get() < Math.max(MAX_AWAITING_ACK, config.maxInFlight());
+        && commits.unacked() < Math.max(MAX_AWAITING_ACK, config.maxInFlight());
   }
 
   /** Pool thread: the handler returned (its result may still be on its way to the broker). */
@@ -189,64 +167,9 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
 
   /** Any thread (usually the producer's): the record's result or dead letter was acknowledged. */
   private void completed(TopicPartition tp, long offset) {
-    done.add(new Done(tp, offset));
+    commits.completed(tp, offset);
     if (waiting.getAndSet(false)) {
       consumer.wakeup();
-    }
-  }
-
-  private void drainDone() {
-    for (Done d; (d = done.poll()) != null; ) {
-      complete(d);
-    }
-  }
-
-  private void complete(Done d) {
-    unacked.decrementAndGet();
-    ledger.completed(d.partition(), d.offset());
-  }
-
-  private void commit(boolean sync) {
-    commit(sync, tp -> true);
-  }
-
-  private void commit(boolean sync, Predicate<TopicPartition> which) {
-    Map<TopicPartition, OffsetAndMetadata> offsets = ledger.committable(which);
-    if (offsets.isEmpty()) {
-      return;
-    }
-    if (sync) {
-      try {
-        consumer.commitSync(offsets, Duration.ofSeconds(10));
-      } catch (WakeupException e) {
-        consumer.commitSync(offsets, Duration.ofSeconds(10)); // a stale wake-up, not a stop
-      }
-    } else {
-      consumer.commitAsync(
-          offsets,
-          (o, e) -> {
-            if (e != null) {
-              ledger.commitFailed(o.keySet());
-              LOG.warn(
-                  "offset commit of {} failed (retried later): {}", handler.name(), e.toString());
-            }
-          });
-    }
-    ledger.committed(offsets);
-  }
-
-  /** Waits (draining completions) until the partitions matched are idle or the deadline. */
-  private void awaitIdle(Predicate<TopicPartition> which, long deadline)
-      throws InterruptedException {
-    while (ledger.busy(which)) {
-      long left = deadline - System.currentTimeMillis();
-      if (left <= 0) {
-        return;
-      }
-      Done d = done.poll(Math.min(left, 100), TimeUnit.MILLISECONDS);
-      if (d != null) {
-        complete(d);
-      }
     }
   }
 
@@ -272,12 +195,12 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
       } catch (WakeupException e) {
         // expected
       }
-      awaitIdle(tp -> true, stopDeadline);
-      commit(true);
+      commits.awaitIdle(tp -> true, stopDeadline);
+      commits.commit(true, tp -> true);
     } catch (Throwable t) {
       LOG.warn("shutting down the consumer of {}: {}", handler.name(), t.toString());
     } finally {
-      int left = ledger.pending();
+      int left = commits.pending();
       if (left > 0) {
         LOG.warn(
             "{}: {} task(s) unfinished at the end of the grace period; redelivered later",
@@ -308,7 +231,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
 
   @Override
   public int inFlight() {
-    return unacked.get();
+    return commits.unacked();
   }
 
   @Override
@@ -336,20 +259,20 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
             Math.min(
                 stopDeadline,
                 System.currentTimeMillis() + services.config().shutdownGrace().toMillis());
-        awaitIdle(partitions::contains, deadline);
-        commit(true, partitions::contains);
+        commits.awaitIdle(partitions::contains, deadline);
+        commits.commit(true, partitions::contains);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (RuntimeException e) {
         LOG.warn("commit on revocation of {} failed: {}", partitions, e.toString());
       }
-      ledger.remove(partitions);
+      commits.remove(partitions);
     }
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> partitions) {
       buffer.removeIf(r -> partitions.contains(new TopicPartition(r.topic(), r.partition())));
-      ledger.remove(partitions);
+      commits.remove(partitions);
     }
 
     @Override
