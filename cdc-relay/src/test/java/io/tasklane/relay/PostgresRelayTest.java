@@ -182,6 +182,32 @@ class PostgresRelayTest {
     assertThat(preCopies).isEqualTo(preExisting.size());
   }
 
+  @Test
+  @Order(5)
+  void aStandbyTakesOverTheAdvisoryLockWhenTheLeaderStops() throws Exception {
+    Relay standby = fx.startRelay();
+    try {
+      Thread.sleep(2000);
+      assertThat(standby.status().state()).isEqualTo(RelayState.STANDBY);
+      relay.close();
+      relay = standby;
+      assertThat(standby.awaitStreaming(Duration.ofSeconds(60)))
+          .as("standby streaming; state %s", standby.status())
+          .isTrue();
+      List<String> ids;
+      try (Connection c = fx.connect()) {
+        ids = insertTasks(c, 20, "after.failover");
+      }
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(() -> assertThat(tasks.firstByKey.keySet()).containsAll(ids));
+    } finally {
+      if (relay != standby) {
+        standby.close();
+      }
+    }
+  }
+
   static List<String> insertTasks(Connection c, int n, String handler) throws Exception {
     List<String> ids = new ArrayList<>(n);
     c.setAutoCommit(false);

@@ -249,7 +249,8 @@ class RelayConfigTest {
     p.put("tasklane.relay.connector", "postgres");
     assertThatThrownBy(() -> RelayConfig.fromProperties(p))
         .isInstanceOf(InvalidRelayConfigException.class)
-        .hasMessage("tasklane.relay.connector: 'postgres' must be one of auto, mariadb, mysql");
+        .hasMessage(
+            "tasklane.relay.connector: 'postgres' must be one of auto, mariadb, mysql, postgresql");
     p.put("tasklane.relay.connector", "MariaDB");
     assertThat(RelayConfig.fromProperties(p).connector())
         .isEqualTo(RelayConfig.ConnectorKind.MARIADB);
