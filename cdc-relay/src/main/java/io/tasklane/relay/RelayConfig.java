@@ -19,16 +19,20 @@ import java.util.regex.Pattern;
  * {@code 20ms}, {@code 30s}, {@code 1h} (docs/operations.md, Configuration). Immutable and
  * thread-safe.
  *
- * @param jdbcUrl {@code jdbc:mariadb://host:port/db} (or {@code jdbc:mysql:}) of the outbox
- *     database
- * @param username database user with the CDC grants (REPLICATION SLAVE, BINLOG MONITOR, ...)
+ * @param jdbcUrl {@code jdbc:mariadb://host:port/db} (or {@code jdbc:mysql:}, {@code
+ *     jdbc:postgresql:}) of the outbox database
+ * @param username database user with the CDC grants (REPLICATION SLAVE, BINLOG MONITOR, ...; on
+ *     PostgreSQL the REPLICATION attribute)
  * @param password its password
  * @param bootstrapServers Kafka bootstrap servers
  * @param namespace topic namespace ({@link Topics}), default {@code tasklane}
- * @param connector which Debezium connector to use; {@code AUTO} asks {@code SELECT VERSION()}
+ * @param connector which Debezium connector to use; {@code AUTO} takes PostgreSQL from the URL and
+ *     otherwise asks {@code SELECT VERSION()}
  * @param name engine name and Debezium {@code topic.prefix}; keys the stored offsets
  * @param serverId the binlog client's {@code server_id}, unique among the server's replicas
  * @param table the outbox table
+ * @param slotName PostgreSQL only: the logical replication slot and publication of this relay
+ *     group, {@code [a-z0-9_]}, at most 63 characters; derived from the database when unset
  * @param pollInterval Debezium {@code poll.interval.ms}: the latency floor
  * @param offsetFlushInterval how often acknowledged offsets are stored (bounds replays after crash)
  * @param heartbeatInterval Debezium heartbeats, so an idle relay's offset keeps up with the binlog
@@ -61,6 +65,7 @@ public record RelayConfig(
     String name,
     long serverId,
     String table,
+    String slotName,
     Duration pollInterval,
     Duration offsetFlushInterval,
     Duration heartbeatInterval,
@@ -102,16 +107,18 @@ public record RelayConfig(
   public static final Duration DEFAULT_MAX_SEND_BACKOFF = Duration.ofSeconds(30);
 
   private static final Pattern URL =
-      Pattern.compile("jdbc:(mariadb|mysql)://([^:/?,]+)(?::(\\d+))?/([A-Za-z0-9_$]+)(\\?.*)?");
+      Pattern.compile(
+          "jdbc:(mariadb|mysql|postgresql)://([^:/?,]+)(?::(\\d+))?/([A-Za-z0-9_$]+)(\\?.*)?");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,100}");
   private static final Pattern TABLE = Pattern.compile("[A-Za-z0-9_]{1,64}");
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.:%\\[\\]-]{1,255}");
 
-  /** Which Debezium connector streams the binlog. */
+  /** Which Debezium connector streams the change log. */
   public enum ConnectorKind {
     AUTO,
     MARIADB,
-    MYSQL
+    MYSQL,
+    POSTGRESQL
   }
 
   public RelayConfig {
@@ -119,7 +126,10 @@ public record RelayConfig(
     check(
         "jdbc-url",
         m.matches(),
-        "'" + jdbcUrl + "' must look like jdbc:mariadb://host:port/database (or jdbc:mysql:)");
+        "'"
+            + jdbcUrl
+            + "' must look like jdbc:mariadb://host:port/database (or jdbc:mysql:,"
+            + " jdbc:postgresql:)");
     require("username", username);
     password = password == null ? "" : password;
     require("bootstrap-servers", bootstrapServers);
@@ -130,6 +140,7 @@ public record RelayConfig(
       throw new InvalidRelayConfigException(PREFIX + "namespace", e.getMessage());
     }
     connector = connector == null ? ConnectorKind.AUTO : connector;
+    RelayConfigChecks.connectorMatches(connector, m.group(1), SecretMasker.maskText(jdbcUrl));
     String db = m.group(4);
     name = name == null ? "tasklane_relay_" + db : name;
     check("name", NAME.matcher(name).matches(), "'" + name + "' must match " + NAME.pattern());
@@ -137,6 +148,7 @@ public record RelayConfig(
     check("server-id", serverId > 0 && serverId < 4_294_967_296L, "must be 1 to 4294967295");
     table = table == null ? DEFAULT_TABLE : table;
     check("table", TABLE.matcher(table).matches(), "'" + table + "' must match " + TABLE.pattern());
+    slotName = RelayConfigChecks.slotName(slotName, db);
     pollInterval = within("poll-interval", pollInterval, DEFAULT_POLL_INTERVAL, 1, 60_000);
     offsetFlushInterval =
         within(
@@ -219,10 +231,15 @@ public record RelayConfig(
     return group(2);
   }
 
-  /** Database port from {@link #jdbcUrl} (3306 when absent). */
+  /** Database port from {@link #jdbcUrl} (3306, or 5432 for PostgreSQL, when absent). */
   public int port() {
     String p = group(3);
-    return p == null ? 3306 : Integer.parseInt(p);
+    return p != null ? Integer.parseInt(p) : postgres() ? 5432 : 3306;
+  }
+
+  /** True when {@link #jdbcUrl} names a PostgreSQL database ({@code jdbc:postgresql:}). */
+  public boolean postgres() {
+    return group(1).equals("postgresql");
   }
 
   /** The topic names of {@link #namespace}. */
@@ -257,6 +274,7 @@ public record RelayConfig(
         + serverId
         + ", table="
         + table
+        + (postgres() ? ", slotName=" + slotName : "")
         + ", pollInterval="
         + pollInterval
         + ", retention="

@@ -17,6 +17,7 @@ public final class RelayConfigBuilder {
   private String name;
   private long serverId;
   private String table;
+  private String slotName;
   private Duration pollInterval;
   private Duration offsetFlushInterval;
   private Duration heartbeatInterval;
@@ -90,6 +91,12 @@ public final class RelayConfigBuilder {
   /** Sets table: the outbox table. */
   public RelayConfigBuilder table(String table) {
     this.table = table;
+    return this;
+  }
+
+  /** Sets slotName: the PostgreSQL replication slot and publication; null derives one. */
+  public RelayConfigBuilder slotName(String slotName) {
+    this.slotName = slotName;
     return this;
   }
 
@@ -226,6 +233,7 @@ public final class RelayConfigBuilder {
         name,
         serverId,
         table,
+        slotName,
         pollInterval,
         offsetFlushInterval,
         heartbeatInterval,

@@ -2,10 +2,48 @@ package io.tasklane.relay;
 
 import io.tasklane.core.config.Durations;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /** The checks of {@link RelayConfig}'s settings; each failure names the setting. Stateless. */
 final class RelayConfigChecks {
+  private static final Pattern SLOT = Pattern.compile("[a-z0-9_]{1,63}");
+
   private RelayConfigChecks() {}
+
+  /** Refuses a connector other than auto that does not match the URL's scheme. */
+  static void connectorMatches(RelayConfig.ConnectorKind connector, String scheme, String url) {
+    boolean pg = scheme.equals("postgresql");
+    check(
+        "connector",
+        connector == RelayConfig.ConnectorKind.AUTO
+            || pg == (connector == RelayConfig.ConnectorKind.POSTGRESQL),
+        connector.name().toLowerCase(Locale.ROOT) + " does not match the jdbc-url '" + url + "'");
+  }
+
+  /**
+   * {@code value}, or {@code tasklane_relay_<database>} in slot-name characters when unset; refused
+   * unless it is a valid PostgreSQL replication slot name.
+   */
+  static String slotName(String value, String db) {
+    String slot = value == null || value.isEmpty() ? defaultSlotName(db) : value;
+    check(
+        "slot-name",
+        SLOT.matcher(slot).matches(),
+        "'"
+            + slot
+            + "' must match "
+            + SLOT.pattern()
+            + " (PostgreSQL replication slot names: lower-case letters, digits, underscores)");
+    return slot;
+  }
+
+  static String defaultSlotName(String db) {
+    String slot = ("tasklane_relay_" + db).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+    return slot.length() <= 63
+        ? slot
+        : slot.substring(0, 50) + "_" + Integer.toHexString(slot.hashCode());
+  }
 
   /** {@code value}, refused when it is missing or blank. */
   static String require(String key, String value) {

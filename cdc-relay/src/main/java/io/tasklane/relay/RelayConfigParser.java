@@ -42,6 +42,7 @@ final class RelayConfigParser {
                 "name",
                 "server-id",
                 "table",
+                "slot-name",
                 "max-payload-bytes",
                 "purge-batch-size",
                 "binlog-guard-min-files",
@@ -90,6 +91,7 @@ final class RelayConfigParser {
         .name(c.string("name"))
         .serverId(c.number("server-id", 0))
         .table(c.string("table"))
+        .slotName(c.string("slot-name"))
         .pollInterval(c.duration("poll-interval"))
         .offsetFlushInterval(c.duration("offset-flush-interval"))
         .heartbeatInterval(c.duration("heartbeat-interval"))

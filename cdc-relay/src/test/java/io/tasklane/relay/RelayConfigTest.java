@@ -46,7 +46,7 @@ class RelayConfigTest {
         .isInstanceOf(InvalidRelayConfigException.class)
         .hasMessage("tasklane.relay.purge-batch-size: 5000 is outside 1 to 1000");
     var q = minimal();
-    q.put("tasklane.relay.jdbc-url", "jdbc:postgresql://x/y");
+    q.put("tasklane.relay.jdbc-url", "jdbc:sqlserver://x/y");
     assertThatThrownBy(() -> RelayConfig.fromProperties(q))
         .isInstanceOf(InvalidRelayConfigException.class)
         .hasMessageStartingWith("tasklane.relay.jdbc-url:");
@@ -249,7 +249,8 @@ class RelayConfigTest {
     p.put("tasklane.relay.connector", "postgres");
     assertThatThrownBy(() -> RelayConfig.fromProperties(p))
         .isInstanceOf(InvalidRelayConfigException.class)
-        .hasMessage("tasklane.relay.connector: 'postgres' must be one of auto, mariadb, mysql");
+        .hasMessage(
+            "tasklane.relay.connector: 'postgres' must be one of auto, mariadb, mysql, postgresql");
     p.put("tasklane.relay.connector", "MariaDB");
     assertThat(RelayConfig.fromProperties(p).connector())
         .isEqualTo(RelayConfig.ConnectorKind.MARIADB);

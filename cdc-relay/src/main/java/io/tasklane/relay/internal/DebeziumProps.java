@@ -7,6 +7,10 @@ import java.util.Properties;
 final class DebeziumProps {
   static final String MARIADB = "io.debezium.connector.mariadb.MariaDbConnector";
   static final String MYSQL = "io.debezium.connector.mysql.MySqlConnector";
+  static final String POSTGRES = "io.debezium.connector.postgresql.PostgresConnector";
+
+  /** The schema of the outbox table on PostgreSQL. */
+  static final String PG_SCHEMA = "public";
 
   private DebeziumProps() {}
 
@@ -16,7 +20,7 @@ final class DebeziumProps {
   }
 
   /**
-   * @param connectorClass {@link #MARIADB} or {@link #MYSQL}
+   * @param connectorClass {@link #MARIADB}, {@link #MYSQL} or {@link #POSTGRES}
    */
   static Properties of(RelayConfig c, String connectorClass) {
     Properties p = new Properties();
@@ -28,13 +32,11 @@ final class DebeziumProps {
     p.setProperty("database.port", String.valueOf(c.port()));
     p.setProperty("database.user", c.username());
     p.setProperty("database.password", c.password());
-    p.setProperty("database.server.id", String.valueOf(c.serverId()));
-    p.setProperty("database.include.list", c.database());
-    p.setProperty("table.include.list", c.database() + "." + c.table());
-    // First start (no offsets): snapshot the table, so rows already there are relayed; a restart
-    // resumes from the stored offset. The relay handles a purged position itself (BinlogGuard).
-    p.setProperty("snapshot.mode", "when_needed");
-    p.setProperty("snapshot.locking.mode", "none");
+    if (connectorClass.equals(POSTGRES)) {
+      postgres(c, p);
+    } else {
+      binlog(c, p);
+    }
     p.setProperty("include.schema.changes", "false");
     p.setProperty("tombstones.on.delete", "false");
     p.setProperty("poll.interval.ms", String.valueOf(c.pollInterval().toMillis()));
@@ -46,14 +48,6 @@ final class DebeziumProps {
     p.setProperty("offset.storage.partitions", "1");
     p.setProperty("offset.storage.replication.factor", String.valueOf(c.replicationFactor()));
     p.setProperty("bootstrap.servers", c.bootstrapServers());
-    p.setProperty(
-        "schema.history.internal", "io.debezium.storage.kafka.history.KafkaSchemaHistory");
-    p.setProperty("schema.history.internal.kafka.topic", topics.relayHistory());
-    p.setProperty("schema.history.internal.kafka.bootstrap.servers", c.bootstrapServers());
-    p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
-    p.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
-    // A fixed consumer group, so the relay's ACLs can name it (the history consumer subscribes).
-    p.setProperty("schema.history.internal.consumer.group.id", schemaHistoryGroup(c));
     p.setProperty("record.processing.shutdown.timeout.ms", "2000");
     // Kafka client pass-through. Top level: Debezium hands every engine property to the Kafka
     // Connect WorkerConfig, whose originals configure the offset store's producer, consumer and
@@ -68,5 +62,41 @@ final class DebeziumProps {
             });
     c.debezium().forEach(p::setProperty);
     return p;
+  }
+
+  /** MariaDB/MySQL: the binlog client, its schema history in Kafka. */
+  private static void binlog(RelayConfig c, Properties p) {
+    p.setProperty("database.server.id", String.valueOf(c.serverId()));
+    p.setProperty("database.include.list", c.database());
+    p.setProperty("table.include.list", c.database() + "." + c.table());
+    // First start (no offsets): snapshot the table, so rows already there are relayed; a restart
+    // resumes from the stored offset. The relay handles a purged position itself (BinlogGuard).
+    p.setProperty("snapshot.mode", "when_needed");
+    p.setProperty("snapshot.locking.mode", "none");
+    p.setProperty(
+        "schema.history.internal", "io.debezium.storage.kafka.history.KafkaSchemaHistory");
+    p.setProperty("schema.history.internal.kafka.topic", c.topics().relayHistory());
+    p.setProperty("schema.history.internal.kafka.bootstrap.servers", c.bootstrapServers());
+    p.setProperty("schema.history.internal.store.only.captured.tables.ddl", "true");
+    p.setProperty("schema.history.internal.store.only.captured.databases.ddl", "true");
+    // A fixed consumer group, so the relay's ACLs can name it (the history consumer subscribes).
+    p.setProperty("schema.history.internal.consumer.group.id", schemaHistoryGroup(c));
+  }
+
+  /**
+   * PostgreSQL: logical decoding with the built-in {@code pgoutput} plugin, one replication slot
+   * per relay group, and a publication of the outbox table only (created by the connector when
+   * missing). No schema history: pgoutput sends the table's columns with the changes.
+   */
+  private static void postgres(RelayConfig c, Properties p) {
+    p.setProperty("database.dbname", c.database());
+    p.setProperty("plugin.name", "pgoutput");
+    p.setProperty("slot.name", c.slotName());
+    p.setProperty("publication.name", c.slotName());
+    p.setProperty("publication.autocreate.mode", "filtered");
+    p.setProperty("table.include.list", PG_SCHEMA + "." + c.table());
+    // First start (no offsets): snapshot the table from the slot's exported snapshot, so rows
+    // already there are relayed; a restart resumes from the stored LSN.
+    p.setProperty("snapshot.mode", "initial");
   }
 }

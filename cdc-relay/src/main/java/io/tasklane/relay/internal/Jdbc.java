@@ -23,11 +23,18 @@ final class Jdbc {
     return c;
   }
 
-  /** MARIADB or MYSQL connector class for this server, honouring the configured choice. */
+  /**
+   * MARIADB, MYSQL or POSTGRES connector class for this server, honouring the configured choice
+   * (the configuration refuses a choice that does not match the JDBC URL).
+   */
   String connectorClass() throws SQLException {
+    if (config.postgres()) {
+      return DebeziumProps.POSTGRES;
+    }
     return switch (config.connector()) {
       case MARIADB -> DebeziumProps.MARIADB;
       case MYSQL -> DebeziumProps.MYSQL;
+      case POSTGRESQL -> DebeziumProps.POSTGRES;
       case AUTO -> {
         try (Connection c = open();
             Statement s = c.createStatement();

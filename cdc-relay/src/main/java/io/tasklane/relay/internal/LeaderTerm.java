@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One leadership term: check the stored binlog position (re-read the table if it was purged), run
- * the engine, and while it runs watch the lock, readiness, purge and the binlog guard. Returns when
- * the lock is lost or the relay closes; throws when the engine fails. Relay thread only.
+ * the engine, and while it runs watch the lock, readiness, purge and the binlog guard (MariaDB and
+ * MySQL only; on PostgreSQL the replication slot keeps the WAL). Returns when the lock is lost or
+ * the relay closes; throws when the engine fails. Relay thread only.
  */
 final class LeaderTerm {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderTerm.class);
@@ -52,12 +53,19 @@ final class LeaderTerm {
     this.offsets = new StoredOffsets(kafka, config.topics().relayOffsets(), config.name());
     this.guard = new BinlogGuard(jdbc, metrics, config.binlogGuardMinFiles());
     this.purger =
-        new Purger(jdbc, config.table(), config.purgeBatchSize(), config.retention(), clock);
+        new Purger(
+            jdbc,
+            config.table(),
+            config.purgeBatchSize(),
+            config.retention(),
+            clock,
+            config.postgres());
   }
 
   void run() throws Exception {
     String connectorClass = jdbc.connectorClass();
-    boolean recovered = recoverIfPositionLost();
+    // PostgreSQL keeps the WAL the relay's slot still needs: no binlog files to check.
+    boolean recovered = !config.postgres() && recoverIfPositionLost();
     while (true) {
       Throwable failure = runEngine(connectorClass);
       if (failure == null) {
@@ -124,7 +132,7 @@ final class LeaderTerm {
             purge();
             nextPurge = now + config.purgeInterval().toMillis();
           }
-          if (now >= nextGuard) {
+          if (now >= nextGuard && !config.postgres()) {
             guard();
             nextGuard = now + config.binlogGuardInterval().toMillis();
           }

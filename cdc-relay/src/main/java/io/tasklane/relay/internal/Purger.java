@@ -8,7 +8,8 @@ import java.time.Duration;
 
 /**
  * Deletes relayed rows: {@code id <= watermark AND created_at < now - retention}, in statements of
- * at most {@code batchSize} rows ({@code ORDER BY id LIMIT n}), so no long lock is held.
+ * at most {@code batchSize} rows ({@code ORDER BY id LIMIT n}, see {@link #sql}), so no long lock
+ * is held.
  *
  * <p>The watermark is the highest row id whose record Kafka acknowledged. Row ids are allocated at
  * insert time but become visible at commit, so a row below the watermark may still be unrelayed
@@ -22,8 +23,15 @@ final class Purger {
   private final int batchSize;
   private final Duration retention;
   private final Clock clock;
+  private final boolean postgres;
 
   Purger(Jdbc jdbc, String table, int batchSize, Duration retention, Clock clock) {
+    this(jdbc, table, batchSize, retention, clock, false);
+  }
+
+  Purger(
+      Jdbc jdbc, String table, int batchSize, Duration retention, Clock clock, boolean postgres) {
+    this.postgres = postgres;
     this.jdbc = jdbc;
     this.table = table;
     this.batchSize = batchSize;
@@ -40,12 +48,7 @@ final class Purger {
     long total = 0;
     int statements = 0;
     try (Connection c = jdbc.open();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "DELETE FROM "
-                    + table
-                    + " WHERE id <= ? AND created_at < ? ORDER BY id LIMIT "
-                    + batchSize)) {
+        PreparedStatement ps = c.prepareStatement(sql())) {
       while (true) {
         ps.setLong(1, watermark);
         ps.setLong(2, cutoff);
@@ -57,6 +60,17 @@ final class Purger {
         }
       }
     }
+  }
+
+  /**
+   * The batch DELETE: MariaDB/MySQL take {@code ORDER BY .. LIMIT} on DELETE (and refuse LIMIT in
+   * an IN subquery); PostgreSQL takes neither on DELETE, so it deletes the ids a subquery picks.
+   */
+  String sql() {
+    String where = " WHERE id <= ? AND created_at < ? ORDER BY id LIMIT " + batchSize;
+    return postgres
+        ? "DELETE FROM " + table + " WHERE id IN (SELECT id FROM " + table + where + ")"
+        : "DELETE FROM " + table + where;
   }
 
   /** Rows deleted and DELETE statements run by one pass. */

@@ -101,7 +101,7 @@ public final class RelayRuntime implements AutoCloseable {
   private void loop() {
     long backoffMs = 1000;
     while (!closed.get()) {
-      try (LeaderLock lock = new LeaderLock(jdbc, config.lockName(), config.lockWait())) {
+      try (LeaderLock lock = LeaderLock.of(config, jdbc)) {
         setState(RelayState.STANDBY);
         if (!lock.acquire(closed::get)) {
           break;

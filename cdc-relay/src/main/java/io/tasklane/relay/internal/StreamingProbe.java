@@ -6,10 +6,11 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 /**
- * Real readiness: true only when the connector's binlog client is connected (Debezium's streaming
- * metrics MBean {@code
- * debezium.<connector>:type=connector-metrics,context=streaming,server=<name>}, attribute {@code
- * Connected}). {@code taskStarted()} fires earlier than that. Thread-safe.
+ * Real readiness: true only when the connector's binlog client (MariaDB/MySQL) or replication
+ * stream (PostgreSQL) is connected (Debezium's streaming metrics MBean {@code
+ * debezium.<connector>:type=connector-metrics,context=streaming,server=<name>}, where the connector
+ * is {@code mariadb}, {@code mysql} or {@code postgres}, attribute {@code Connected}). {@code
+ * taskStarted()} fires earlier than that. Thread-safe.
  */
 final class StreamingProbe {
   private final ObjectName pattern;
