@@ -258,40 +258,7 @@ public record RelayConfig(
   /** The settings for logs: no password; secret-like keys and URL credentials masked. */
   @Override
   public String toString() {
-    return "RelayConfig[jdbcUrl="
-        + SecretMasker.maskText(jdbcUrl)
-        + ", username="
-        + username
-        + ", bootstrapServers="
-        + bootstrapServers
-        + ", namespace="
-        + namespace
-        + ", connector="
-        + connector
-        + ", name="
-        + name
-        + ", serverId="
-        + serverId
-        + ", table="
-        + table
-        + (postgres() ? ", slotName=" + slotName : "")
-        + ", pollInterval="
-        + pollInterval
-        + ", retention="
-        + retention
-        + ", purgeInterval="
-        + purgeInterval
-        + ", maxPayloadBytes="
-        + maxPayloadBytes
-        + ", httpHost="
-        + httpHost
-        + ", httpPort="
-        + httpPort
-        + ", kafka="
-        + SecretMasker.mask(kafka)
-        + ", debezium="
-        + SecretMasker.mask(debezium)
-        + "]";
+    return RelayConfigChecks.describe(this);
   }
 
   private String group(int g) {

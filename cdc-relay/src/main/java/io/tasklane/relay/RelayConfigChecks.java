@@ -1,5 +1,6 @@
 package io.tasklane.relay;
 
+import io.tasklane.core.SecretMasker;
 import io.tasklane.core.config.Durations;
 import java.time.Duration;
 import java.util.Locale;
@@ -72,5 +73,43 @@ final class RelayConfigChecks {
             + " to "
             + Durations.format(Duration.ofMillis(maxMs)));
     return d;
+  }
+
+  /** {@link RelayConfig#toString()}: no password; secret-like keys and URL credentials masked. */
+  static String describe(RelayConfig c) {
+    return "RelayConfig[jdbcUrl="
+        + SecretMasker.maskText(c.jdbcUrl())
+        + ", username="
+        + c.username()
+        + ", bootstrapServers="
+        + c.bootstrapServers()
+        + ", namespace="
+        + c.namespace()
+        + ", connector="
+        + c.connector()
+        + ", name="
+        + c.name()
+        + ", serverId="
+        + c.serverId()
+        + ", table="
+        + c.table()
+        + (c.postgres() ? ", slotName=" + c.slotName() : "")
+        + ", pollInterval="
+        + c.pollInterval()
+        + ", retention="
+        + c.retention()
+        + ", purgeInterval="
+        + c.purgeInterval()
+        + ", maxPayloadBytes="
+        + c.maxPayloadBytes()
+        + ", httpHost="
+        + c.httpHost()
+        + ", httpPort="
+        + c.httpPort()
+        + ", kafka="
+        + SecretMasker.mask(c.kafka())
+        + ", debezium="
+        + SecretMasker.mask(c.debezium())
+        + "]";
   }
 }
