@@ -10,14 +10,22 @@ public final class ExampleWorker {
 
   /**
    * The example worker on the run's database and broker, 8 handler threads; {@code late} adds the
-   * handler that is deployed late.
+   * handler that is deployed late. Its HTTP server ({@code /health}, {@code /prometheus}) listens
+   * on any free port, so several workers share a machine.
    */
   public static JavaProcess.Builder recipe(TasklaneApps apps, String name, boolean late) {
+    return recipe(apps, name, late, -1);
+  }
+
+  /** The example worker with its {@code /health} and {@code /prometheus} on {@code httpPort}. */
+  public static JavaProcess.Builder recipe(
+      TasklaneApps apps, String name, boolean late, int httpPort) {
     return apps.worker(name, "io.tasklane.examples.WorkerApp", "examples")
         .sysProp(LateHandlers.ENABLED, String.valueOf(late))
         .sysProp("datasources.default.url", apps.jdbcUrl())
         .sysProp("datasources.default.username", apps.user())
         .sysProp("datasources.default.password", apps.password())
-        .sysProp("tasklane.worker.concurrency", "8");
+        .sysProp("tasklane.worker.concurrency", "8")
+        .sysProp("micronaut.server.port", String.valueOf(httpPort));
   }
 }

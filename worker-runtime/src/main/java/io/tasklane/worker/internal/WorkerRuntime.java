@@ -16,8 +16,11 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
@@ -51,6 +54,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
   private final List<HandlerConsumer> consumers = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
+  private final Map<String, Thread> consumerThreads = new ConcurrentSkipListMap<>();
   private ScheduledExecutorService timers;
   private Publisher publisher;
 
@@ -107,6 +111,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
       Thread t = new Thread(c, "tasklane-consumer-" + h.name());
       consumers.add(c);
       threads.add(t);
+      consumerThreads.put(h.name(), t);
       t.start();
       LOG.info(
           "worker {} consumes {} ({}, concurrency {}, max in flight {})",
@@ -147,6 +152,18 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
     } catch (RuntimeException e) {
       throw new WorkerException("cannot create the worker's topics: " + e.getMessage(), e);
     }
+  }
+
+  /** NEW, RUNNING or STOPPED; any thread. */
+  public String state() {
+    return state.get().name();
+  }
+
+  /** Each handler this worker consumes, with whether its consumer thread is alive; any thread. */
+  public Map<String, Boolean> consumers() {
+    Map<String, Boolean> out = new LinkedHashMap<>();
+    consumerThreads.forEach((name, t) -> out.put(name, t.isAlive()));
+    return out;
   }
 
   /** Stops fetching, lets in-flight work finish until the grace period ends, commits, closes. */

@@ -1,0 +1,13 @@
+# The relay (cdc-relay) image, built from the Maven output
+# (./mvnw install -DskipTests first) with the repository root as build context: docker compose build.
+FROM eclipse-temurin:17-jre
+ARG VERSION=0.1.0
+RUN useradd --system --uid 10001 --home-dir /opt/tasklane tasklane
+# The runnable distribution (tasklane-cdc-relay-${VERSION}-dist.zip), as the build leaves it unpacked in target/.
+COPY cdc-relay/target/tasklane-cdc-relay-${VERSION}-dist/tasklane-cdc-relay-${VERSION}/ /opt/tasklane/
+RUN ln -s /opt/tasklane/tasklane-cdc-relay-${VERSION}.jar /opt/tasklane/app.jar
+WORKDIR /opt/tasklane
+USER tasklane
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75"
+EXPOSE 8086
+ENTRYPOINT ["java", "-jar", "/opt/tasklane/app.jar"]
