@@ -187,8 +187,10 @@ class PostgresRelayTest {
   void aStandbyTakesOverTheAdvisoryLockWhenTheLeaderStops() throws Exception {
     Relay standby = fx.startRelay();
     try {
-      Thread.sleep(2000);
-      assertThat(standby.status().state()).isEqualTo(RelayState.STANDBY);
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(standby.status().state()).isEqualTo(RelayState.STANDBY));
       relay.close();
       relay = standby;
       assertThat(standby.awaitStreaming(Duration.ofSeconds(60)))
