@@ -5,6 +5,7 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.context.event.StartupEvent;
 import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
 import io.tasklane.worker.HandlerConfig;
@@ -86,6 +87,8 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
     WorkerConfig config = settings.config();
     TypedHandlers.scan(beans, registry::codec).forEach(registry::register);
     registerMethodCalls(config);
+    List<ScheduleDefinition> recurring =
+        RecurringDefinitions.of(registry.recurring(), config.recurringApp());
     List<HandlerDefinition> handlers = new ArrayList<>();
     for (HandlerDefinition h : registry.handlers()) {
       if (settings.handler(h.name()).enabled()) {
@@ -93,6 +96,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
       }
     }
     ensureTopics(config, handlers);
+    new RecurringPublisher(config, clock).publish(recurring);
     timers =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
