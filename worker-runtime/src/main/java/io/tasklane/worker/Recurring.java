@@ -9,8 +9,8 @@ import java.lang.annotation.Target;
 
 /**
  * A recurring schedule defined in code: put it beside {@link TaskHandler} (on the class or the
- * method) and the schedule's fires run that handler. Repeatable, for several schedules of one
- * handler (e.g. with different payloads).
+ * method), or on a {@link TypedHandler} bean class, and the schedule's fires run that handler.
+ * Repeatable, for several schedules of one handler (e.g. with different payloads).
  *
  * <pre>{@code
  * @TaskHandler("report.build")

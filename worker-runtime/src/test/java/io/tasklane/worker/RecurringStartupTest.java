@@ -46,6 +46,24 @@ class RecurringStartupTest {
     public void run(Object payload) {}
   }
 
+  record Ref(long id) {}
+
+  static final io.tasklane.core.TaskType<Ref> TYPED =
+      io.tasklane.core.TaskType.of("typed.sched", Ref.class);
+
+  @Singleton
+  @Recurring(name = "typed.bad", every = "1 fortnight")
+  @Requires(property = "test.suite", value = "recurring-typed")
+  static class TypedBad implements TypedHandler<Ref> {
+    @Override
+    public io.tasklane.core.TaskType<Ref> type() {
+      return TYPED;
+    }
+
+    @Override
+    public void handle(Ref payload, TaskContext context) {}
+  }
+
   @Singleton
   @Requires(property = "test.suite", value = "recurring-twice")
   static class Twice {
@@ -99,6 +117,14 @@ class RecurringStartupTest {
   void aCronThatDoesNotParseFailsStart() {
     assertThatThrownBy(() -> run("recurring-bad-cron"))
         .hasStackTraceContaining("(handler report.cron): cron: '61 * * * *' is not a valid cron");
+  }
+
+  @Test
+  void aRecurringOnATypedHandlerIsFoundAndCheckedToo() {
+    assertThatThrownBy(() -> run("recurring-typed"))
+        .hasStackTraceContaining(
+            "@Recurring(name = \"typed.bad\") on typed handler bean " + TypedBad.class.getName())
+        .hasStackTraceContaining("(handler typed.sched): every: ");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.tasklane.worker.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.DurationText;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleDefinition;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Turns the {@link Recurring} annotations found at start-up into validated schedule definitions
@@ -81,7 +83,8 @@ final class RecurringDefinitions {
       text(a.stringValue("timeout").orElse(""))
           .ifPresent(t -> b.timeoutMs(DurationText.parse("timeout", t)));
       b.enabled(a.booleanValue("enabled").orElse(true));
-      ScheduleDefinition d = VALIDATOR.validate(b.build(), WireCodec.encode(b.build()).length);
+      ScheduleDefinition built = b.build();
+      ScheduleDefinition d = VALIDATOR.validate(built, WireCodec.encode(built).length);
       if (d.cron() != null) {
         CronCheck.check(d.cron());
       }
@@ -100,8 +103,8 @@ final class RecurringDefinitions {
     }
   }
 
-  private static java.util.Optional<String> text(String value) {
-    return value.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(value.trim());
+  private static Optional<String> text(String value) {
+    return value.isBlank() ? Optional.empty() : Optional.of(value.trim());
   }
 
   private static <E extends Enum<E>> E parse(String field, String value, Class<E> type) {
@@ -113,7 +116,7 @@ final class RecurringDefinitions {
     }
   }
 
-  private static com.fasterxml.jackson.databind.JsonNode json(String text) {
+  private static JsonNode json(String text) {
     try {
       return WireCodec.readTree(text);
     } catch (TasklaneException e) {

@@ -64,7 +64,8 @@ record RecurringPlan(
       }
     }
     RecurringManifest manifest = RecurringManifest.of(app, build, next);
-    boolean unchanged = previous != null && previous.equals(manifest);
+    // An app that never defined a schedule in code gets no manifest.
+    boolean unchanged = previous == null ? next.isEmpty() : previous.equals(manifest);
     return new RecurringPlan(
         List.copyOf(publish), List.copyOf(disabled), unchanged ? null : manifest, false);
   }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -130,7 +131,7 @@ final class RecurringPublisher {
       return admin
           .listTopics()
           .names()
-          .get(RecurringStore.TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+          .get(RecurringStore.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
           .contains(topic);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -79,6 +79,14 @@ class RecurringPlanTest {
   }
 
   @Test
+  void anAppWithoutCodeSchedulesWritesNoManifest() {
+    RecurringPlan plan = RecurringPlan.of(List.of(), null, "app", 0, T1);
+
+    assertThat(plan.publish()).isEmpty();
+    assertThat(plan.manifest()).isNull();
+  }
+
+  @Test
   void anOlderBuildPublishesNothing() {
     RecurringManifest m =
         RecurringPlan.of(List.of(code("s1", "5m")), null, "app", 9, T1).manifest();
