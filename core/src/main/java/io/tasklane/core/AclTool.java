@@ -24,7 +24,7 @@ import org.apache.kafka.common.acl.AclBinding;
  *
  * <pre>
  * --role relay|scheduler|worker|operator  --principal User:NAME  [--namespace tasklane]
- * [--name NAME] [--handlers a,b] [--exactly-once]
+ * [--name NAME] [--handlers a,b] [--exactly-once] [--recurring]
  * [--bootstrap-servers HOST:PORT --command-config admin.properties | --dry-run]
  * </pre>
  */
@@ -48,7 +48,9 @@ public final class AclTool {
     String name = a.getOrDefault("name", defaultName(role, topics));
     List<String> handlers =
         a.containsKey("handlers") ? Arrays.asList(a.get("handlers").split(",")) : List.of();
-    var grant = new TasklaneAcls.Grant(name, handlers, a.containsKey("exactly-once"));
+    var grant =
+        new TasklaneAcls.Grant(
+            name, handlers, a.containsKey("exactly-once"), a.containsKey("recurring"));
     List<AclBinding> bindings =
         TasklaneAcls.bindings(role, topics, required(a, "principal"), grant);
     bindings.forEach(b -> out.println(b));
@@ -106,7 +108,7 @@ public final class AclTool {
         throw new IllegalArgumentException("unexpected argument " + key);
       }
       key = key.substring(2);
-      if (key.equals("exactly-once") || key.equals("dry-run")) {
+      if (key.equals("exactly-once") || key.equals("dry-run") || key.equals("recurring")) {
         a.put(key, "true");
       } else if (i + 1 < args.length) {
         a.put(key, args[++i]);

@@ -33,6 +33,8 @@ import java.util.List;
  * @param maxAttempts attempts of each fire's task (default 1)
  * @param timeoutMs execution timeout of one attempt (default 5 minutes)
  * @param backoff delay between attempts (default Sidekiq's)
+ * @param origin who defined it, for operators and the defining app: {@code code:<app>} for a worker
+ *     app's {@code @Recurring} handlers, or null (absent from the JSON) otherwise
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ScheduleDefinition(
@@ -54,7 +56,8 @@ public record ScheduleDefinition(
     List<String> children,
     Integer maxAttempts,
     Long timeoutMs,
-    RetryPolicy backoff)
+    RetryPolicy backoff,
+    String origin)
     implements TaskTopicRecord {
 
   /** What a fire does while an earlier fire of the schedule still runs. */
@@ -123,6 +126,7 @@ public record ScheduleDefinition(
     private Integer maxAttempts;
     private Long timeoutMs;
     private RetryPolicy backoff;
+    private String origin;
 
     private Builder() {}
 
@@ -145,6 +149,7 @@ public record ScheduleDefinition(
       maxAttempts = d.maxAttempts;
       timeoutMs = d.timeoutMs;
       backoff = d.backoff;
+      origin = d.origin;
     }
 
     public Builder name(String value) {
@@ -239,6 +244,12 @@ public record ScheduleDefinition(
       return this;
     }
 
+    /** Who defined it, e.g. {@code code:billing-worker}; null for none. */
+    public Builder origin(String value) {
+      origin = value;
+      return this;
+    }
+
     public ScheduleDefinition build() {
       return new ScheduleDefinition(
           Wire.VERSION,
@@ -259,7 +270,8 @@ public record ScheduleDefinition(
           children,
           maxAttempts,
           timeoutMs,
-          backoff);
+          backoff,
+          origin);
     }
   }
 }

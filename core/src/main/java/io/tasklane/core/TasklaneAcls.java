@@ -40,7 +40,10 @@ public final class TasklaneAcls {
      * fires of recurring schedules to tasks.
      */
     SCHEDULER,
-    /** worker-runtime: reads its handlers' topics, writes results, logs and its handlers' DLTs. */
+    /**
+     * worker-runtime: reads its handlers' topics, writes results, logs and its handlers' DLTs; with
+     * {@code @Recurring} also writes schedule definitions to tasks.
+     */
     WORKER,
     /** an operator or CLI: reads every Tasklane topic, writes control (cancel, retry-dead). */
     OPERATOR
@@ -54,8 +57,17 @@ public final class TasklaneAcls {
    *     (default {@code <ns>-worker}); operator: the prefix of its consumer groups
    * @param handlers worker: the handlers it runs (ignored for other roles)
    * @param exactlyOnce scheduler: {@code processing-guarantee=exactly_once_v2} (transactional ids)
+   * @param recurring worker: it defines schedules in code ({@code @Recurring}), so it writes
+   *     definitions to {@code <ns>.tasks} and its manifest to {@code <ns>.recurring}; off by
+   *     default because WRITE on tasks lets the principal enqueue any task
    */
-  public record Grant(String name, List<String> handlers, boolean exactlyOnce) {
+  public record Grant(String name, List<String> handlers, boolean exactlyOnce, boolean recurring) {
+
+    /** A grant without {@code recurring}. */
+    public Grant(String name, List<String> handlers, boolean exactlyOnce) {
+      this(name, handlers, exactlyOnce, false);
+    }
+
     public Grant {
       Objects.requireNonNull(name, "TasklaneAcls.Grant.name must not be null");
       handlers = List.copyOf(handlers == null ? List.of() : handlers);
@@ -112,6 +124,12 @@ public final class TasklaneAcls {
           b.ensured(topics.handler(h), READ);
           b.ensured(topics.handlerDlt(h), WRITE);
           b.group(grant.name() + "." + h, LITERAL, READ);
+        }
+        if (grant.recurring()) {
+          // @Recurring: definitions keyed by name on tasks (DESCRIBE, implied by WRITE, lets the
+          // worker check that tasks exists), and the app's manifest, read without a group.
+          b.topic(topics.tasks(), WRITE);
+          b.ensured(topics.recurring(), READ, WRITE);
         }
       }
       case OPERATOR -> {

@@ -50,6 +50,14 @@ public record Topics(String namespace) {
     return namespace + ".schedules";
   }
 
+  /**
+   * The code-defined schedules each worker app last published, compacted, keyed by the app ({@code
+   * <ns>.recurring}); read and written by worker-runtime at start.
+   */
+  public String recurring() {
+    return namespace + ".recurring";
+  }
+
   /** Log lines written by handlers through {@code TaskContext} ({@code <ns>.logs}). */
   public String logs() {
     return namespace + ".logs";

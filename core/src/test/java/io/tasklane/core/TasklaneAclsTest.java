@@ -26,6 +26,24 @@ class TasklaneAclsTest {
   }
 
   @Test
+  void aWorkerWithRecurringSchedulesAlsoWritesTasksAndItsManifest() {
+    List<AclBinding> acls =
+        TasklaneAcls.bindings(
+            Role.WORKER,
+            topics,
+            "User:worker",
+            new Grant("shop-worker", List.of("email"), false, true));
+    assertThat(writes(acls))
+        .containsExactlyInAnyOrder(
+            "shop.results", "shop.logs", "shop.handler.email.dlt", "shop.tasks", "shop.recurring");
+    assertThat(acls)
+        .anyMatch(
+            b ->
+                b.pattern().name().equals("shop.recurring")
+                    && b.entry().operation() == org.apache.kafka.common.acl.AclOperation.READ);
+  }
+
+  @Test
   void relayWritesOnlyItsOwnTopics() {
     List<AclBinding> acls =
         TasklaneAcls.bindings(Role.RELAY, topics, "User:relay", new Grant("r", List.of(), false));

@@ -1,10 +1,12 @@
 package io.tasklane.outbox;
 
 import io.tasklane.core.InvalidTaskException;
+import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskKey;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.outbox.OutboxRow;
+import io.tasklane.core.outbox.OutboxRows;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -80,6 +82,34 @@ final class DefaultTaskOutbox implements JdbcTaskOutbox {
     String taskId = task.taskId();
     sink.insert(List.of(rows.cancel(taskId, task.handler(), task.key(), null)));
     return taskId;
+  }
+
+  @Override
+  public ScheduleDefinition schedule(ScheduleRequest request) {
+    return insertSchedule(rows.schedule(Objects.requireNonNull(request, "request")));
+  }
+
+  @Override
+  public ScheduleDefinition schedule(ScheduleDefinition definition) {
+    return insertSchedule(rows.schedule(Objects.requireNonNull(definition, "definition"), false));
+  }
+
+  private ScheduleDefinition insertSchedule(OutboxRow row) {
+    sink.insert(List.of(row));
+    return OutboxRows.toSchedule(row);
+  }
+
+  @Override
+  public long unschedule(String name) {
+    OutboxRow row = rows.unschedule(name, null);
+    sink.insert(List.of(row));
+    return OutboxRows.toUnschedule(row).version();
+  }
+
+  @Override
+  public long unschedule(String name, long version) {
+    sink.insert(List.of(rows.unschedule(name, version)));
+    return version;
   }
 
   @Override

@@ -4,10 +4,14 @@ import io.tasklane.core.CancelCommand;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.PayloadCodec;
+import io.tasklane.core.ScheduleDefinition;
+import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskValidator;
+import io.tasklane.core.Unschedule;
+import io.tasklane.core.WireCodec;
 import io.tasklane.core.outbox.OutboxRow;
 import io.tasklane.core.outbox.OutboxRows;
 import java.nio.charset.StandardCharsets;
@@ -26,13 +30,16 @@ final class RowFactory {
   private final Clock clock;
   private final TraceHeaders trace;
   private final TaskValidator validator;
+  private final ScheduleValidator schedules;
 
   RowFactory(OutboxConfig config, PayloadCodec codec, Clock clock, TraceHeaders trace) {
     this.config = config;
     this.codec = codec;
     this.clock = clock;
     this.trace = trace;
-    this.validator = new TaskValidator(new TaskLimits(config.maxPayloadBytes()));
+    TaskLimits limits = new TaskLimits(config.maxPayloadBytes());
+    this.validator = new TaskValidator(limits);
+    this.schedules = new ScheduleValidator(limits);
   }
 
   OutboxRow task(TaskRequest r) {
@@ -70,6 +77,35 @@ final class RowFactory {
   OutboxRow cancel(String taskId, String handler, String key, String reason) {
     return OutboxRows.cancel(
         CancelCommand.of(taskId, reason, clock.millis()).withTask(handler, key));
+  }
+
+  /** A SCHEDULE row of {@code r}: its payload encoded by the codec, its version defaulted. */
+  OutboxRow schedule(ScheduleRequest r) {
+    ScheduleDefinition.Builder b =
+        r.fields().toBuilder().payload(WireCodec.readTree(encodePayload(r.payload())));
+    if (r.version() != null) {
+      b.version(r.version());
+    }
+    return schedule(b.build(), r.version() != null);
+  }
+
+  /**
+   * A SCHEDULE row of {@code d}; version 0 (the builder's default) means "none given" unless {@code
+   * versioned}: the row's creation time in epoch millis is used.
+   */
+  OutboxRow schedule(ScheduleDefinition d, boolean versioned) {
+    long now = clock.millis();
+    ScheduleDefinition defined =
+        versioned || d.version() != 0 ? d : d.toBuilder().version(now).build();
+    schedules.validate(defined, WireCodec.encode(defined).length);
+    return OutboxRows.schedule(TaskIds.keyless(clock), defined, now);
+  }
+
+  /** An UNSCHEDULE row; a null version becomes the request time in epoch millis. */
+  OutboxRow unschedule(String name, Long version) {
+    long now = clock.millis();
+    Unschedule u = schedules.validate(Unschedule.of(name, version == null ? now : version, now));
+    return OutboxRows.unschedule(TaskIds.keyless(clock), u);
   }
 
   private String encodePayload(Object payload) {

@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TaskKey;
 import io.tasklane.core.TaskType;
 import jakarta.persistence.EntityManager;
@@ -66,6 +67,43 @@ public interface TaskOutbox {
    * {@code (id, reason)} pair.)
    */
   String cancel(TaskKey task);
+
+  /**
+   * Defines (or replaces) recurring schedule {@code request.name} in the caller's transaction: one
+   * {@code SCHEDULE} row, which the relay publishes as the schedule's definition on {@code
+   * <ns>.tasks} keyed by its name once the transaction commits (nothing if it rolls back). Without
+   * a version of its own the definition gets the request's time in epoch millis, so a later {@code
+   * schedule} of the same name replaces an earlier one (the scheduler applies a definition only
+   * when its version is higher than the stored one's).
+   *
+   * @return the definition as written, with its version
+   * @throws io.tasklane.core.InvalidTaskException naming the field and the limit ({@code
+   *     ScheduleValidator}); nothing is written
+   */
+  ScheduleDefinition schedule(ScheduleRequest request);
+
+  /**
+   * Defines (or replaces) {@code definition}'s schedule in the caller's transaction, as {@link
+   * #schedule(ScheduleRequest)} does. Its version is used as given, except version 0 (the builder's
+   * default), which is replaced by the request's time in epoch millis; give versions ≥ 1 to order
+   * definitions yourself.
+   *
+   * @return the definition as written, with its version
+   */
+  ScheduleDefinition schedule(ScheduleDefinition definition);
+
+  /**
+   * Deletes schedule {@code name} in the caller's transaction: one {@code UNSCHEDULE} row with the
+   * request's time in epoch millis as its version, so it supersedes every definition written before
+   * it with a default version. Returns that version; a later definition needs a higher one.
+   */
+  long unschedule(String name);
+
+  /**
+   * Deletes schedule {@code name} when {@code version} is at least the stored definition's; the
+   * name then remembers {@code version}, so only a higher version defines it again.
+   */
+  long unschedule(String name, long version);
 
   /** A builder to choose the codec, clock, limits and transaction source. */
   static TaskOutboxBuilder builder() {

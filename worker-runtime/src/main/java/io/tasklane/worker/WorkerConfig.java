@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Settings of the worker runtime, under {@code tasklane.worker.*}: environment variables, then
@@ -33,6 +34,13 @@ import java.util.TreeSet;
  * @param kafka {@code kafka.*}: extra Kafka client properties for the consumers, the producer and
  *     the admin client (SASL, TLS, timeouts...); the keys in {@link #PROTECTED_KAFKA_KEYS}, which
  *     the delivery guarantees rest on, are refused
+ * @param recurringApp {@code recurring.app}: the worker app whose {@code @Recurring} schedules this
+ *     is, default the {@code group-id}; the schedules' origin is {@code code:<app>}, and the app's
+ *     manifest on {@code <ns>.recurring} decides which schedules it disabled. Two different apps
+ *     must not share it
+ * @param recurringBuild {@code recurring.build}: an increasing build number of the deployment (e.g.
+ *     the CI build), default 0; a start with a lower build than the one that last published the
+ *     app's schedules publishes none (docs/schedules.md)
  */
 public record WorkerConfig(
     Topics topics,
@@ -44,7 +52,9 @@ public record WorkerConfig(
     Duration shutdownGrace,
     int logBytesPerAttempt,
     MethodCalls methodCalls,
-    Map<String, String> kafka) {
+    Map<String, String> kafka,
+    String recurringApp,
+    long recurringBuild) {
   /** The values of {@code method-calls.enabled}. */
   public enum MethodCalls {
     /** On iff some bean of the context has an {@code @OutboxAsync} method. */
@@ -80,6 +90,9 @@ public record WorkerConfig(
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
   public static final int DEFAULT_LOG_BYTES_PER_ATTEMPT = 1 << 20;
 
+  /** The rule for {@code recurring.app}. */
+  public static final Pattern RECURRING_APP = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+
   public WorkerConfig {
     Objects.requireNonNull(topics, "namespace");
     if (bootstrapServers == null || bootstrapServers.isBlank()) {
@@ -107,6 +120,19 @@ public record WorkerConfig(
           PREFIX + ".log-bytes-per-attempt must be ≥ 0, was " + logBytesPerAttempt);
     }
     Objects.requireNonNull(methodCalls, "method-calls.enabled");
+    recurringApp = recurringApp == null ? groupId : recurringApp;
+    if (!RECURRING_APP.matcher(recurringApp).matches()) {
+      throw new WorkerException(
+          PREFIX
+              + ".recurring.app must match "
+              + RECURRING_APP.pattern()
+              + " (1 to 100 characters), was '"
+              + recurringApp
+              + "'");
+    }
+    if (recurringBuild < 0) {
+      throw new WorkerException(PREFIX + ".recurring.build must be ≥ 0, was " + recurringBuild);
+    }
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
     for (String key : new TreeSet<>(kafka.keySet())) {
       if (PROTECTED_KAFKA_KEYS.contains(key)) {
@@ -150,6 +176,10 @@ public record WorkerConfig(
         + methodCalls
         + ", kafka="
         + SecretMasker.mask(kafka)
+        + ", recurringApp="
+        + recurringApp
+        + ", recurringBuild="
+        + recurringBuild
         + "]";
   }
 }

@@ -22,6 +22,8 @@ public final class WorkerConfigBuilder {
   private int logBytesPerAttempt = WorkerConfig.DEFAULT_LOG_BYTES_PER_ATTEMPT;
   private WorkerConfig.MethodCalls methodCalls = WorkerConfig.MethodCalls.AUTO;
   private Map<String, String> kafka = Map.of();
+  private String recurringApp;
+  private long recurringBuild;
 
   WorkerConfigBuilder() {}
 
@@ -86,6 +88,20 @@ public final class WorkerConfigBuilder {
   }
 
   /**
+   * {@code recurring.app}: the worker app of the {@code @Recurring} schedules (default group-id).
+   */
+  public WorkerConfigBuilder recurringApp(String recurringApp) {
+    this.recurringApp = recurringApp;
+    return this;
+  }
+
+  /** {@code recurring.build}: the deployment's increasing build number (default 0). */
+  public WorkerConfigBuilder recurringBuild(long recurringBuild) {
+    this.recurringBuild = recurringBuild;
+    return this;
+  }
+
+  /**
    * The validated configuration.
    *
    * @throws WorkerException naming the first setting that is missing or out of range
@@ -101,7 +117,9 @@ public final class WorkerConfigBuilder {
         shutdownGrace,
         logBytesPerAttempt,
         methodCalls,
-        kafka);
+        kafka,
+        recurringApp,
+        recurringBuild);
   }
 
   private static String defaultName() {

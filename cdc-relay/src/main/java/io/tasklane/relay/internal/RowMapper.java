@@ -1,6 +1,8 @@
 package io.tasklane.relay.internal;
 
 import io.tasklane.core.CancelCommand;
+import io.tasklane.core.ScheduleDefinition;
+import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskValidator;
@@ -12,17 +14,20 @@ import io.tasklane.core.outbox.OutboxRows;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Maps outbox rows to wire records ({@link OutboxRows}), validating them with {@link
- * TaskValidator}. Never throws for a bad row: it answers {@link Mapped.Rejected} with the reason.
- * Stateless and thread-safe.
+ * Maps outbox rows to wire records ({@link OutboxRows}), validating tasks with {@link
+ * TaskValidator} and schedule rows with {@link ScheduleValidator} (the scheduler's own check, so a
+ * definition it would refuse is dead-lettered here, at the hop that can name the row). Never throws
+ * for a bad row: it answers {@link Mapped.Rejected} with the reason. Stateless and thread-safe.
  */
 final class RowMapper {
   private final String table;
   private final TaskValidator validator;
+  private final ScheduleValidator schedules;
 
   RowMapper(String table, TaskLimits limits) {
     this.table = table;
     this.validator = new TaskValidator(limits);
+    this.schedules = new ScheduleValidator(limits);
   }
 
   Mapped map(OutboxRow row, long nowMs) {
@@ -33,6 +38,8 @@ final class RowMapper {
       return switch (OutboxKind.parse(row.kind())) {
         case TASK -> task(row, nowMs);
         case CANCEL -> cancel(row);
+        case SCHEDULE -> schedule(row);
+        case UNSCHEDULE -> unschedule(row);
       };
     } catch (TasklaneException | IllegalArgumentException e) {
       return new Mapped.Rejected(e.getMessage());
@@ -71,5 +78,22 @@ final class RowMapper {
               + " (as TaskOutbox.cancel enforces)");
     }
     return new Mapped.Relayed(row.routingKey(), WireCodec.encode(cancel), OutboxKind.CANCEL);
+  }
+
+  /**
+   * The definition keyed by its name, checked as the scheduler checks it. The payload's JSON goes
+   * out as written (fields this relay does not know are kept for the scheduler).
+   */
+  private Mapped schedule(OutboxRow row) {
+    ScheduleDefinition d = OutboxRows.toSchedule(row);
+    byte[] value = row.payload().getBytes(StandardCharsets.UTF_8);
+    schedules.validate(d, value.length);
+    return new Mapped.Relayed(row.routingKey(), value, OutboxKind.SCHEDULE);
+  }
+
+  private Mapped unschedule(OutboxRow row) {
+    schedules.validate(OutboxRows.toUnschedule(row));
+    byte[] value = row.payload().getBytes(StandardCharsets.UTF_8);
+    return new Mapped.Relayed(row.routingKey(), value, OutboxKind.UNSCHEDULE);
   }
 }

@@ -1,19 +1,32 @@
 package io.tasklane.core.outbox;
 
 import io.tasklane.core.CancelCommand;
+import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskTopicRecord;
+import io.tasklane.core.Unschedule;
 import java.util.Optional;
 
 /**
- * What an outbox row asks for, stored in its {@link OutboxColumn#KIND} column: a new task or a
- * transactional cancel. Immutable; any thread.
+ * What an outbox row asks for, stored in its {@link OutboxColumn#KIND} column: a new task, a
+ * transactional cancel, or a recurring schedule's definition or deletion. The column is a {@code
+ * VARCHAR(16)} without a CHECK constraint, so a kind added here needs no schema change. Immutable;
+ * any thread.
  */
 public enum OutboxKind {
   /** A new task: the row becomes a {@link TaskEnvelope}. */
   TASK(TaskTopicRecord.TASK_TYPE),
   /** A cancel of a task: the row becomes a {@link CancelCommand}. */
-  CANCEL(TaskTopicRecord.CANCEL_TYPE);
+  CANCEL(TaskTopicRecord.CANCEL_TYPE),
+  /**
+   * A recurring schedule's definition: the row becomes a {@link ScheduleDefinition} keyed by the
+   * schedule's name.
+   */
+  SCHEDULE("schedule"),
+  /** A recurring schedule's deletion: the row becomes an {@link Unschedule} keyed by the name. */
+  UNSCHEDULE("unschedule");
+
+  private static final String EXPECTED = "TASK, CANCEL, SCHEDULE or UNSCHEDULE";
 
   private final String recordType;
 
@@ -21,14 +34,18 @@ public enum OutboxKind {
     this.recordType = recordType;
   }
 
-  /** The value of the {@code kind} column: {@code TASK} or {@code CANCEL}. */
+  /**
+   * The value of the {@code kind} column: {@code TASK}, {@code CANCEL}, {@code SCHEDULE} or {@code
+   * UNSCHEDULE}.
+   */
   public String column() {
     return name();
   }
 
   /**
-   * The {@code type} of the record this kind becomes on {@code tasklane.tasks} ({@code task} or
-   * {@code cancel}); also the relay's {@code kind} metric tag.
+   * The {@code type} of the record this kind becomes on {@code tasklane.tasks} ({@code task},
+   * {@code cancel}, {@code schedule} or {@code unschedule}); also the relay's {@code kind} metric
+   * tag.
    */
   public String recordType() {
     return recordType;
@@ -54,6 +71,6 @@ public enum OutboxKind {
         .orElseThrow(
             () ->
                 new IllegalArgumentException(
-                    "kind: unknown kind '" + column + "' (expected TASK or CANCEL)"));
+                    "kind: unknown kind '" + column + "' (expected " + EXPECTED + ")"));
   }
 }

@@ -6,13 +6,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.CancelCommand;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.TasklaneException;
+import io.tasklane.core.Unschedule;
 import io.tasklane.core.WireCodec;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Maps records to outbox rows (the writer's side) and rows back to records (the reader's side).
@@ -64,6 +70,99 @@ public final class OutboxRows {
         .payload(cancel.reason() == null ? null : json("reason", cancel.reason(), String.class))
         .createdAt(cancel.requestedAt())
         .build();
+  }
+
+  /**
+   * The {@link OutboxKind#SCHEDULE} row of {@code definition}: the record's JSON (with its {@code
+   * version}) in the payload column, routed by the schedule's name, the handler copied for people
+   * reading the table, zeros in the task columns.
+   *
+   * @param rowId the row's {@code task_id} (it names the row only, e.g. a UUIDv7)
+   * @param createdAt epoch millis of the request
+   */
+  public static OutboxRow schedule(String rowId, ScheduleDefinition definition, long createdAt) {
+    return OutboxRow.builder()
+        .taskId(rowId)
+        .routingKey(definition.name())
+        .kind(OutboxKind.SCHEDULE)
+        .handler(definition.handler())
+        .payload(WireCodec.encodeToString(definition))
+        .createdAt(createdAt)
+        .build();
+  }
+
+  /**
+   * The {@link OutboxKind#UNSCHEDULE} row of {@code unschedule}: the record's JSON in the payload
+   * column, routed by the schedule's name, its request time as {@code created_at}.
+   *
+   * @param rowId the row's {@code task_id} (it names the row only, e.g. a UUIDv7)
+   */
+  public static OutboxRow unschedule(String rowId, Unschedule unschedule) {
+    return OutboxRow.builder()
+        .taskId(rowId)
+        .routingKey(unschedule.name())
+        .kind(OutboxKind.UNSCHEDULE)
+        .payload(WireCodec.encodeToString(unschedule))
+        .createdAt(unschedule.requestedAt())
+        .build();
+  }
+
+  /**
+   * The definition of a {@link OutboxKind#SCHEDULE} row. Not validated: check it with {@code
+   * ScheduleValidator}.
+   *
+   * @throws IllegalArgumentException naming the column when the payload is not a schedule record or
+   *     its name is not the row's routing key
+   */
+  public static ScheduleDefinition toSchedule(OutboxRow row) {
+    return keyed(row, record(row, ScheduleDefinition.class), ScheduleDefinition::name);
+  }
+
+  /**
+   * The deletion of an {@link OutboxKind#UNSCHEDULE} row. Not validated: check it with {@code
+   * ScheduleValidator}.
+   *
+   * @throws IllegalArgumentException naming the column when the payload is not an unschedule record
+   *     or its name is not the row's routing key
+   */
+  public static Unschedule toUnschedule(OutboxRow row) {
+    return keyed(row, record(row, Unschedule.class), Unschedule::name);
+  }
+
+  private static <T extends TaskTopicRecord> T record(OutboxRow row, Class<T> type) {
+    String expected = OutboxKind.parse(row.kind()).recordType();
+    if (row.payload() == null) {
+      throw new IllegalArgumentException(
+          "payload: is null (a " + row.kind() + " row holds a record)");
+    }
+    TaskTopicRecord record;
+    try {
+      record = WireCodec.decodeTaskRecord(row.payload().getBytes(StandardCharsets.UTF_8));
+    } catch (TasklaneException e) {
+      throw new IllegalArgumentException("payload: " + e.getMessage(), e);
+    }
+    if (!type.isInstance(record)) {
+      throw new IllegalArgumentException(
+          "payload: a "
+              + row.kind()
+              + " row needs a \""
+              + expected
+              + "\" record, got "
+              + record.getClass().getSimpleName());
+    }
+    return type.cast(record);
+  }
+
+  private static <T> T keyed(OutboxRow row, T record, Function<T, String> name) {
+    if (!Objects.equals(name.apply(record), row.routingKey())) {
+      throw new IllegalArgumentException(
+          "routing_key: '"
+              + row.routingKey()
+              + "' is not the schedule's name '"
+              + name.apply(record)
+              + "'");
+    }
+    return record;
   }
 
   /**

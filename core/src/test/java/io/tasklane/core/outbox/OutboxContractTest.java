@@ -33,6 +33,13 @@ class OutboxContractTest {
     assertThat(OutboxKind.TASK.column()).isEqualTo("TASK");
     assertThat(OutboxKind.TASK.recordType()).isEqualTo(TaskTopicRecord.TASK_TYPE);
     assertThat(OutboxKind.CANCEL.recordType()).isEqualTo(TaskTopicRecord.CANCEL_TYPE);
+    assertThat(OutboxKind.parse("SCHEDULE")).isEqualTo(OutboxKind.SCHEDULE);
+    assertThat(OutboxKind.parse("UNSCHEDULE")).isEqualTo(OutboxKind.UNSCHEDULE);
+    assertThat(OutboxKind.SCHEDULE.recordType()).isEqualTo("schedule");
+    assertThat(OutboxKind.UNSCHEDULE.recordType()).isEqualTo("unschedule");
+    for (OutboxKind kind : OutboxKind.values()) {
+      assertThat(kind.column().length()).isLessThanOrEqualTo(OutboxColumn.KIND.length());
+    }
   }
 
   @Test
@@ -41,7 +48,7 @@ class OutboxContractTest {
     assertThat(OutboxKind.ofColumn(null)).isEmpty();
     assertThatThrownBy(() -> OutboxKind.parse("RETRY"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("kind: unknown kind 'RETRY' (expected TASK or CANCEL)");
+        .hasMessage("kind: unknown kind 'RETRY' (expected TASK, CANCEL, SCHEDULE or UNSCHEDULE)");
     assertThatThrownBy(() -> OutboxKind.parse(null)).hasMessageContaining("'null'");
   }
 

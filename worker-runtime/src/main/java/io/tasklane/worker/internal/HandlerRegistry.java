@@ -12,6 +12,7 @@ import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.WireCodec;
 import io.tasklane.worker.Handler;
+import io.tasklane.worker.Recurring;
 import io.tasklane.worker.TaskContext;
 import io.tasklane.worker.TaskHandler;
 import io.tasklane.worker.WorkerException;
@@ -38,6 +39,7 @@ public final class HandlerRegistry implements ExecutableMethodProcessor<TaskHand
   private final Map<String, HandlerDefinition> handlers = new LinkedHashMap<>();
   private final Set<BeanDefinition<?>> classHandlers =
       Collections.newSetFromMap(new IdentityHashMap<>());
+  private final List<RecurringSpec> recurring = new ArrayList<>();
 
   HandlerRegistry(BeanContext beans) {
     this.beans = beans;
@@ -46,10 +48,23 @@ public final class HandlerRegistry implements ExecutableMethodProcessor<TaskHand
   @Override
   public synchronized void process(BeanDefinition<?> bean, ExecutableMethod<?, ?> method) {
     if (method.getAnnotationMetadata().hasDeclaredAnnotation(TaskHandler.class)) {
-      register(methodHandler(bean, method));
+      HandlerDefinition h = methodHandler(bean, method);
+      register(h);
+      method.getAnnotationMetadata().getDeclaredAnnotationValuesByType(Recurring.class).stream()
+          .map(a -> new RecurringSpec(h.name(), h.source(), a))
+          .forEach(recurring::add);
     } else if (classHandlers.add(bean)) {
-      register(classHandler(bean));
+      HandlerDefinition h = classHandler(bean);
+      register(h);
+      bean.getAnnotationMetadata().getAnnotationValuesByType(Recurring.class).stream()
+          .map(a -> new RecurringSpec(h.name(), h.source(), a))
+          .forEach(recurring::add);
     }
+  }
+
+  /** The {@link Recurring} annotations of the {@link TaskHandler}s found, in discovery order. */
+  synchronized List<RecurringSpec> recurring() {
+    return List.copyOf(recurring);
   }
 
   /** Adds a handler defined by the runtime itself (the after-commit method handler). */

@@ -2,9 +2,11 @@ package io.tasklane.worker.internal;
 
 import com.fasterxml.jackson.databind.JavaType;
 import io.micronaut.context.BeanContext;
+import io.micronaut.context.BeanRegistration;
 import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.TaskType;
 import io.tasklane.core.WireCodec;
+import io.tasklane.worker.Recurring;
 import io.tasklane.worker.TaskContext;
 import io.tasklane.worker.TypedHandler;
 import io.tasklane.worker.WorkerException;
@@ -22,6 +24,20 @@ final class TypedHandlers {
     List<HandlerDefinition> found = new ArrayList<>();
     for (TypedHandler handler : beans.getBeansOfType(TypedHandler.class)) {
       found.add(definition(handler, codec));
+    }
+    return found;
+  }
+
+  /** The {@link Recurring} annotations on {@link TypedHandler} bean classes; start-up thread. */
+  @SuppressWarnings("rawtypes")
+  static List<RecurringSpec> recurring(BeanContext beans) {
+    List<RecurringSpec> found = new ArrayList<>();
+    for (BeanRegistration<TypedHandler> r : beans.getBeanRegistrations(TypedHandler.class)) {
+      TaskType<?> type = r.getBean().type();
+      String source = "typed handler bean " + r.getBean().getClass().getName();
+      r.getBeanDefinition().getAnnotationValuesByType(Recurring.class).stream()
+          .map(a -> new RecurringSpec(type == null ? null : type.name(), source, a))
+          .forEach(found::add);
     }
     return found;
   }

@@ -5,6 +5,7 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.context.event.StartupEvent;
 import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
 import io.tasklane.worker.HandlerConfig;
@@ -30,8 +31,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Starts one {@link HandlerConsumer} per enabled handler when the application starts (after
- * creating the topics it needs) and stops them within the grace period when the context closes.
- * Lifecycle state moves NEW → RUNNING → STOPPED by compare-and-set.
+ * creating the topics it needs and publishing the app's {@code @Recurring} schedules, {@link
+ * RecurringPublisher}) and stops them within the grace period when the context closes. Lifecycle
+ * state moves NEW → RUNNING → STOPPED by compare-and-set.
  */
 @Singleton
 @Internal
@@ -86,6 +88,9 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
     WorkerConfig config = settings.config();
     TypedHandlers.scan(beans, registry::codec).forEach(registry::register);
     registerMethodCalls(config);
+    List<RecurringSpec> specs = new ArrayList<>(registry.recurring());
+    specs.addAll(TypedHandlers.recurring(beans));
+    List<ScheduleDefinition> recurring = RecurringDefinitions.of(specs, config.recurringApp());
     List<HandlerDefinition> handlers = new ArrayList<>();
     for (HandlerDefinition h : registry.handlers()) {
       if (settings.handler(h.name()).enabled()) {
@@ -93,6 +98,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
       }
     }
     ensureTopics(config, handlers);
+    new RecurringPublisher(config, clock).publish(recurring);
     timers =
         Executors.newSingleThreadScheduledExecutor(
             r -> {

@@ -51,6 +51,8 @@ public final class WorkerSettings {
               "method-calls.enabled",
               "idempotency.enabled",
               "idempotency.create-table",
+              "recurring.app",
+              "recurring.build",
               "handlers.*.enabled",
               "handlers.*.concurrency",
               "handlers.*.max-in-flight",
@@ -96,6 +98,8 @@ public final class WorkerSettings {
                       "log-bytes-per-attempt", WorkerConfig.DEFAULT_LOG_BYTES_PER_ATTEMPT))
               .methodCalls(methodCalls(methodCalls == null ? "auto" : methodCalls))
               .kafka(source.passThrough("kafka."))
+              .recurringApp(source.string("recurring.app"))
+              .recurringBuild(source.number("recurring.build", 0))
               .build();
     } catch (ConfigException e) {
       throw new WorkerException(e.getMessage(), e);
