@@ -9,6 +9,7 @@ import io.tasklane.examples.orders.OrderService;
 import io.tasklane.examples.orders.ScenarioHandlers;
 import io.tasklane.examples.orders.ScenarioService;
 import io.tasklane.harness.Database;
+import io.tasklane.harness.DatabaseKind;
 import io.tasklane.harness.FreePorts;
 import io.tasklane.harness.RunScope;
 import io.tasklane.harness.Startup;
@@ -55,10 +56,11 @@ final class DemoRun implements AutoCloseable {
   }
 
   boolean execute() throws Exception {
-    step("starting the local stack (private MariaDB with ROW binlog + KRaft Kafka)");
+    step("starting the local stack (" + stackText() + ")");
     LocalStack stack = startStack();
-    Database db = Database.create(stack, "tasklane_demo", DemoSchema::create);
-    String url = db.url();
+    Database db = Database.create(stack, options.db(), "tasklane_demo", DemoSchema::create);
+    // after the relay stopped (closed in reverse order): a PostgreSQL slot left behind holds WAL
+    track(() -> db.dropReplicationSlots(Duration.ofSeconds(10)));
     int httpPort = FreePorts.next();
     Path runDir = options.home().resolve("target/demo/run-" + t0);
     track(() -> deleteTree(runDir.resolve("state-scheduler")));
@@ -66,7 +68,8 @@ final class DemoRun implements AutoCloseable {
         TasklaneApps.builder()
             .home(options.home())
             .runDir(runDir)
-            .stack(stack, url)
+            .database(db.url(), db.user(), db.password())
+            .bootstrap(stack.bootstrapServers())
             .namespace(NAMESPACE)
             .build();
     step(
@@ -74,7 +77,7 @@ final class DemoRun implements AutoCloseable {
     JavaProcess relay = track(apps.relay("relay").start());
     JavaProcess scheduler = track(apps.scheduler("scheduler", httpPort).start());
     JavaProcess worker = track(ExampleWorker.recipe(apps, "worker", false).start());
-    ApplicationContext orders = track(ordersContext(url, stack));
+    ApplicationContext orders = track(ordersContext(db));
     OrderService orderService = orders.getBean(OrderService.class);
     ScenarioService scenarios = orders.getBean(ScenarioService.class);
 
@@ -136,15 +139,21 @@ final class DemoRun implements AutoCloseable {
     return track(stack);
   }
 
-  private ApplicationContext ordersContext(String url, LocalStack stack) {
+  private String stackText() {
+    return options.db() == DatabaseKind.POSTGRESQL
+        ? "KRaft Kafka + private PostgreSQL with wal_level=logical; the stack's MariaDB idles"
+        : "private MariaDB with ROW binlog + KRaft Kafka";
+  }
+
+  private ApplicationContext ordersContext(Database db) {
     return ApplicationContext.run(
         Map.of(
             "datasources.default.url",
-            url,
+            db.url(),
             "datasources.default.username",
-            stack.username(),
+            db.user(),
             "datasources.default.password",
-            stack.password(),
+            db.password(),
             "tasklane.worker.enabled",
             false));
   }
@@ -197,6 +206,9 @@ final class DemoRun implements AutoCloseable {
     Histogram lateness = verifier.cancelLateness();
     out.println();
     out.println("== Tasklane demo summary ==");
+    out.printf(
+        "  database: %s (outbox relayed with connector=%s)%n",
+        options.db().label(), options.db().connector());
     verdict.lines().forEach(out::println);
     out.printf(
         "  commit → handler start (e-mails): p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n",
