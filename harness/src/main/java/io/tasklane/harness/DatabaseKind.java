@@ -30,9 +30,17 @@ public enum DatabaseKind {
     this.connector = connector;
   }
 
-  /** The relay's {@code connector} setting for this database. */
+  /** The relay's connector for this database ({@code mariadb} or {@code postgresql}). */
   public String connector() {
     return connector;
+  }
+
+  /**
+   * The relay's {@code connector} setting for {@code jdbcUrl}: {@code postgresql} for a PostgreSQL
+   * URL, else {@code auto} (MariaDB or MySQL, told apart by the server's version).
+   */
+  public static String relayConnector(String jdbcUrl) {
+    return ofUrl(jdbcUrl) == POSTGRESQL ? POSTGRESQL.connector : "auto";
   }
 
   /** The value of {@code --db} ({@code mariadb}, {@code postgres}). */

@@ -43,6 +43,7 @@ final class DemoRun implements AutoCloseable {
   private long lastAt = t0;
 
   private final LocalStack givenStack;
+  private String dbUrl;
 
   /**
    * @param givenStack a running stack to use (tests pass the shared one), or null to attach to
@@ -59,6 +60,7 @@ final class DemoRun implements AutoCloseable {
     step("starting the local stack (" + stackText() + ")");
     LocalStack stack = startStack();
     Database db = Database.create(stack, options.db(), "tasklane_demo", DemoSchema::create);
+    dbUrl = db.url();
     // after the relay stopped (closed in reverse order): a PostgreSQL slot left behind holds WAL
     track(() -> db.dropReplicationSlots(Duration.ofSeconds(10)));
     int httpPort = FreePorts.next();
@@ -207,8 +209,8 @@ final class DemoRun implements AutoCloseable {
     out.println();
     out.println("== Tasklane demo summary ==");
     out.printf(
-        "  database: %s (outbox relayed with connector=%s)%n",
-        options.db().label(), options.db().connector());
+        "  database: %s (relay connector=%s)%n",
+        options.db().label(), DatabaseKind.relayConnector(dbUrl));
     verdict.lines().forEach(out::println);
     out.printf(
         "  commit → handler start (e-mails): p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n",

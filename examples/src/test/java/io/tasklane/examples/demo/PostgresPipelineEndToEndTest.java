@@ -51,7 +51,7 @@ class PostgresPipelineEndToEndTest {
     System.out.println(report);
     assertThat(passed).as(report).isTrue();
     assertThat(report)
-        .contains("database: PostgreSQL (outbox relayed with connector=postgresql)")
+        .contains("database: PostgreSQL (relay connector=postgresql)")
         .contains("RESULT: PASS")
         .doesNotContain("FAIL ");
     var pg = stack.postgres();
