@@ -77,7 +77,10 @@ class PostgresComposeFileTest {
           ComposeFileTest.COMPOSE_DIR.resolve(volume.substring(0, volume.indexOf(':'))).normalize();
       assertThat(host).as(volume).isRegularFile();
       String ddl = Files.readString(host).replaceAll("(?m)^--.*$", "");
-      assertThat(ddl).as(volume).contains("CREATE TABLE").doesNotContain("AUTO_INCREMENT", "ENGINE=");
+      assertThat(ddl)
+          .as(volume)
+          .contains("CREATE TABLE")
+          .doesNotContain("AUTO_INCREMENT", "ENGINE=");
     }
     assertThat(files)
         .anyMatch(v -> v.contains("tasklane_outbox.postgresql.sql"))
