@@ -43,7 +43,8 @@ final class DemoRun implements AutoCloseable {
   private long lastAt = t0;
 
   private final LocalStack givenStack;
-  private String dbUrl;
+  private String namespace = NAMESPACE;
+  private Database db;
 
   /**
    * @param givenStack a running stack to use (tests pass the shared one), or null to attach to
@@ -59,8 +60,16 @@ final class DemoRun implements AutoCloseable {
   boolean execute() throws Exception {
     step("starting the local stack (" + stackText() + ")");
     LocalStack stack = startStack();
-    Database db = Database.create(stack, options.db(), "tasklane_demo", DemoSchema::create);
-    dbUrl = db.url();
+    // on a stack shared with other runs (tests, TASKLANE_STACK): this run's own topics and database
+    String run = givenStack != null || stack.isAttached() ? Long.toString(t0, 36) : "";
+    namespace = NAMESPACE + run;
+    Database db =
+        Database.create(
+            stack,
+            options.db(),
+            "tasklane_demo" + (run.isEmpty() ? "" : "_" + run),
+            DemoSchema::create);
+    this.db = db;
     // after the relay stopped (closed in reverse order): a PostgreSQL slot left behind holds WAL
     track(() -> db.dropReplicationSlots(Duration.ofSeconds(10)));
     int httpPort = FreePorts.next();
@@ -72,7 +81,7 @@ final class DemoRun implements AutoCloseable {
             .runDir(runDir)
             .database(db.url(), db.user(), db.password())
             .bootstrap(stack.bootstrapServers())
-            .namespace(NAMESPACE)
+            .namespace(namespace)
             .build();
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
@@ -118,6 +127,11 @@ final class DemoRun implements AutoCloseable {
             + (load.errors().isEmpty() ? "" : ": " + load.errors().get(0)));
     printSummary(verdict, verifier, httpPort, load);
     return verdict.ok();
+  }
+
+  /** The run's database (null before {@link #execute} created it). */
+  Database database() {
+    return db;
   }
 
   private int expectedCases() {
@@ -181,7 +195,7 @@ final class DemoRun implements AutoCloseable {
   private long deadCount(LocalStack stack, Workload load) {
     return DltCounter.count(
         stack.bootstrapServers(),
-        new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN),
+        new Topics(namespace).handlerDlt(ScenarioHandlers.BROKEN),
         load.brokenIds());
   }
 
@@ -210,7 +224,7 @@ final class DemoRun implements AutoCloseable {
     out.println("== Tasklane demo summary ==");
     out.printf(
         "  database: %s (relay connector=%s)%n",
-        options.db().label(), DatabaseKind.relayConnector(dbUrl));
+        options.db().label(), DatabaseKind.relayConnector(db.url()));
     verdict.lines().forEach(out::println);
     out.printf(
         "  commit → handler start (e-mails): p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n",
@@ -226,7 +240,7 @@ final class DemoRun implements AutoCloseable {
         lateness.getTotalCount());
     out.printf(
         "  dead tasks: %d on %s%n",
-        load.brokenIds().size(), new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN));
+        load.brokenIds().size(), new Topics(namespace).handlerDlt(ScenarioHandlers.BROKEN));
     out.printf(
         "  status API: http://127.0.0.1:%d/api/tasks/<id>  (Authorization: Bearer %s)%n",
         httpPort, TasklaneApps.TOKEN);

@@ -2,6 +2,7 @@ package io.tasklane.examples.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tasklane.harness.Database;
 import io.tasklane.harness.DatabaseKind;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
@@ -10,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -44,8 +44,10 @@ class PostgresPipelineEndToEndTest {
     ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
     boolean passed;
+    Database db;
     try (DemoRun run = new DemoRun(options, out, stack)) {
       passed = run.execute();
+      db = run.database();
     }
     String report = buffer.toString(StandardCharsets.UTF_8).replace('\r', '\n');
     System.out.println(report);
@@ -54,9 +56,8 @@ class PostgresPipelineEndToEndTest {
         .contains("database: PostgreSQL (relay connector=postgresql)")
         .contains("RESULT: PASS")
         .doesNotContain("FAIL ");
-    var pg = stack.postgres();
-    try (Connection c =
-        DriverManager.getConnection(pg.jdbcUrl("tasklane_demo"), pg.username(), pg.password())) {
+    assertThat(db.kind()).isEqualTo(DatabaseKind.POSTGRESQL);
+    try (Connection c = db.connect()) {
       assertThat(count(c, "SELECT COUNT(*) FROM demo_orders"))
           .as("orders on PostgreSQL")
           .isEqualTo(300);
