@@ -22,3 +22,20 @@ ensure_built() {
     mvn_build -B -q install -DskipTests -Dspotless.check.skip=true
   fi
 }
+
+# ensure_databases ARGS...: the database servers a tool's flags need. The local stack always runs
+# MariaDB; `--db postgres` (or `--db=postgres`, `postgresql`) adds the private PostgreSQL.
+# Needs lib/ensure-mariadb.sh and lib/ensure-postgres.sh.
+ensure_databases() {
+  local prev="" arg
+  ensure_mariadb
+  for arg in "$@"; do
+    case "$prev/$arg" in
+      --db/postgres | --db/postgresql | */--db=postgres | */--db=postgresql)
+        ensure_postgres
+        return
+        ;;
+    esac
+    prev="$arg"
+  done
+}

@@ -5,6 +5,7 @@ import io.tasklane.bench.internal.BenchRun;
 import io.tasklane.bench.internal.Report;
 import io.tasklane.bench.internal.Results;
 import io.tasklane.harness.Cli;
+import io.tasklane.harness.DatabaseKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,8 @@ public final class BenchMain implements Callable<Integer> {
   boolean quick;
 
   @Mixin Cli.Home home;
+
+  @Mixin Cli.Db db;
 
   @Option(names = "--tasks", description = "N of throughput and peer (default 200000; quick 10000)")
   Integer tasks;
@@ -84,7 +87,11 @@ public final class BenchMain implements Callable<Integer> {
   public Integer call() throws Exception {
     BenchOptions o = options();
     System.out.println(
-        "bin/bench: " + String.join(", ", o.scenarios()) + (quick ? " (quick)" : ""));
+        "bin/bench: "
+            + String.join(", ", o.scenarios())
+            + (quick ? " (quick)" : "")
+            + " on "
+            + o.db().label());
     try (BenchRun run = new BenchRun(o, System.out, null)) {
       Results r = run.execute();
       finish(o, r);
@@ -93,8 +100,13 @@ public final class BenchMain implements Callable<Integer> {
   }
 
   BenchOptions options() {
-    List<String> s = scenarios.isEmpty() ? BenchOptions.ALL : scenarios;
+    DatabaseKind kind = db.kind();
+    List<String> s =
+        !scenarios.isEmpty()
+            ? scenarios
+            : kind == DatabaseKind.POSTGRESQL ? BenchOptions.POSTGRES_SCENARIOS : BenchOptions.ALL;
     return BenchOptions.builder(home.path())
+        .db(kind)
         .scenarios(s)
         .quick(quick)
         .tasks(or(tasks, quick ? 10_000 : 200_000))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tasklane.bench.internal.BenchOptions;
+import io.tasklane.harness.DatabaseKind;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -31,5 +32,26 @@ class BenchOptionsTest {
     BenchMain main = new BenchMain();
     new CommandLine(main).parseArgs("nope");
     assertThatThrownBy(main::options).hasMessageContaining("unknown scenario nope");
+  }
+
+  @Test
+  void postgresRunsThroughputWithItsOwnKeys() {
+    BenchMain main = new BenchMain();
+    new CommandLine(main).parseArgs("--quick", "--no-docs", "--db", "postgres");
+    BenchOptions o = main.options();
+    assertThat(o.db()).isEqualTo(DatabaseKind.POSTGRESQL);
+    assertThat(o.scenarios()).containsExactly("throughput");
+    assertThat(o.key("relay_rows_per_s")).isEqualTo("pg_relay_rows_per_s");
+    assertThat(BenchOptions.builder(o.home()).build().key("relay_rows_per_s"))
+        .isEqualTo("relay_rows_per_s");
+  }
+
+  @Test
+  void postgresRefusesTheMariaDbOnlyScenariosByName() {
+    BenchMain main = new BenchMain();
+    new CommandLine(main).parseArgs("--db", "postgres", "throughput", "latency");
+    assertThatThrownBy(main::options)
+        .hasMessageContaining("--db postgres runs [throughput] only")
+        .hasMessageContaining("[throughput, latency]");
   }
 }

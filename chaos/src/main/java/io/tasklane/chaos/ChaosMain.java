@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
 public final class ChaosMain implements Callable<Integer> {
   @Mixin Cli.Home home;
 
+  @Mixin Cli.Db db;
+
   @Option(
       names = "--cycles",
       defaultValue = "" + ChaosOptions.DEFAULT_CYCLES,
@@ -68,13 +70,13 @@ public final class ChaosMain implements Callable<Integer> {
   @Option(
       names = "--no-mariadb-restart",
       negatable = true,
-      description = "skip (or keep) the MariaDB restart mid-load")
+      description = "skip (or keep) the MariaDB restart mid-load (MariaDB runs only)")
   boolean noMariaDbRestart;
 
   @Option(
       names = "--no-binlog-purge",
       negatable = true,
-      description = "skip (or keep) the binlog purge under a stopped relay")
+      description = "skip (or keep) the binlog purge under a stopped relay (MariaDB runs only)")
   boolean noBinlogPurge;
 
   @Spec CommandSpec spec;
@@ -93,6 +95,7 @@ public final class ChaosMain implements Callable<Integer> {
     Files.writeString(file, result.toJson() + "\n");
     System.out.println();
     System.out.println("== Tasklane chaos summary ==");
+    System.out.println("  database: " + options.db().label());
     result.faults().forEach(f -> System.out.println("  " + f));
     result.notes().forEach(n -> System.out.println("  note: " + n));
     System.out.println(result.toJson());
@@ -108,6 +111,7 @@ public final class ChaosMain implements Callable<Integer> {
         .gaps(Duration.ofSeconds(minGap), Duration.ofSeconds(maxGap))
         .drainTimeout(Duration.ofSeconds(drainTimeout))
         .seed(seed)
+        .db(db.kind())
         .faults(!noBrokerRestart, !noMariaDbRestart, !noBinlogPurge)
         .build();
   }

@@ -1,5 +1,6 @@
 package io.tasklane.chaos;
 
+import io.tasklane.harness.DatabaseKind;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -12,9 +13,12 @@ import java.time.Duration;
  * @param rate tasks offered per second (1–20,000)
  * @param minGap shortest time between two kills (≥ 1 s)
  * @param maxGap longest time between two kills (≥ minGap)
+ * @param db the database of the outbox and the effects: MariaDB (default) or PostgreSQL
  * @param brokerRestart restart the Kafka broker once, mid-load
- * @param mariaDbRestart restart MariaDB once, mid-load
- * @param binlogPurge stop the relay, purge the binlog, start the relay again
+ * @param mariaDbRestart restart MariaDB once, mid-load (MariaDB runs only; skipped with a note on
+ *     PostgreSQL, whose testkit server cannot restart on the same port)
+ * @param binlogPurge stop the relay, purge the binlog, start the relay again (MariaDB runs only;
+ *     PostgreSQL has no binlog, its slot keeps the WAL the relay needs)
  * @param drainTimeout how long the drain after the load may take
  * @param seed seed of the random victim and gap choices
  */
@@ -24,6 +28,7 @@ public record ChaosOptions(
     int rate,
     Duration minGap,
     Duration maxGap,
+    DatabaseKind db,
     boolean brokerRestart,
     boolean mariaDbRestart,
     boolean binlogPurge,
@@ -49,6 +54,9 @@ public record ChaosOptions(
       throw new IllegalArgumentException(
           "ChaosOptions.maxGap must be at least minGap (" + minGap + "), got " + maxGap);
     }
+    if (db == null) {
+      throw new IllegalArgumentException("ChaosOptions.db must be set (mariadb or postgres)");
+    }
     if (drainTimeout == null || drainTimeout.isNegative() || drainTimeout.isZero()) {
       throw new IllegalArgumentException(
           "ChaosOptions.drainTimeout must be positive, got " + drainTimeout);
@@ -71,6 +79,7 @@ public record ChaosOptions(
         .cycles(cycles)
         .rate(rate)
         .gaps(minGap, maxGap)
+        .db(db)
         .faults(brokerRestart, mariaDbRestart, binlogPurge)
         .drainTimeout(drainTimeout)
         .seed(seed);
@@ -79,7 +88,7 @@ public record ChaosOptions(
   /**
    * Collects the settings of a {@link ChaosOptions}; {@link #build()} validates them. Starts from
    * the defaults: {@value #DEFAULT_CYCLES} cycles at {@value #DEFAULT_RATE} tasks/s, 5–15 s gaps,
-   * every stack fault, a 10 min drain, seed 42. Not thread-safe.
+   * MariaDB, every stack fault, a 10 min drain, seed 42. Not thread-safe.
    */
   public static final class Builder {
     private Path home;
@@ -87,6 +96,7 @@ public record ChaosOptions(
     private int rate = DEFAULT_RATE;
     private Duration minGap = DEFAULT_MIN_GAP;
     private Duration maxGap = DEFAULT_MAX_GAP;
+    private DatabaseKind db = DatabaseKind.MARIADB;
     private boolean brokerRestart = true;
     private boolean mariaDbRestart = true;
     private boolean binlogPurge = true;
@@ -122,6 +132,12 @@ public record ChaosOptions(
       return this;
     }
 
+    /** The database of the outbox and the effects. */
+    public Builder db(DatabaseKind value) {
+      this.db = value;
+      return this;
+    }
+
     /** Which of the three stack faults to inject. */
     public Builder faults(boolean broker, boolean mariaDb, boolean purge) {
       this.brokerRestart = broker;
@@ -150,6 +166,7 @@ public record ChaosOptions(
           rate,
           minGap,
           maxGap,
+          db,
           brokerRestart,
           mariaDbRestart,
           binlogPurge,

@@ -64,12 +64,14 @@ public final class ChaosRun {
                 .deleteOnClose(true)
                 .build())) {
       scope.track(stack);
-      Database db = Database.create(stack, "tasklane_chaos", DemoSchema::create);
+      Database db = Database.create(stack, options.db(), "tasklane_chaos", DemoSchema::create);
+      step("outbox and effects on " + options.db().label() + " (" + db.url() + ")");
       TasklaneApps apps =
           TasklaneApps.builder()
               .home(options.home())
               .runDir(runDir)
-              .stack(stack, db.url())
+              .database(db.url(), db.user(), db.password())
+              .bootstrap(stack.bootstrapServers())
               .namespace(NAMESPACE)
               .build();
       try (Cluster cluster = new Cluster(apps, FreePorts.next(), FreePorts.next())) {
@@ -131,6 +133,7 @@ public final class ChaosRun {
         ResultsReader.duplicateDeliveries(
             stack.bootstrapServers(), new Topics(NAMESPACE).results());
     Map<String, Object> extra = new LinkedHashMap<>();
+    extra.put("db", options.db().flag());
     extra.put("rate", options.rate());
     extra.put("effects_rows", effects.values().stream().mapToLong(Integer::longValue).sum());
     extra.put("unexpected_exits", cluster.unexpectedExits());

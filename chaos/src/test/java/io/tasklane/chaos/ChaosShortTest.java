@@ -2,6 +2,7 @@ package io.tasklane.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tasklane.harness.DatabaseKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -49,6 +50,10 @@ class ChaosShortTest {
     assertThat(o.rate()).isEqualTo(50);
     assertThat(o.binlogPurge()).isFalse();
     assertThat(o.brokerRestart()).isTrue();
+    assertThat(o.db()).isEqualTo(DatabaseKind.MARIADB);
+    assertThat(ChaosMain.parse("--db", "postgres").db()).isEqualTo(DatabaseKind.POSTGRESQL);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChaosMain.parse("--db", "oracle"))
+        .hasMessageContaining("--db oracle is not supported: use one of mariadb, postgres");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChaosMain.parse("--cycles", "0"))
         .hasMessageContaining("ChaosOptions.cycles must be in 1–10,000".replace(",", ""));
   }

@@ -17,6 +17,30 @@ public final class Cli {
     System.exit(new CommandLine(command).execute(args));
   }
 
+  /**
+   * {@code --db mariadb|postgres}: the database of the run's outbox; a picocli mixin ({@code @Mixin
+   * Cli.Db db}).
+   */
+  public static final class Db {
+    @Option(
+        names = "--db",
+        defaultValue = "mariadb",
+        paramLabel = "mariadb|postgres",
+        description =
+            "database of the outbox and the handlers' effects: mariadb (binlog) or postgres"
+                + " (the stack's private PostgreSQL, logical decoding) (${DEFAULT-VALUE})")
+    String db;
+
+    /**
+     * The database the flag names.
+     *
+     * @throws IllegalArgumentException naming the refused value
+     */
+    public DatabaseKind kind() {
+      return DatabaseKind.parse(db);
+    }
+  }
+
   /** {@code --home DIR}: the Tasklane checkout; a picocli mixin ({@code @Mixin Cli.Home home}). */
   public static final class Home {
     @Option(names = "--home", defaultValue = ".", description = "the Tasklane checkout")

@@ -52,10 +52,14 @@ public final class TasklaneApps {
     return new Builder();
   }
 
-  /** A relay; several relays on one database elect one leader. */
+  /**
+   * A relay ({@code connector=postgresql} for a PostgreSQL URL, else {@code auto}); several relays
+   * on one database elect one leader.
+   */
   public JavaProcess.Builder relay(String name) {
     return app(name, "io.tasklane.relay.RelayApp", "cdc-relay")
         .sysProp("tasklane.relay.jdbc-url", jdbcUrl)
+        .sysProp("tasklane.relay.connector", DatabaseKind.relayConnector(jdbcUrl))
         .sysProp("tasklane.relay.username", user)
         .sysProp("tasklane.relay.password", password)
         .sysProp("tasklane.relay.bootstrap-servers", bootstrap)

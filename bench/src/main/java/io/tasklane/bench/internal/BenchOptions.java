@@ -1,5 +1,6 @@
 package io.tasklane.bench.internal;
 
+import io.tasklane.harness.DatabaseKind;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -20,6 +21,8 @@ import java.util.List;
  * @param failoverSeconds duration of the failover load (the kill is at a third)
  * @param jfr record the apps with JFR (files next to the logs)
  * @param writeDocs regenerate docs/benchmarks.md and its charts
+ * @param db the outbox database: MariaDB (every scenario) or PostgreSQL (throughput only; its
+ *     figures carry the prefix {@code pg_} in results.json)
  */
 public record BenchOptions(
     Path home,
@@ -35,11 +38,15 @@ public record BenchOptions(
     int failoverRate,
     int failoverSeconds,
     boolean jfr,
-    boolean writeDocs) {
+    boolean writeDocs,
+    DatabaseKind db) {
 
   /** Every scenario in the order a full run takes them. */
   public static final List<String> ALL =
       List.of("throughput", "peer", "latency", "scale", "delay", "failover");
+
+  /** The scenarios a PostgreSQL run offers: the insert ceiling and the relay rate. */
+  public static final List<String> POSTGRES_SCENARIOS = List.of("throughput");
 
   public BenchOptions {
     for (String s : scenarios) {
@@ -48,6 +55,16 @@ public record BenchOptions(
       }
     }
     scenarios = ALL.stream().filter(scenarios::contains).toList();
+    if (db == null) {
+      throw new IllegalArgumentException("--db must be set (mariadb or postgres)");
+    }
+    if (db == DatabaseKind.POSTGRESQL && !POSTGRES_SCENARIOS.containsAll(scenarios)) {
+      throw new IllegalArgumentException(
+          "--db postgres runs "
+              + POSTGRES_SCENARIOS
+              + " only (the other scenarios measure the scheduler and db-scheduler on MariaDB); got "
+              + scenarios);
+    }
     if (tasks < 1
         || latencyRate < 1
         || latencySeconds < 1
@@ -59,6 +76,14 @@ public record BenchOptions(
         || scalePending < 0) {
       throw new IllegalArgumentException("counts, rates and durations must be positive");
     }
+  }
+
+  /**
+   * The results.json key of figure {@code name} on this run's database: {@code name} on MariaDB,
+   * {@code pg_<name>} on PostgreSQL.
+   */
+  public String key(String name) {
+    return db == DatabaseKind.POSTGRESQL ? "pg_" + name : name;
   }
 
   public boolean has(String scenario) {
@@ -73,8 +98,8 @@ public record BenchOptions(
   /**
    * Collects the settings of a {@link BenchOptions}; {@link #build()} validates them. Starts from
    * the full mode: every scenario, 200,000 tasks, 1,000 tasks/s for 60 s, 1,000,000 pending, 10,000
-   * due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s, docs written, no JFR. Not
-   * thread-safe.
+   * due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s, docs written, no JFR,
+   * MariaDB. Not thread-safe.
    */
   public static final class Builder {
     private final Path home;
@@ -91,6 +116,7 @@ public record BenchOptions(
     private int failoverSeconds = 30;
     private boolean jfr;
     private boolean writeDocs = true;
+    private DatabaseKind db = DatabaseKind.MARIADB;
 
     private Builder(Path home) {
       this.home = home;
@@ -159,6 +185,12 @@ public record BenchOptions(
       return this;
     }
 
+    /** The outbox database. */
+    public Builder db(DatabaseKind value) {
+      this.db = value;
+      return this;
+    }
+
     /** The validated options. */
     public BenchOptions build() {
       return new BenchOptions(
@@ -175,7 +207,8 @@ public record BenchOptions(
           failoverRate,
           failoverSeconds,
           jfr,
-          writeDocs);
+          writeDocs,
+          db);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.tasklane.bench.internal;
 
 import io.tasklane.core.Topics;
 import io.tasklane.harness.Database;
+import io.tasklane.harness.DatabaseKind;
 import io.tasklane.harness.FreePorts;
 import io.tasklane.harness.RunScope;
 import io.tasklane.harness.Startup;
@@ -42,6 +43,7 @@ public final class BenchRun implements AutoCloseable {
   TasklaneApps apps;
   Tap tap;
   String url;
+  Database db;
   JavaProcess relay;
   JavaProcess scheduler;
   JavaProcess worker;
@@ -61,7 +63,10 @@ public final class BenchRun implements AutoCloseable {
   public Results execute() throws Exception {
     Path runDir = options.home().resolve("target/bench/run-" + t0);
     step(
-        "starting a private stack: MariaDB (innodb-flush-log-at-trx-commit=1, sync-binlog=1) + KRaft Kafka");
+        "starting a private stack: MariaDB (innodb-flush-log-at-trx-commit=1, sync-binlog=1) + KRaft Kafka"
+            + (options.db() == DatabaseKind.POSTGRESQL
+                ? "; the outbox on the stack's private PostgreSQL (fsync=off, synchronous_commit=off)"
+                : ""));
     stack =
         givenStack != null
             ? givenStack
@@ -74,8 +79,11 @@ public final class BenchRun implements AutoCloseable {
                         .kafkaFastStart(false)
                         .kafkaHeap("768m")
                         .build()));
-    String db = givenStack != null ? "bench_" + Long.toString(t0, 36) : "tasklane_bench";
-    url = Database.create(stack, db, OutboxSchema::create).url();
+    String name = givenStack != null ? "bench_" + Long.toString(t0, 36) : "tasklane_bench";
+    db = Database.create(stack, options.db(), name, OutboxSchema::create);
+    url = db.url();
+    // closed after the relay (reverse order): a PostgreSQL slot left behind holds WAL
+    track(() -> db.dropReplicationSlots(Duration.ofSeconds(10)));
     String ns = givenStack != null ? NAMESPACE + Long.toString(t0, 36) : NAMESPACE;
     Topics topics = new Topics(ns);
     createTopics(topics);
@@ -83,11 +91,12 @@ public final class BenchRun implements AutoCloseable {
         TasklaneApps.builder()
             .home(options.home())
             .runDir(runDir)
-            .stack(stack, url)
+            .database(db.url(), db.user(), db.password())
+            .bootstrap(stack.bootstrapServers())
             .namespace(ns)
             .jfr(options.jfr())
             .build();
-    results.machine(stack, url);
+    results.machine(db);
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
     schedulerPort = FreePorts.next();
@@ -109,7 +118,7 @@ public final class BenchRun implements AutoCloseable {
   }
 
   private void awaitProbe() throws Exception {
-    Enqueuer e = new Enqueuer(url, stack.username(), stack.password());
+    Enqueuer e = new Enqueuer(url, db.user(), db.password());
     long deadline = System.currentTimeMillis() + 180_000;
     long next = 0;
     while (tap.succeeded() == 0) {

@@ -67,18 +67,26 @@ public final class Report {
         .append(r.get("java_version"))
         .append(", Kafka ")
         .append(r.get("kafka_version"))
-        .append(", MariaDB ")
-        .append(r.get("mariadb_version"))
+        .append(optional(r, ", MariaDB ", "mariadb_version"))
+        .append(optional(r, ", PostgreSQL ", "postgresql_version"))
         .append(", db-scheduler ")
         .append(r.get("db_scheduler_version"))
-        .append(".\n\nDurability: ")
-        .append(r.get("durability"))
-        .append(".\n\n");
+        .append(".\n\n")
+        .append(optional(r, "Durability: ", "durability", ".\n\n"))
+        .append(
+            optional(
+                r, "Durability of the PostgreSQL figures (`pg_*`): ", "pg_durability", ".\n\n"));
     md.append(table(r));
     md.append("\n");
     charts.forEach(c -> md.append(c).append("\n\n"));
     md.append(resource("benchmarks-notes.md"));
     return md.toString();
+  }
+
+  /** {@code prefix} + the value of {@code key} (+ {@code suffix}), or nothing without a value. */
+  private static String optional(Results r, String prefix, String key, String... suffix) {
+    Object v = r.get(key);
+    return v == null ? "" : prefix + v + String.join("", suffix);
   }
 
   /** The measure table: one row per measure of {@code benchmarks-measures.tsv} the run has. */

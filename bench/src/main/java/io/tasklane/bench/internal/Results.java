@@ -1,10 +1,10 @@
 package io.tasklane.bench.internal;
 
-import io.tasklane.testkit.LocalStack;
+import io.tasklane.harness.Database;
+import io.tasklane.harness.DatabaseKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,7 +48,7 @@ public final class Results {
     return new Histogram(3_600_000L, 3);
   }
 
-  void machine(LocalStack stack, String url) {
+  void machine(Database db) {
     put("machine_cores", Runtime.getRuntime().availableProcessors());
     put("machine_memory_mb", memTotalMb());
     put("machine_cpu", cpuModel());
@@ -56,19 +56,32 @@ public final class Results {
         "java_version",
         System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     put("kafka_version", org.apache.kafka.common.utils.AppInfoParser.getVersion());
-    try (Connection c = DriverManager.getConnection(url, stack.username(), stack.password());
-        ResultSet rs = c.createStatement().executeQuery("SELECT VERSION()")) {
+    boolean pg = db.kind() == DatabaseKind.POSTGRESQL;
+    String versionKey = pg ? "postgresql_version" : "mariadb_version";
+    try (Connection c = db.connect();
+        ResultSet rs =
+            c.createStatement().executeQuery(pg ? "SHOW server_version" : "SELECT VERSION()")) {
       rs.next();
-      put("mariadb_version", rs.getString(1));
+      put(versionKey, rs.getString(1));
     } catch (Exception e) {
-      put("mariadb_version", "unknown: " + e.getMessage());
+      put(versionKey, "unknown: " + e.getMessage());
     }
+    put("db", db.kind().flag());
     put("db_scheduler_version", "15.1.1");
     put("tasklane_version", "0.1.0");
-    put(
-        "durability",
-        "MariaDB innodb_flush_log_at_trx_commit=1, sync_binlog=1 (durable commits);"
-            + " Kafka single KRaft broker, replication factor 1, acks=all, log flush left to the OS");
+    String kafka =
+        " Kafka single KRaft broker, replication factor 1, acks=all, log flush left to the OS";
+    if (pg) {
+      put(
+          "pg_durability",
+          "PostgreSQL of the testkit with fsync=off, synchronous_commit=off, full_page_writes=off"
+              + " (commits not durable: not comparable with the durable MariaDB figures);"
+              + kafka);
+    } else {
+      put(
+          "durability",
+          "MariaDB innodb_flush_log_at_trx_commit=1, sync_binlog=1 (durable commits);" + kafka);
+    }
   }
 
   private static long memTotalMb() {

@@ -1,9 +1,10 @@
 package io.tasklane.bench.internal;
 
 import io.tasklane.core.Topics;
+import io.tasklane.harness.Database;
+import io.tasklane.harness.DatabaseKind;
 import io.tasklane.outbox.OutboxSchema;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +29,7 @@ final class Scenarios {
     this.o = run.options;
     this.r = run.results;
     this.topics = topics;
-    this.enqueuer = new Enqueuer(run.url, run.stack.username(), run.stack.password());
+    this.enqueuer = new Enqueuer(run.url, run.db.user(), run.db.password());
     this.peer = new PeerScenarios(run);
   }
 
@@ -49,14 +50,14 @@ final class Scenarios {
 
   private void throughput() throws Exception {
     int n = o.tasks();
-    String ceilingUrl =
-        run.stack.createDatabase(
-            run.url.substring(run.url.lastIndexOf('/') + 1).replaceAll("\\?.*", "") + "_ceiling");
-    try (Connection c =
-        DriverManager.getConnection(ceilingUrl, run.stack.username(), run.stack.password())) {
-      OutboxSchema.create(c);
-    }
-    Enqueuer ceiling = new Enqueuer(ceilingUrl, run.stack.username(), run.stack.password());
+    Database ceilingDb =
+        Database.create(
+            run.stack,
+            run.db.kind(),
+            run.url.substring(run.url.lastIndexOf('/') + 1).replaceAll("\\?.*", "") + "_ceiling",
+            OutboxSchema::create);
+    String ceilingUrl = ceilingDb.url();
+    Enqueuer ceiling = new Enqueuer(ceilingUrl, ceilingDb.user(), ceilingDb.password());
     long s0 = System.currentTimeMillis();
     Thread t = background(() -> ceiling.run(n, 100, 4, null, false));
     run.progress(
@@ -65,16 +66,15 @@ final class Scenarios {
         () -> !t.isAlive(),
         Duration.ofMinutes(10));
     double ceilingRate = n * 1000.0 / Math.max(1, System.currentTimeMillis() - s0);
-    r.put("insert_ceiling_rows_per_s", ceilingRate);
-    try (Connection c =
-            DriverManager.getConnection(ceilingUrl, run.stack.username(), run.stack.password());
+    r.put(o.key("insert_ceiling_rows_per_s"), ceilingRate);
+    try (Connection c = ceilingDb.connect();
         Statement s = c.createStatement()) {
       s.execute("TRUNCATE TABLE " + OutboxSchema.TABLE);
     }
 
     long base = run.tap.succeeded();
     long tasksBase = run.tap.tasksSeen();
-    Enqueuer e = new Enqueuer(run.url, run.stack.username(), run.stack.password());
+    Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
     long start = System.currentTimeMillis();
     AtomicLong enqueueEnd = new AtomicLong();
     Thread load =
@@ -94,17 +94,21 @@ final class Scenarios {
             Duration.ofSeconds(Math.max(120, n / 200)));
     load.join();
     long end = done ? run.tap.lastResultTs() : System.currentTimeMillis();
-    r.put("throughput_tasks", n);
+    r.put(o.key("throughput_tasks"), n);
     r.put(
-        "throughput_tasks_per_s", (run.tap.succeeded() - base) * 1000.0 / Math.max(1, end - start));
-    r.put("enqueue_rows_per_s_with_relay", n * 1000.0 / Math.max(1, enqueueEnd.get() - start));
+        o.key("throughput_tasks_per_s"),
+        (run.tap.succeeded() - base) * 1000.0 / Math.max(1, end - start));
     r.put(
-        "relay_rows_per_s",
+        o.key("enqueue_rows_per_s_with_relay"), n * 1000.0 / Math.max(1, enqueueEnd.get() - start));
+    r.put(
+        o.key("relay_rows_per_s"),
         (run.tap.tasksSeen() - tasksBase) * 1000.0 / Math.max(1, run.tap.lastTaskTs() - start));
-    r.throughput.put("Tasklane", run.tap.perSecond(start, end));
+    r.throughput.put(
+        o.db() == DatabaseKind.POSTGRESQL ? "Tasklane on PostgreSQL" : "Tasklane",
+        run.tap.perSecond(start, end));
     run.out.printf(
         "  insert ceiling %.0f rows/s; relay %.0f rows/s; end to end %.0f tasks/s%n",
-        ceilingRate, r.get("relay_rows_per_s"), r.get("throughput_tasks_per_s"));
+        ceilingRate, r.get(o.key("relay_rows_per_s")), r.get(o.key("throughput_tasks_per_s")));
   }
 
   private void latency() throws Exception {

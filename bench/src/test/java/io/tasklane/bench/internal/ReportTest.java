@@ -43,6 +43,34 @@ class ReportTest {
   }
 
   @Test
+  void postgresFiguresAreRenderedWhenPresent() {
+    Results r = new Results();
+    r.put("finished_at", "2026-01-01T00:00:00Z");
+    r.put("mode", "quick");
+    r.put("postgresql_version", "17.6");
+    r.put("pg_durability", "PostgreSQL of the testkit with fsync=off");
+    r.put("pg_insert_ceiling_rows_per_s", 12345.6);
+    r.put("pg_relay_rows_per_s", 2345.0);
+    BenchOptions o =
+        BenchOptions.builder(HOME)
+            .scenarios(List.of("throughput"))
+            .db(io.tasklane.harness.DatabaseKind.POSTGRESQL)
+            .build();
+
+    String md = Report.markdown(r, o, List.of());
+
+    assertThat(md)
+        .contains(", PostgreSQL 17.6, db-scheduler")
+        .doesNotContain("MariaDB null")
+        .doesNotContain("Durability: null")
+        .contains("Durability of the PostgreSQL figures (`pg_*`): PostgreSQL of the testkit")
+        .contains("(`pg_insert_ceiling_rows_per_s`) | 12,345.6 rows/s |")
+        .contains("| throughput | PostgreSQL: relay (first commit → last record on `<ns>.tasks`)")
+        .contains("(`pg_relay_rows_per_s`) | 2,345.0 rows/s |")
+        .doesNotContain("(`relay_rows_per_s`)");
+  }
+
+  @Test
   void checkedInReportContainsOnlyWhatTheGeneratorWrites() throws IOException {
     String doc = Files.readString(HOME.resolve("docs/benchmarks.md"));
     Results all = new Results();

@@ -1,6 +1,7 @@
 package io.tasklane.chaos.internal;
 
 import io.tasklane.chaos.ChaosOptions;
+import io.tasklane.harness.DatabaseKind;
 import io.tasklane.testkit.LocalStack;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -69,6 +70,7 @@ public final class Faults {
   }
 
   public void runAll() throws Exception {
+    skipMariaDbFaultsOnPostgres();
     int brokerAt = Math.max(1, options.cycles() / 2);
     int mariaDbAt = Math.max(1, options.cycles() * 2 / 3);
     pause(System.nanoTime(), options.minGap());
@@ -83,7 +85,7 @@ public final class Faults {
         stack.restartKafka(DOWNTIME);
         recovered("Kafka broker restart (" + DOWNTIME.toSeconds() + " s down)", b);
       }
-      if (cycle == mariaDbAt && options.mariaDbRestart()) {
+      if (cycle == mariaDbAt && options.mariaDbRestart() && onMariaDb()) {
         long m = System.nanoTime();
         stack.restartMariaDb(DOWNTIME);
         recovered("MariaDB restart (" + DOWNTIME.toSeconds() + " s down)", m);
@@ -93,9 +95,35 @@ public final class Faults {
               + random.nextLong(options.maxGap().toMillis() - options.minGap().toMillis() + 1);
       pause(since, Duration.ofMillis(gap));
     }
-    if (options.binlogPurge()) {
+    if (options.binlogPurge() && onMariaDb()) {
       purgeBinlogUnderStoppedRelay();
     }
+  }
+
+  private boolean onMariaDb() {
+    return options.db() == DatabaseKind.MARIADB;
+  }
+
+  /** The MariaDB faults have no cheap PostgreSQL twin yet: each is skipped with its reason. */
+  private void skipMariaDbFaultsOnPostgres() {
+    if (onMariaDb()) {
+      return;
+    }
+    if (options.mariaDbRestart()) {
+      skipped(
+          "database restart skipped on PostgreSQL: the testkit's private PostgreSQL takes a new"
+              + " port on every start, so the apps' JDBC URLs would not find it again");
+    }
+    if (options.binlogPurge()) {
+      skipped(
+          "binlog purge skipped on PostgreSQL: there is no binlog; the relay's replication slot"
+              + " keeps the WAL it has not confirmed");
+    }
+  }
+
+  private void skipped(String reason) {
+    notes.add(reason);
+    step.accept(reason);
   }
 
   private void purgeBinlogUnderStoppedRelay() throws Exception {

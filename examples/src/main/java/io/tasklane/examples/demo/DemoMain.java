@@ -51,6 +51,8 @@ public final class DemoMain implements Callable<Integer> {
       description = "wait for the pipeline to drain (${DEFAULT-VALUE})")
   Duration settleTimeout;
 
+  @Mixin Cli.Db db;
+
   @Mixin Cli.Home home;
 
   @Override
@@ -63,7 +65,8 @@ public final class DemoMain implements Callable<Integer> {
 
   /** The run the flags describe; throws IllegalArgumentException naming a refused value. */
   DemoOptions options() {
-    return new DemoOptions(orders, rate, delay, payRatio, cases, settleTimeout, home.path());
+    return new DemoOptions(
+        orders, rate, delay, payRatio, cases, settleTimeout, home.path(), db.kind());
   }
 
   public static void main(String[] args) {

@@ -1,12 +1,15 @@
 package io.tasklane.examples.demo;
 
+import io.tasklane.harness.DatabaseKind;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * What the demo runs: {@code orders} orders at {@code rate} per second, each cancelled after {@code
  * unpaidTimeout} unless paid (a share {@code payRatio} is paid in time), and {@code cases} of each
- * scenario case (flaky partner, broken report, dependency pair, duplicate submission).
+ * scenario case (flaky partner, broken report, dependency pair, duplicate submission), with the
+ * outbox and the effects on {@code db} (MariaDB or PostgreSQL).
  */
 record DemoOptions(
     int orders,
@@ -15,9 +18,11 @@ record DemoOptions(
     double payRatio,
     int cases,
     Duration settleTimeout,
-    Path home) {
+    Path home,
+    DatabaseKind db) {
 
   DemoOptions {
+    Objects.requireNonNull(db, "--db must be set");
     if (orders < 1 || orders > 1_000_000) {
       throw new IllegalArgumentException("--orders " + orders + " is outside 1 to 1000000");
     }

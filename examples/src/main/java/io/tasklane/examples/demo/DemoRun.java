@@ -9,6 +9,7 @@ import io.tasklane.examples.orders.OrderService;
 import io.tasklane.examples.orders.ScenarioHandlers;
 import io.tasklane.examples.orders.ScenarioService;
 import io.tasklane.harness.Database;
+import io.tasklane.harness.DatabaseKind;
 import io.tasklane.harness.FreePorts;
 import io.tasklane.harness.RunScope;
 import io.tasklane.harness.Startup;
@@ -42,6 +43,8 @@ final class DemoRun implements AutoCloseable {
   private long lastAt = t0;
 
   private final LocalStack givenStack;
+  private String namespace = NAMESPACE;
+  private Database db;
 
   /**
    * @param givenStack a running stack to use (tests pass the shared one), or null to attach to
@@ -55,10 +58,20 @@ final class DemoRun implements AutoCloseable {
   }
 
   boolean execute() throws Exception {
-    step("starting the local stack (private MariaDB with ROW binlog + KRaft Kafka)");
+    step("starting the local stack (" + stackText() + ")");
     LocalStack stack = startStack();
-    Database db = Database.create(stack, "tasklane_demo", DemoSchema::create);
-    String url = db.url();
+    // on a stack shared with other runs (tests, TASKLANE_STACK): this run's own topics and database
+    String run = givenStack != null || stack.isAttached() ? Long.toString(t0, 36) : "";
+    namespace = NAMESPACE + run;
+    Database db =
+        Database.create(
+            stack,
+            options.db(),
+            "tasklane_demo" + (run.isEmpty() ? "" : "_" + run),
+            DemoSchema::create);
+    this.db = db;
+    // after the relay stopped (closed in reverse order): a PostgreSQL slot left behind holds WAL
+    track(() -> db.dropReplicationSlots(Duration.ofSeconds(10)));
     int httpPort = FreePorts.next();
     Path runDir = options.home().resolve("target/demo/run-" + t0);
     track(() -> deleteTree(runDir.resolve("state-scheduler")));
@@ -66,15 +79,16 @@ final class DemoRun implements AutoCloseable {
         TasklaneApps.builder()
             .home(options.home())
             .runDir(runDir)
-            .stack(stack, url)
-            .namespace(NAMESPACE)
+            .database(db.url(), db.user(), db.password())
+            .bootstrap(stack.bootstrapServers())
+            .namespace(namespace)
             .build();
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
     JavaProcess relay = track(apps.relay("relay").start());
     JavaProcess scheduler = track(apps.scheduler("scheduler", httpPort).start());
     JavaProcess worker = track(ExampleWorker.recipe(apps, "worker", false).start());
-    ApplicationContext orders = track(ordersContext(url, stack));
+    ApplicationContext orders = track(ordersContext(db));
     OrderService orderService = orders.getBean(OrderService.class);
     ScenarioService scenarios = orders.getBean(ScenarioService.class);
 
@@ -115,6 +129,11 @@ final class DemoRun implements AutoCloseable {
     return verdict.ok();
   }
 
+  /** The run's database (null before {@link #execute} created it). */
+  Database database() {
+    return db;
+  }
+
   private int expectedCases() {
     int every = Math.max(1, options.orders() / options.cases());
     return (options.orders() + every - 1) / every;
@@ -136,15 +155,21 @@ final class DemoRun implements AutoCloseable {
     return track(stack);
   }
 
-  private ApplicationContext ordersContext(String url, LocalStack stack) {
+  private String stackText() {
+    return options.db() == DatabaseKind.POSTGRESQL
+        ? "KRaft Kafka + private PostgreSQL with wal_level=logical; the stack's MariaDB idles"
+        : "private MariaDB with ROW binlog + KRaft Kafka";
+  }
+
+  private ApplicationContext ordersContext(Database db) {
     return ApplicationContext.run(
         Map.of(
             "datasources.default.url",
-            url,
+            db.url(),
             "datasources.default.username",
-            stack.username(),
+            db.user(),
             "datasources.default.password",
-            stack.password(),
+            db.password(),
             "tasklane.worker.enabled",
             false));
   }
@@ -170,7 +195,7 @@ final class DemoRun implements AutoCloseable {
   private long deadCount(LocalStack stack, Workload load) {
     return DltCounter.count(
         stack.bootstrapServers(),
-        new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN),
+        new Topics(namespace).handlerDlt(ScenarioHandlers.BROKEN),
         load.brokenIds());
   }
 
@@ -197,6 +222,9 @@ final class DemoRun implements AutoCloseable {
     Histogram lateness = verifier.cancelLateness();
     out.println();
     out.println("== Tasklane demo summary ==");
+    out.printf(
+        "  database: %s (relay connector=%s)%n",
+        options.db().label(), DatabaseKind.relayConnector(db.url()));
     verdict.lines().forEach(out::println);
     out.printf(
         "  commit → handler start (e-mails): p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n",
@@ -212,7 +240,7 @@ final class DemoRun implements AutoCloseable {
         lateness.getTotalCount());
     out.printf(
         "  dead tasks: %d on %s%n",
-        load.brokenIds().size(), new Topics(NAMESPACE).handlerDlt(ScenarioHandlers.BROKEN));
+        load.brokenIds().size(), new Topics(namespace).handlerDlt(ScenarioHandlers.BROKEN));
     out.printf(
         "  status API: http://127.0.0.1:%d/api/tasks/<id>  (Authorization: Bearer %s)%n",
         httpPort, TasklaneApps.TOKEN);

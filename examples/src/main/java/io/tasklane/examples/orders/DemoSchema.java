@@ -14,9 +14,21 @@ import java.sql.Statement;
 public final class DemoSchema {
   private DemoSchema() {}
 
-  /** The DDL of the demo tables (also mounted by the compose stack). */
+  /** The MariaDB DDL of the demo tables (also mounted by the compose stack). */
   public static String demoTables() {
-    try (var in = DemoSchema.class.getResourceAsStream("/io/tasklane/examples/demo_tables.sql")) {
+    return demoTables(OutboxSchema.Dialect.MARIADB);
+  }
+
+  /**
+   * The DDL of the demo tables for {@code dialect} ({@code demo_tables.sql} or {@code
+   * demo_tables.postgresql.sql}; compose mounts them too).
+   */
+  public static String demoTables(OutboxSchema.Dialect dialect) {
+    String file =
+        dialect == OutboxSchema.Dialect.POSTGRESQL
+            ? "/io/tasklane/examples/demo_tables.postgresql.sql"
+            : "/io/tasklane/examples/demo_tables.sql";
+    try (var in = DemoSchema.class.getResourceAsStream(file)) {
       String sql = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       return sql.replaceAll("(?m)^--.*$", "");
     } catch (java.io.IOException e) {
@@ -24,12 +36,15 @@ public final class DemoSchema {
     }
   }
 
-  /** Creates the outbox, the processed-task table and the demo tables if missing. */
+  /**
+   * Creates the outbox, the processed-task table and the demo tables if missing, in the DDL of the
+   * connection's database (MariaDB/MySQL or PostgreSQL).
+   */
   public static void create(Connection c) throws SQLException {
     OutboxSchema.create(c);
     try (Statement s = c.createStatement()) {
       s.execute(JdbcIdempotencyStore.ddl());
-      for (String ddl : demoTables().split(";")) {
+      for (String ddl : demoTables(OutboxSchema.Dialect.of(c)).split(";")) {
         if (!ddl.isBlank()) {
           s.execute(ddl);
         }

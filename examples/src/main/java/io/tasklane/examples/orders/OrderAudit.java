@@ -2,8 +2,12 @@ package io.tasklane.examples.orders;
 
 import io.micronaut.transaction.annotation.Transactional;
 import io.tasklane.outbox.OutboxAsync;
+import io.tasklane.outbox.OutboxSchema;
 import jakarta.inject.Singleton;
 import jakarta.persistence.EntityManager;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import org.hibernate.Session;
 
 /**
  * An after-commit method: {@link OrderService#create} calls {@link #orderCreated} inside its
@@ -22,9 +26,22 @@ public class OrderAudit {
   @OutboxAsync
   @Transactional
   public void orderCreated(long orderId) {
-    em.createNativeQuery("INSERT IGNORE INTO demo_audit (order_id, recorded_at) VALUES (?1, ?2)")
-        .setParameter(1, orderId)
-        .setParameter(2, System.currentTimeMillis())
-        .executeUpdate();
+    long now = System.currentTimeMillis();
+    em.unwrap(Session.class)
+        .doWork(
+            c -> {
+              try (PreparedStatement ps = c.prepareStatement(insertOnce(c))) {
+                ps.setLong(1, orderId);
+                ps.setLong(2, now);
+                ps.executeUpdate();
+              }
+            });
+  }
+
+  /** An insert that does nothing when the order's audit row exists, in the database's dialect. */
+  private static String insertOnce(Connection c) {
+    return OutboxSchema.Dialect.of(c) == OutboxSchema.Dialect.POSTGRESQL
+        ? "INSERT INTO demo_audit (order_id, recorded_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
+        : "INSERT IGNORE INTO demo_audit (order_id, recorded_at) VALUES (?, ?)";
   }
 }
