@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * One span as an app exported it through OpenTelemetry's {@code logging-otlp} exporter: one OTLP
- * JSON object ({@code {"resourceSpans":[...]}}) per line, ids in hex.
+ * JSON {@code ResourceSpans} object per line (resource, scope spans), ids in hex.
  */
 record ExportedSpan(
     String service,
@@ -60,7 +60,10 @@ record ExportedSpan(
       } catch (IOException e) {
         continue; // a line still being written
       }
-      for (JsonNode rs : root.path("resourceSpans")) {
+      // logging-otlp writes one ResourceSpans object a line; a wrapped form holds a list of them.
+      Iterable<JsonNode> resources =
+          root.has("resourceSpans") ? root.get("resourceSpans") : List.of(root);
+      for (JsonNode rs : resources) {
         String service = "";
         for (JsonNode a : rs.path("resource").path("attributes")) {
           if (a.path("key").asText().equals("service.name")) {
