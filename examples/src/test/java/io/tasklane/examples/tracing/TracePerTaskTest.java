@@ -6,11 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.Topics;
 import io.tasklane.examples.launch.ExampleWorker;
@@ -119,7 +117,7 @@ class TracePerTaskTest {
         assertOneTrace(e.getKey(), e.getValue(), byTask.get(e.getKey()), enqueued.retried);
       }
       String shown = enqueued.retried.iterator().next();
-      System.out.println(render(enqueued.enqueueSpans.get(shown), byTask.get(shown)));
+      System.out.println(TraceReport.render(enqueued.enqueueSpans.get(shown), byTask.get(shown)));
     } finally {
       for (JavaProcess p : started) {
         p.close();
@@ -181,36 +179,6 @@ class TracePerTaskTest {
         .allMatch(s -> s.parentSpanId().equals(enqueue.getSpanId()));
   }
 
-  /** The trace of one task as a tree under its enqueue span, with each span's duration. */
-  private static String render(SpanData enqueue, List<ExportedSpan> spans) {
-    StringBuilder b = new StringBuilder();
-    b.append("trace ").append(enqueue.getTraceId()).append('\n');
-    b.append(
-        String.format(
-            "%-52s %-20s %9.1f ms  span %s%n",
-            enqueue.getName(),
-            "(test, enqueue)",
-            (enqueue.getEndEpochNanos() - enqueue.getStartEpochNanos()) / 1e6,
-            enqueue.getSpanId()));
-    spans.stream()
-        .sorted(Comparator.comparingLong(ExportedSpan::startNanos))
-        .forEach(
-            s ->
-                b.append(
-                    String.format(
-                        "  └ %-48s %-20s %9.1f ms  span %s parent %s%s%s%n",
-                        s.name(),
-                        s.service(),
-                        s.millis(),
-                        s.spanId(),
-                        s.parentSpanId(),
-                        s.attribute("tasklane.attempt") == null
-                            ? ""
-                            : " attempt " + s.attribute("tasklane.attempt"),
-                        s.linkedSpanIds().isEmpty() ? "" : " link " + s.linkedSpanIds())));
-    return b.toString();
-  }
-
   private record Enqueued(Map<String, SpanData> enqueueSpans, Set<String> retried) {}
 
   /** Enqueues each task in its own transaction, inside its own enqueue span of an SDK tracer. */
@@ -220,7 +188,7 @@ class TracePerTaskTest {
     Set<String> retried = new HashSet<>();
     try (SdkTracerProvider provider =
             SdkTracerProvider.builder()
-                .addSpanProcessor(SimpleSpanProcessor.create(collecting(ended)))
+                .addSpanProcessor(SimpleSpanProcessor.create(TraceReport.collecting(ended)))
                 .build();
         Connection c = DriverManager.getConnection(url, stack.username(), stack.password())) {
       Tracer tracer = provider.get("tasklane-trace-test");
@@ -252,26 +220,6 @@ class TracePerTaskTest {
       }
     }
     return new Enqueued(byTask, retried);
-  }
-
-  private static SpanExporter collecting(Collection<SpanData> into) {
-    return new SpanExporter() {
-      @Override
-      public CompletableResultCode export(Collection<SpanData> spans) {
-        into.addAll(spans);
-        return CompletableResultCode.ofSuccess();
-      }
-
-      @Override
-      public CompletableResultCode flush() {
-        return CompletableResultCode.ofSuccess();
-      }
-
-      @Override
-      public CompletableResultCode shutdown() {
-        return CompletableResultCode.ofSuccess();
-      }
-    };
   }
 
   /**
