@@ -37,6 +37,7 @@ final class BatchConsumer
   private final Clock clock;
   private final BooleanSupplier stopping;
   private final Consumer<Map<String, ?>> offsetListener;
+  private final Tracing tracing;
 
   BatchConsumer(
       RowMapper mapper,
@@ -47,6 +48,19 @@ final class BatchConsumer
       Clock clock,
       BooleanSupplier stopping,
       Consumer<Map<String, ?>> offsetListener) {
+    this(mapper, sender, topics, table, metrics, clock, stopping, offsetListener, Tracing.off());
+  }
+
+  BatchConsumer(
+      RowMapper mapper,
+      KafkaSender sender,
+      Topics topics,
+      String table,
+      RelayMetrics metrics,
+      Clock clock,
+      BooleanSupplier stopping,
+      Consumer<Map<String, ?>> offsetListener,
+      Tracing tracing) {
     this.mapper = mapper;
     this.sender = sender;
     this.topics = topics;
@@ -55,6 +69,7 @@ final class BatchConsumer
     this.clock = clock;
     this.stopping = stopping;
     this.offsetListener = offsetListener;
+    this.tracing = tracing;
   }
 
   @Override
@@ -69,6 +84,7 @@ final class BatchConsumer
     int updates = 0, deletes = 0, snapshot = 0, missingColumnRows = 0;
     long maxRowId = -1;
     long lastSourceTs = -1;
+    PublishSpans spans = new PublishSpans(tracing);
     for (RecordChangeEvent<SourceRecord> event : events) {
       SourceRecord record = event.record();
       if (!(record.value() instanceof Struct value) || value.schema().field("op") == null) {
@@ -98,6 +114,7 @@ final class BatchConsumer
                     topics.relayDlt(), table, rowId, OutboxStructs.columnsOf(after), reason));
             rows.add(null);
             cancelled.add(false);
+            spans.none();
             missingColumnRows++;
             continue;
           }
@@ -114,13 +131,20 @@ final class BatchConsumer
                     "row: " + e.getMessage()));
             rows.add(null);
             cancelled.add(false);
+            spans.none();
             continue;
           }
           maxRowId = Math.max(maxRowId, row.id());
           Mapped mapped = mapper.map(row, now);
           if (mapped instanceof Mapped.Relayed r) {
             out.add(new ProducerRecord<>(topics.tasks(), r.key(), r.value()));
+            if (r.kind() == OutboxKind.TASK) {
+              spans.task(row, out.get(out.size() - 1));
+            } else {
+              spans.none();
+            }
           } else if (mapped instanceof Mapped.Rejected rej) {
+            spans.none();
             LOG.warn("outbox row {} goes to {}: {}", row.id(), topics.relayDlt(), rej.reason());
             out.add(
                 DeadLetters.of(
@@ -134,11 +158,18 @@ final class BatchConsumer
         default -> LOG.debug("ignoring op {}", op);
       }
     }
-    List<ProducerRecord<String, byte[]>> acked =
-        sender.sendAll(
-            out,
-            (i, refused, error, times) -> refused(rows.get(i), refused, error, times),
-            stopping);
+    List<ProducerRecord<String, byte[]>> acked;
+    try {
+      acked =
+          sender.sendAll(
+              out,
+              (i, refused, error, times) -> refused(rows.get(i), refused, error, times),
+              stopping);
+    } catch (InterruptedException | RuntimeException e) {
+      spans.abandoned(e);
+      throw e;
+    }
+    spans.acknowledged(acked);
     for (RecordChangeEvent<SourceRecord> event : events) {
       committer.markProcessed(event);
     }

@@ -104,7 +104,8 @@ final class LeaderTerm {
               metrics,
               clock,
               stopping::get,
-              lastOffset::set);
+              lastOffset::set,
+              runtime.tracing());
       try (EngineRunner engine =
           new EngineRunner(DebeziumProps.of(config, connectorClass), consumer, stopping)) {
         engine.start();

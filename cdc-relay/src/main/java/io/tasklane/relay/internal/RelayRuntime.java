@@ -30,6 +30,7 @@ public final class RelayRuntime implements AutoCloseable {
   private final Jdbc jdbc;
   private final KafkaClients kafka;
   private final TopicGuard topicGuard;
+  private final Tracing tracing;
   private final AtomicReference<RelayState> state = new AtomicReference<>(RelayState.STARTING);
   private final AtomicReference<String> lastError = new AtomicReference<>();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -44,6 +45,7 @@ public final class RelayRuntime implements AutoCloseable {
     this.jdbc = new Jdbc(config);
     this.kafka = new KafkaClients(config);
     this.topicGuard = new TopicGuard(kafka, metrics, topicSpecs(config));
+    this.tracing = Tracing.fromEnvironment("tasklane-relay");
     this.thread = new Thread(this::loop, "tasklane-relay");
   }
 
@@ -160,6 +162,11 @@ public final class RelayRuntime implements AutoCloseable {
     return topicGuard;
   }
 
+  /** Spans of relayed rows (a no-op tracer unless tracing is configured, docs/tracing.md). */
+  Tracing tracing() {
+    return tracing;
+  }
+
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
@@ -172,6 +179,7 @@ public final class RelayRuntime implements AutoCloseable {
       if (http != null) {
         http.close();
       }
+      tracing.close(); // after the relay thread: its last batch's spans are flushed
       setState(RelayState.STOPPED);
     }
   }

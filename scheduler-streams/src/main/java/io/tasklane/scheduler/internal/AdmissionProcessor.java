@@ -76,7 +76,13 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
         () -> {
           if (value instanceof TaskEnvelope task) {
             if (inputs.keyIs(record, task.routingKey(), "the task's routing key")) {
-              admit(record, task, now);
+              engine
+                  .spans()
+                  .admit(
+                      task,
+                      record.key(),
+                      context.recordMetadata().orElse(null),
+                      () -> admit(record, task, now));
             }
           } else if (value instanceof CancelCommand cancel
               && (cancel.id() == null

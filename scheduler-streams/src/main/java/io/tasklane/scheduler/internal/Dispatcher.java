@@ -78,8 +78,9 @@ final class Dispatcher {
     e.state = TaskState.DISPATCHED;
     e.timer(e.deadline, TimerKind.DEADLINE);
     e.addHistory(new AttemptEntry(e.attempt, now, 0, null, null, null));
-    out.dispatch(
-        new Dispatch(Wire.VERSION, e.task, e.attempt, e.deadline, e.task.routingKey(), now), now);
+    Dispatch dispatch =
+        new Dispatch(Wire.VERSION, e.task, e.attempt, e.deadline, e.task.routingKey(), now);
+    out.dispatch(dispatch, now, engine.spans().dispatched(dispatch, topic));
     // A task enqueued as "run now" (dueAt in the past) counts from its creation instead.
     engine.metrics().dispatched(Math.max(0, now - Math.max(e.dueAt, e.task.createdAt())));
   }

@@ -13,6 +13,7 @@ import java.util.random.RandomGenerator;
  * @param metrics where counts go
  * @param random the jitter source, asked on the stream thread at each use
  * @param memory what each stream task of this process keeps in memory beside its stores
+ * @param spans the admission and dispatch spans (no-ops unless tracing is configured)
  */
 public record Engine(
     Topics topics,
@@ -20,7 +21,19 @@ public record Engine(
     HandlerTopics handlerTopics,
     SchedulerMetrics metrics,
     Supplier<RandomGenerator> random,
-    TaskMemory.Registry memory) {
+    TaskMemory.Registry memory,
+    TaskSpans spans) {
+
+  /** An engine that records no spans. */
+  public Engine(
+      Topics topics,
+      EngineSettings settings,
+      HandlerTopics handlerTopics,
+      SchedulerMetrics metrics,
+      Supplier<RandomGenerator> random,
+      TaskMemory.Registry memory) {
+    this(topics, settings, handlerTopics, metrics, random, memory, new TaskSpans(Tracing.off()));
+  }
 
   /** An engine with its own, empty memory of stream tasks. */
   public Engine(

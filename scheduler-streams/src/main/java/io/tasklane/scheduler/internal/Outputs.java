@@ -32,7 +32,13 @@ final class Outputs {
 
   /** A dispatch to {@code <ns>.handler.<handler>}, keyed by task id. */
   void dispatch(Dispatch dispatch, long now) {
-    context.forward(new Record<String, Object>(dispatch.id(), dispatch, now), Stores.SINK_DISPATCH);
+    dispatch(dispatch, now, null);
+  }
+
+  /** As {@link #dispatch(Dispatch, long)}, with record headers (the dispatch span's context). */
+  void dispatch(Dispatch dispatch, long now, RecordHeaders headers) {
+    context.forward(
+        new Record<String, Object>(dispatch.id(), dispatch, now, headers), Stores.SINK_DISPATCH);
   }
 
   /** A dead letter to {@code <ns>.handler.<handler>.dlt}: the last dispatch plus error headers. */

@@ -47,6 +47,7 @@ public final class SchedulerRuntime {
   private final MicrometerMetrics metrics;
   final KafkaProducer<String, byte[]> producer;
   private final ScheduledExecutorService timer;
+  private final Tracing tracing;
   private volatile KafkaStreams streams;
   private final int partitions; // of tasks, results and control
   volatile HostInfo self;
@@ -70,6 +71,7 @@ public final class SchedulerRuntime {
     this.watcher = new TopicWatcher(admin, topics, config.partitions());
     watcher.refresh();
     this.metrics = new MicrometerMetrics(registry, () -> streams);
+    this.tracing = Tracing.fromEnvironment("tasklane-scheduler");
     this.producer =
         new KafkaProducer<>(
             StreamsProps.producer(config), new StringSerializer(), new ByteArraySerializer());
@@ -147,7 +149,15 @@ public final class SchedulerRuntime {
             .healTimers(config.processingGuarantee() != ProcessingGuarantee.EXACTLY_ONCE_V2)
             .maxWaitersPerTask(config.maxWaitersPerTask())
             .build();
-    Engine engine = new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current);
+    Engine engine =
+        new Engine(
+            topics,
+            settings,
+            watcher,
+            metrics,
+            ThreadLocalRandom::current,
+            new TaskMemory.Registry(),
+            new TaskSpans(tracing));
     Properties props = StreamsProps.streams(config, self, metrics);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);
     s.setUncaughtExceptionHandler(
@@ -208,5 +218,6 @@ public final class SchedulerRuntime {
     }
     producer.close(Duration.ofSeconds(5));
     admin.close(Duration.ofSeconds(5));
+    tracing.close(); // after Kafka Streams: the last dispatches' spans are flushed
   }
 }

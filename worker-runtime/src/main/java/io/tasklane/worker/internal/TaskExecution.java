@@ -155,8 +155,14 @@ final class TaskExecution implements Runnable {
     ScheduledFuture<?> timer =
         services.timers().schedule(this::timeout, deadlineMs - startedAt, TimeUnit.MILLISECONDS);
     TaskResult result;
-    try {
-      handler.invoker().invoke(payload, ctx);
+    try (AttemptScope scope =
+        AttemptScope.open(services.tracing(), dispatch, handler.name(), record)) {
+      try {
+        handler.invoker().invoke(payload, ctx);
+      } catch (Throwable t) {
+        scope.failed(t);
+        throw t;
+      }
       if (!ctx.markCommitted()) {
         markProcessed();
       }

@@ -59,6 +59,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
   private final Map<String, Thread> consumerThreads = new ConcurrentSkipListMap<>();
   private ScheduledExecutorService timers;
   private Publisher publisher;
+  private Tracing tracing = Tracing.off();
 
   WorkerRuntime(
       WorkerSettings settings,
@@ -108,7 +109,8 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
             });
     publisher =
         new Publisher(KafkaClients.producer(config), config.topics(), config.workerName(), timers);
-    WorkerServices services = new WorkerServices(config, publisher, store, timers, clock);
+    tracing = Tracing.fromEnvironment("tasklane-worker");
+    WorkerServices services = new WorkerServices(config, publisher, store, timers, clock, tracing);
     for (HandlerDefinition h : handlers) {
       HandlerConfig hc = settings.handler(h.name());
       HandlerConsumer c =
@@ -191,6 +193,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
       }
     }
     publisher.close(Duration.ofSeconds(5));
+    tracing.close();
     timers.shutdownNow();
     LOG.info("worker {} stopped", settings.config().workerName());
   }

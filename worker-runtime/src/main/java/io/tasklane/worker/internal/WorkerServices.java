@@ -11,4 +11,5 @@ record WorkerServices(
     Publisher publisher,
     IdempotencyStore store,
     ScheduledExecutorService timers,
-    Clock clock) {}
+    Clock clock,
+    Tracing tracing) {}

@@ -1,0 +1,130 @@
+package io.tasklane.relay.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.tasklane.core.outbox.OutboxKind;
+import io.tasklane.core.outbox.OutboxRow;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A relayed row's span continues its enqueue span and says whether Kafka took the record. */
+class PublishSpansTest {
+  private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+  private static final String ENQUEUE_SPAN = "00f067aa0ba902b7";
+
+  private final List<SpanData> exported = new CopyOnWriteArrayList<>();
+  private final OpenTelemetrySdk sdk =
+      OpenTelemetrySdk.builder()
+          .setTracerProvider(
+              SdkTracerProvider.builder()
+                  .addSpanProcessor(SimpleSpanProcessor.create(collecting(exported)))
+                  .build())
+          .build();
+
+  @AfterEach
+  void closeSdk() {
+    sdk.close();
+  }
+
+  @Test
+  void relayedRowIsAChildOfItsEnqueueSpanAndADeadLetteredOneEndsInError() {
+    PublishSpans spans = new PublishSpans(Tracing.of(sdk));
+    ProducerRecord<String, byte[]> ok = new ProducerRecord<>("ns.tasks", "rk-1", new byte[1]);
+    ProducerRecord<String, byte[]> big = new ProducerRecord<>("ns.tasks", "rk-2", new byte[1]);
+    spans.task(row(1, "t-1"), ok);
+    spans.none(); // a cancel
+    spans.task(row(2, "t-2"), big);
+    List<ProducerRecord<String, byte[]>> acked = new ArrayList<>();
+    acked.add(ok);
+    acked.add(new ProducerRecord<>("ns.tasks", "rk-c", new byte[1]));
+    acked.add(new ProducerRecord<>("ns.relay.dlt", "rk-2", new byte[1]));
+    spans.acknowledged(acked);
+
+    assertThat(exported).hasSize(2);
+    SpanData first =
+        exported.stream()
+            .filter(s -> s.getAttributes().get(PublishSpans.TASK_ID).equals("t-1"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(first.getName()).isEqualTo("publish ns.tasks");
+    assertThat(first.getKind()).isEqualTo(SpanKind.PRODUCER);
+    assertThat(first.getTraceId()).isEqualTo(TRACE);
+    assertThat(first.getParentSpanId()).isEqualTo(ENQUEUE_SPAN);
+    assertThat(first.getAttributes().get(PublishSpans.KEY)).isEqualTo("rk-1");
+    assertThat(first.getAttributes().get(PublishSpans.HANDLER)).isEqualTo("mail.send");
+    assertThat(first.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+    SpanData second =
+        exported.stream()
+            .filter(s -> s.getAttributes().get(PublishSpans.TASK_ID).equals("t-2"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(second.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+  }
+
+  @Test
+  void abandonedBatchEndsEverySpanInError() {
+    PublishSpans spans = new PublishSpans(Tracing.of(sdk));
+    spans.task(row(1, "t-1"), new ProducerRecord<>("ns.tasks", "rk-1", new byte[1]));
+    spans.abandoned(new InterruptedException("relay stopping"));
+    assertThat(exported).hasSize(1);
+    assertThat(exported.get(0).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+  }
+
+  @Test
+  void rowWithoutTraceparentStartsItsOwnTraceAndOffRecordsNothing() {
+    PublishSpans spans = new PublishSpans(Tracing.of(sdk));
+    var r = new ProducerRecord<>("ns.tasks", "rk-1", new byte[1]);
+    spans.task(row(1, "t-1").toBuilder().headers(null).build(), r);
+    spans.acknowledged(List.of(r));
+    assertThat(exported.get(0).getParentSpanContext().isValid()).isFalse();
+
+    PublishSpans off = new PublishSpans(Tracing.off());
+    off.task(row(2, "t-2"), r);
+    off.acknowledged(List.of(r));
+    assertThat(exported).hasSize(1);
+  }
+
+  private static OutboxRow row(long id, String taskId) {
+    return OutboxRow.builder()
+        .id(id)
+        .taskId(taskId)
+        .routingKey("rk-" + id)
+        .kind(OutboxKind.TASK)
+        .handler("mail.send")
+        .headers("{\"traceparent\":\"00-" + TRACE + "-" + ENQUEUE_SPAN + "-01\"}")
+        .build();
+  }
+
+  private static SpanExporter collecting(Collection<SpanData> into) {
+    return new SpanExporter() {
+      @Override
+      public CompletableResultCode export(Collection<SpanData> batch) {
+        into.addAll(batch);
+        return CompletableResultCode.ofSuccess();
+      }
+
+      @Override
+      public CompletableResultCode flush() {
+        return CompletableResultCode.ofSuccess();
+      }
+
+      @Override
+      public CompletableResultCode shutdown() {
+        return CompletableResultCode.ofSuccess();
+      }
+    };
+  }
+}
