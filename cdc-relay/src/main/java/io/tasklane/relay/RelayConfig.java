@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  * @param name engine name and Debezium {@code topic.prefix}; keys the stored offsets
  * @param serverId the binlog client's {@code server_id}, unique among the server's replicas
  * @param table the outbox table
+ * @param schema PostgreSQL only: the schema of the outbox table, default {@code public}
  * @param slotName PostgreSQL only: the logical replication slot and publication of this relay
  *     group, {@code [a-z0-9_]}, at most 63 characters; derived from the database when unset
  * @param pollInterval Debezium {@code poll.interval.ms}: the latency floor
@@ -42,8 +43,11 @@ import java.util.regex.Pattern;
  * @param purgeBatchSize rows per DELETE statement, 1 to 1000
  * @param lockWait how long one {@code GET_LOCK} call waits before a standby loops
  * @param leaderCheckInterval how often the leader checks its lock connection and engine
- * @param binlogGuardInterval how often the binlog guard compares the offset with the server
+ * @param binlogGuardInterval how often the binlog guard compares the offset with the server (on
+ *     PostgreSQL: how often the slot guard reads the replication slot)
  * @param binlogGuardMinFiles warn when fewer binlog files than this precede the offset's file
+ * @param slotWarnPercent PostgreSQL only: warn when the slot's retained WAL reaches this percentage
+ *     of {@code max_slot_wal_keep_size}, 1 to 100 (default 80)
  * @param httpPort health and metrics port; 0 picks a free port, -1 disables HTTP
  * @param httpHost address the health and metrics endpoint binds to, default {@code 127.0.0.1}
  *     ({@code 0.0.0.0} for every interface, e.g. in a container)
@@ -65,6 +69,7 @@ public record RelayConfig(
     String name,
     long serverId,
     String table,
+    String schema,
     String slotName,
     Duration pollInterval,
     Duration offsetFlushInterval,
@@ -77,6 +82,7 @@ public record RelayConfig(
     Duration leaderCheckInterval,
     Duration binlogGuardInterval,
     int binlogGuardMinFiles,
+    int slotWarnPercent,
     int httpPort,
     String httpHost,
     String httpPortFile,
@@ -101,6 +107,8 @@ public record RelayConfig(
   public static final Duration DEFAULT_LEADER_CHECK_INTERVAL = Duration.ofSeconds(1);
   public static final Duration DEFAULT_BINLOG_GUARD_INTERVAL = Duration.ofSeconds(30);
   public static final int DEFAULT_BINLOG_GUARD_MIN_FILES = 1;
+  public static final String DEFAULT_SCHEMA = "public";
+  public static final int DEFAULT_SLOT_WARN_PERCENT = 80;
   public static final int DEFAULT_HTTP_PORT = 8086;
   public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
   public static final int DEFAULT_TASKS_PARTITIONS = 6;
@@ -148,7 +156,16 @@ public record RelayConfig(
     check("server-id", serverId > 0 && serverId < 4_294_967_296L, "must be 1 to 4294967295");
     table = table == null ? DEFAULT_TABLE : table;
     check("table", TABLE.matcher(table).matches(), "'" + table + "' must match " + TABLE.pattern());
-    slotName = RelayConfigChecks.slotName(slotName, db);
+    schema = schema == null || schema.isEmpty() ? DEFAULT_SCHEMA : schema;
+    check(
+        "schema",
+        TABLE.matcher(schema).matches(),
+        "'" + schema + "' must match " + TABLE.pattern());
+    check(
+        "schema",
+        schema.equals(DEFAULT_SCHEMA) || m.group(1).equals("postgresql"),
+        "is for PostgreSQL only; on MariaDB/MySQL the database of the jdbc-url holds the table");
+    slotName = RelayConfigChecks.slotName(slotName, db, schema);
     pollInterval = within("poll-interval", pollInterval, DEFAULT_POLL_INTERVAL, 1, 60_000);
     offsetFlushInterval =
         within(
@@ -187,6 +204,11 @@ public record RelayConfig(
             100,
             3_600_000);
     check("binlog-guard-min-files", binlogGuardMinFiles >= 0, "must be ≥ 0");
+    slotWarnPercent = slotWarnPercent == 0 ? DEFAULT_SLOT_WARN_PERCENT : slotWarnPercent;
+    check(
+        "slot-warn-percent",
+        slotWarnPercent >= 1 && slotWarnPercent <= 100,
+        slotWarnPercent + " is outside 1 to 100");
     check("http-port", httpPort >= -1 && httpPort <= 65535, httpPort + " is outside -1 to 65535");
     httpHost = httpHost == null || httpHost.isBlank() ? DEFAULT_HTTP_HOST : httpHost;
     check(
@@ -242,14 +264,24 @@ public record RelayConfig(
     return group(1).equals("postgresql");
   }
 
+  /** The outbox table as SQL names it: {@code schema.table} on PostgreSQL, else {@code table}. */
+  public String qualifiedTable() {
+    return postgres() ? schema + "." + table : table;
+  }
+
   /** The topic names of {@link #namespace}. */
   public Topics topics() {
     return new Topics(namespace);
   }
 
-  /** The name of the MySQL named lock that elects this database's leader (≤ 64 characters). */
+  /**
+   * The name of the lock that elects this database's leader (≤ 64 characters): the MySQL named lock
+   * or the key of the PostgreSQL advisory lock. A PostgreSQL outbox outside {@code public} has its
+   * own lock (and slot), so relays of two schemas of one database both lead.
+   */
   public String lockName() {
-    String lock = "tasklane_relay_" + database();
+    String lock =
+        "tasklane_relay_" + database() + (schema.equals(DEFAULT_SCHEMA) ? "" : "_" + schema);
     return lock.length() <= 64
         ? lock
         : lock.substring(0, 50) + "_" + Integer.toHexString(lock.hashCode());

@@ -23,11 +23,13 @@ final class RelayConfigChecks {
   }
 
   /**
-   * {@code value}, or {@code tasklane_relay_<database>} in slot-name characters when unset; refused
-   * unless it is a valid PostgreSQL replication slot name.
+   * {@code value}, or {@code tasklane_relay_<database>} (plus {@code _<schema>} outside {@code
+   * public}) in slot-name characters when unset; refused unless it is a valid PostgreSQL
+   * replication slot name.
    */
-  static String slotName(String value, String db) {
-    String slot = value == null || value.isEmpty() ? defaultSlotName(db) : value;
+  static String slotName(String value, String db, String schema) {
+    String base = schema.equals(RelayConfig.DEFAULT_SCHEMA) ? db : db + "_" + schema;
+    String slot = value == null || value.isEmpty() ? defaultSlotName(base) : value;
     check(
         "slot-name",
         SLOT.matcher(slot).matches(),
@@ -92,8 +94,10 @@ final class RelayConfigChecks {
         + ", serverId="
         + c.serverId()
         + ", table="
-        + c.table()
-        + (c.postgres() ? ", slotName=" + c.slotName() : "")
+        + c.qualifiedTable()
+        + (c.postgres()
+            ? ", slotName=" + c.slotName() + ", slotWarnPercent=" + c.slotWarnPercent()
+            : "")
         + ", pollInterval="
         + c.pollInterval()
         + ", retention="
