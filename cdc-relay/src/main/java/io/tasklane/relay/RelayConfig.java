@@ -156,15 +156,7 @@ public record RelayConfig(
     check("server-id", serverId > 0 && serverId < 4_294_967_296L, "must be 1 to 4294967295");
     table = table == null ? DEFAULT_TABLE : table;
     check("table", TABLE.matcher(table).matches(), "'" + table + "' must match " + TABLE.pattern());
-    schema = schema == null || schema.isEmpty() ? DEFAULT_SCHEMA : schema;
-    check(
-        "schema",
-        TABLE.matcher(schema).matches(),
-        "'" + schema + "' must match " + TABLE.pattern());
-    check(
-        "schema",
-        schema.equals(DEFAULT_SCHEMA) || m.group(1).equals("postgresql"),
-        "is for PostgreSQL only; on MariaDB/MySQL the database of the jdbc-url holds the table");
+    schema = RelayConfigChecks.schema(schema, m.group(1).equals("postgresql"));
     slotName = RelayConfigChecks.slotName(slotName, db, schema);
     pollInterval = within("poll-interval", pollInterval, DEFAULT_POLL_INTERVAL, 1, 60_000);
     offsetFlushInterval =
@@ -204,11 +196,8 @@ public record RelayConfig(
             100,
             3_600_000);
     check("binlog-guard-min-files", binlogGuardMinFiles >= 0, "must be ≥ 0");
-    slotWarnPercent = slotWarnPercent == 0 ? DEFAULT_SLOT_WARN_PERCENT : slotWarnPercent;
-    check(
-        "slot-warn-percent",
-        slotWarnPercent >= 1 && slotWarnPercent <= 100,
-        slotWarnPercent + " is outside 1 to 100");
+    slotWarnPercent =
+        RelayConfigChecks.percent("slot-warn-percent", slotWarnPercent, DEFAULT_SLOT_WARN_PERCENT);
     check("http-port", httpPort >= -1 && httpPort <= 65535, httpPort + " is outside -1 to 65535");
     httpHost = httpHost == null || httpHost.isBlank() ? DEFAULT_HTTP_HOST : httpHost;
     check(

@@ -34,12 +34,14 @@ class PostgresRelayProcessTest {
     AtomicBoolean stopInserting = new AtomicBoolean();
     Path portA = DIR.resolve(fx.database + "-a.port");
     Path portB = DIR.resolve(fx.database + "-b.port");
+    // Single-row commits until the standby streams (at most 6,000), so rows keep arriving
+    // before, during and after the kill.
     Thread inserter =
         new Thread(
             () -> {
               try (Connection c = fx.connect()) {
-                for (int tx = 0; tx < 400 && !stopInserting.get(); tx++) {
-                  ids.addAll(PostgresRelayTest.insertTasks(c, 10, "pg.ha"));
+                while (!stopInserting.get() && ids.size() < 6000) {
+                  ids.addAll(PostgresRelayTest.insertTasks(c, 1, "pg.ha"));
                 }
               } catch (Throwable t) {
                 insertError.set(t);
@@ -63,7 +65,7 @@ class PostgresRelayProcessTest {
       JavaProcess standby = aLeads ? b : a;
       Path standbyPort = aLeads ? portB : portA;
       inserter.start();
-      await().atMost(Duration.ofSeconds(60)).until(() -> tasks.firstByKey.size() >= 300);
+      await().atMost(Duration.ofSeconds(60)).until(() -> tasks.firstByKey.size() >= 200);
       leader.kill9();
       long t0 = System.nanoTime();
       int insertedAtKill = ids.size();
@@ -73,7 +75,8 @@ class PostgresRelayProcessTest {
           .pollInterval(Duration.ofMillis(50))
           .until(() -> RelayProcesses.state(standby, standbyPort).equals("streaming"));
       long takeoverMs = (System.nanoTime() - t0) / 1_000_000;
-      inserter.join(120_000);
+      stopInserting.set(true);
+      inserter.join(60_000);
       assertThat(inserter.isAlive()).as("inserter finished").isFalse();
       assertThat(insertError.get()).isNull();
       await()
@@ -82,11 +85,11 @@ class PostgresRelayProcessTest {
       long allMs = (System.nanoTime() - t0) / 1_000_000;
       long records = tasks.records.stream().filter(r -> ids.contains(r.key())).count();
       System.out.printf(
-          "MEASURE postgres failover: leader killed with %d rows inserted, %d relayed; the standby"
-              + " was streaming %d ms after the kill -9 and had relayed all %d rows after %d ms;"
-              + " %d duplicate records%n",
+          "MEASURE postgres failover: leader killed with %d rows inserted, %d relayed (single-row"
+              + " commits going on); the standby was streaming %d ms after the kill -9 and had"
+              + " relayed all %d rows after %d ms; %d duplicate records%n",
           insertedAtKill, relayedAtKill, takeoverMs, ids.size(), allMs, records - ids.size());
-      assertThat(ids).hasSize(4000);
+      assertThat(ids.size()).as("rows committed after the kill").isGreaterThan(insertedAtKill);
       assertThat(RelayProcesses.get(standbyPort, "/health")).contains("\"slotRecoveries\":0");
     } finally {
       stopInserting.set(true);

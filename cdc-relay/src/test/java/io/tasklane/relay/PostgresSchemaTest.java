@@ -28,7 +28,7 @@ class PostgresSchemaTest {
   void relaysAndPurgesAnOutboxInAnotherSchemaWithItsOwnSlotAndLock(LocalStack stack)
       throws Exception {
     var fx = new PgRelayFixture(stack, "relay_pg_schema");
-    String appUrl = fx.jdbcUrl + "?currentSchema=app";
+    String appUrl = fx.jdbcUrl + (fx.jdbcUrl.contains("?") ? "&" : "?") + "currentSchema=app";
     fx.execute("CREATE SCHEMA app");
     try (Connection c = app(fx, appUrl)) {
       OutboxSchema.create(c);
