@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * @param namespace topic namespace ({@link Topics}), default {@code tasklane}
  * @param connector which Debezium connector to use; {@code AUTO} takes PostgreSQL from the URL and
  *     otherwise asks {@code SELECT VERSION()}
- * @param name engine name and Debezium {@code topic.prefix}; keys the stored offsets
+ * @param name engine name and Debezium {@code topic.prefix}; keys the stored offsets; default
+ *     {@code tasklane_relay_<db>} (plus {@code _<schema>} outside {@code public})
  * @param serverId the binlog client's {@code server_id}, unique among the server's replicas
  * @param table the outbox table
  * @param schema PostgreSQL only: the schema of the outbox table, default {@code public}
@@ -150,13 +151,17 @@ public record RelayConfig(
     connector = connector == null ? ConnectorKind.AUTO : connector;
     RelayConfigChecks.connectorMatches(connector, m.group(1), SecretMasker.maskText(jdbcUrl));
     String db = m.group(4);
-    name = name == null ? "tasklane_relay_" + db : name;
+    schema = RelayConfigChecks.schema(schema, m.group(1).equals("postgresql"));
+    // Another schema's outbox is another relay group: its own engine name (offsets), slot, lock.
+    name =
+        name == null
+            ? "tasklane_relay_" + db + (schema.equals(DEFAULT_SCHEMA) ? "" : "_" + schema)
+            : name;
     check("name", NAME.matcher(name).matches(), "'" + name + "' must match " + NAME.pattern());
     serverId = serverId == 0 ? defaultServerId(db) : serverId;
     check("server-id", serverId > 0 && serverId < 4_294_967_296L, "must be 1 to 4294967295");
     table = table == null ? DEFAULT_TABLE : table;
     check("table", TABLE.matcher(table).matches(), "'" + table + "' must match " + TABLE.pattern());
-    schema = RelayConfigChecks.schema(schema, m.group(1).equals("postgresql"));
     slotName = RelayConfigChecks.slotName(slotName, db, schema);
     pollInterval = within("poll-interval", pollInterval, DEFAULT_POLL_INTERVAL, 1, 60_000);
     offsetFlushInterval =

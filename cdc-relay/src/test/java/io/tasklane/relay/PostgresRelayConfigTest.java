@@ -78,6 +78,7 @@ class PostgresRelayConfigTest {
     RelayConfig app = RelayConfig.fromProperties(pg("tasklane.relay.schema", "app"));
     assertThat(app.qualifiedTable()).isEqualTo("app.tasklane_outbox");
     assertThat(app.slotName()).isEqualTo("tasklane_relay_shop_1_app");
+    assertThat(app.name()).isEqualTo("tasklane_relay_Shop_1_app").isNotEqualTo(pub.name());
     assertThat(app.lockName()).isEqualTo("tasklane_relay_Shop_1_app").isNotEqualTo(pub.lockName());
     assertThat(app.toString()).contains("table=app.tasklane_outbox");
   }
