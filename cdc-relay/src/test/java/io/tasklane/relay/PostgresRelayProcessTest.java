@@ -34,13 +34,13 @@ class PostgresRelayProcessTest {
     AtomicBoolean stopInserting = new AtomicBoolean();
     Path portA = DIR.resolve(fx.database + "-a.port");
     Path portB = DIR.resolve(fx.database + "-b.port");
-    // Single-row commits until the standby streams (at most 6,000), so rows keep arriving
-    // before, during and after the kill.
+    // Single-row commits until the standby streams (at most 15,000), so rows keep arriving
+    // before, during and after the kill (the cap keeps the drain short).
     Thread inserter =
         new Thread(
             () -> {
               try (Connection c = fx.connect()) {
-                while (!stopInserting.get() && ids.size() < 6000) {
+                while (!stopInserting.get() && ids.size() < 15_000) {
                   ids.addAll(PostgresRelayTest.insertTasks(c, 1, "pg.ha"));
                 }
               } catch (Throwable t) {
