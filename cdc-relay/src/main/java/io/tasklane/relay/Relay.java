@@ -18,8 +18,8 @@ import java.time.Duration;
  * }</pre>
  *
  * <p>Thread-safety: every method may be called from any thread. The relay works on its own threads
- * ({@code tasklane-relay}, {@code tasklane-relay-engine}, {@code tasklane-relay-http}); it never
- * joins the caller's transaction.
+ * ({@code tasklane-relay}, {@code tasklane-relay-engine}, {@code tasklane-relay-http}, and on
+ * PostgreSQL {@code tasklane-relay-slot-guard}); it never joins the caller's transaction.
  */
 public final class Relay implements AutoCloseable {
   private final RelayRuntime runtime;

@@ -28,9 +28,11 @@ import java.util.regex.Pattern;
  * @param namespace topic namespace ({@link Topics}), default {@code tasklane}
  * @param connector which Debezium connector to use; {@code AUTO} takes PostgreSQL from the URL and
  *     otherwise asks {@code SELECT VERSION()}
- * @param name engine name and Debezium {@code topic.prefix}; keys the stored offsets
+ * @param name engine name and Debezium {@code topic.prefix}; keys the stored offsets; default
+ *     {@code tasklane_relay_<db>} (plus {@code _<schema>} outside {@code public})
  * @param serverId the binlog client's {@code server_id}, unique among the server's replicas
  * @param table the outbox table
+ * @param schema PostgreSQL only: the schema of the outbox table, default {@code public}
  * @param slotName PostgreSQL only: the logical replication slot and publication of this relay
  *     group, {@code [a-z0-9_]}, at most 63 characters; derived from the database when unset
  * @param pollInterval Debezium {@code poll.interval.ms}: the latency floor
@@ -42,8 +44,11 @@ import java.util.regex.Pattern;
  * @param purgeBatchSize rows per DELETE statement, 1 to 1000
  * @param lockWait how long one {@code GET_LOCK} call waits before a standby loops
  * @param leaderCheckInterval how often the leader checks its lock connection and engine
- * @param binlogGuardInterval how often the binlog guard compares the offset with the server
+ * @param binlogGuardInterval how often the binlog guard compares the offset with the server (on
+ *     PostgreSQL: how often the slot guard reads the replication slot)
  * @param binlogGuardMinFiles warn when fewer binlog files than this precede the offset's file
+ * @param slotWarnPercent PostgreSQL only: warn when the slot's retained WAL reaches this percentage
+ *     of {@code max_slot_wal_keep_size}, 1 to 100 (default 80)
  * @param httpPort health and metrics port; 0 picks a free port, -1 disables HTTP
  * @param httpHost address the health and metrics endpoint binds to, default {@code 127.0.0.1}
  *     ({@code 0.0.0.0} for every interface, e.g. in a container)
@@ -65,6 +70,7 @@ public record RelayConfig(
     String name,
     long serverId,
     String table,
+    String schema,
     String slotName,
     Duration pollInterval,
     Duration offsetFlushInterval,
@@ -77,6 +83,7 @@ public record RelayConfig(
     Duration leaderCheckInterval,
     Duration binlogGuardInterval,
     int binlogGuardMinFiles,
+    int slotWarnPercent,
     int httpPort,
     String httpHost,
     String httpPortFile,
@@ -101,6 +108,8 @@ public record RelayConfig(
   public static final Duration DEFAULT_LEADER_CHECK_INTERVAL = Duration.ofSeconds(1);
   public static final Duration DEFAULT_BINLOG_GUARD_INTERVAL = Duration.ofSeconds(30);
   public static final int DEFAULT_BINLOG_GUARD_MIN_FILES = 1;
+  public static final String DEFAULT_SCHEMA = "public";
+  public static final int DEFAULT_SLOT_WARN_PERCENT = 80;
   public static final int DEFAULT_HTTP_PORT = 8086;
   public static final String DEFAULT_HTTP_HOST = "127.0.0.1";
   public static final int DEFAULT_TASKS_PARTITIONS = 6;
@@ -142,13 +151,18 @@ public record RelayConfig(
     connector = connector == null ? ConnectorKind.AUTO : connector;
     RelayConfigChecks.connectorMatches(connector, m.group(1), SecretMasker.maskText(jdbcUrl));
     String db = m.group(4);
-    name = name == null ? "tasklane_relay_" + db : name;
+    schema = RelayConfigChecks.schema(schema, m.group(1).equals("postgresql"));
+    // Another schema's outbox is another relay group: its own engine name (offsets), slot, lock.
+    name =
+        name == null
+            ? "tasklane_relay_" + db + (schema.equals(DEFAULT_SCHEMA) ? "" : "_" + schema)
+            : name;
     check("name", NAME.matcher(name).matches(), "'" + name + "' must match " + NAME.pattern());
     serverId = serverId == 0 ? defaultServerId(db) : serverId;
     check("server-id", serverId > 0 && serverId < 4_294_967_296L, "must be 1 to 4294967295");
     table = table == null ? DEFAULT_TABLE : table;
     check("table", TABLE.matcher(table).matches(), "'" + table + "' must match " + TABLE.pattern());
-    slotName = RelayConfigChecks.slotName(slotName, db);
+    slotName = RelayConfigChecks.slotName(slotName, db, schema);
     pollInterval = within("poll-interval", pollInterval, DEFAULT_POLL_INTERVAL, 1, 60_000);
     offsetFlushInterval =
         within(
@@ -187,6 +201,8 @@ public record RelayConfig(
             100,
             3_600_000);
     check("binlog-guard-min-files", binlogGuardMinFiles >= 0, "must be ≥ 0");
+    slotWarnPercent =
+        RelayConfigChecks.percent("slot-warn-percent", slotWarnPercent, DEFAULT_SLOT_WARN_PERCENT);
     check("http-port", httpPort >= -1 && httpPort <= 65535, httpPort + " is outside -1 to 65535");
     httpHost = httpHost == null || httpHost.isBlank() ? DEFAULT_HTTP_HOST : httpHost;
     check(
@@ -242,14 +258,24 @@ public record RelayConfig(
     return group(1).equals("postgresql");
   }
 
+  /** The outbox table as SQL names it: {@code schema.table} on PostgreSQL, else {@code table}. */
+  public String qualifiedTable() {
+    return postgres() ? schema + "." + table : table;
+  }
+
   /** The topic names of {@link #namespace}. */
   public Topics topics() {
     return new Topics(namespace);
   }
 
-  /** The name of the MySQL named lock that elects this database's leader (≤ 64 characters). */
+  /**
+   * The name of the lock that elects this database's leader (≤ 64 characters): the MySQL named lock
+   * or the key of the PostgreSQL advisory lock. A PostgreSQL outbox outside {@code public} has its
+   * own lock (and slot), so relays of two schemas of one database both lead.
+   */
   public String lockName() {
-    String lock = "tasklane_relay_" + database();
+    String lock =
+        "tasklane_relay_" + database() + (schema.equals(DEFAULT_SCHEMA) ? "" : "_" + schema);
     return lock.length() <= 64
         ? lock
         : lock.substring(0, 50) + "_" + Integer.toHexString(lock.hashCode());

@@ -17,7 +17,9 @@ public final class RelayConfigBuilder {
   private String name;
   private long serverId;
   private String table;
+  private String schema;
   private String slotName;
+  private int slotWarnPercent;
   private Duration pollInterval;
   private Duration offsetFlushInterval;
   private Duration heartbeatInterval;
@@ -222,6 +224,21 @@ public final class RelayConfigBuilder {
    *
    * @throws InvalidRelayConfigException naming the first setting that is missing or out of range
    */
+  /** Sets schema: PostgreSQL only, the outbox table's schema (default {@code public}). */
+  public RelayConfigBuilder schema(String schema) {
+    this.schema = schema;
+    return this;
+  }
+
+  /**
+   * Sets slotWarnPercent: PostgreSQL only, warn when the slot retains this percentage of {@code
+   * max_slot_wal_keep_size} (1 to 100; 0 = default 80).
+   */
+  public RelayConfigBuilder slotWarnPercent(int slotWarnPercent) {
+    this.slotWarnPercent = slotWarnPercent;
+    return this;
+  }
+
   public RelayConfig build() {
     return new RelayConfig(
         jdbcUrl,
@@ -233,6 +250,7 @@ public final class RelayConfigBuilder {
         name,
         serverId,
         table,
+        schema,
         slotName,
         pollInterval,
         offsetFlushInterval,
@@ -245,6 +263,7 @@ public final class RelayConfigBuilder {
         leaderCheckInterval,
         binlogGuardInterval,
         binlogGuardMinFiles,
+        slotWarnPercent,
         httpPort,
         httpHost,
         httpPortFile,

@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 /** The checks of {@link RelayConfig}'s settings; each failure names the setting. Stateless. */
 final class RelayConfigChecks {
   private static final Pattern SLOT = Pattern.compile("[a-z0-9_]{1,63}");
+  private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
   private RelayConfigChecks() {}
 
@@ -23,11 +24,13 @@ final class RelayConfigChecks {
   }
 
   /**
-   * {@code value}, or {@code tasklane_relay_<database>} in slot-name characters when unset; refused
-   * unless it is a valid PostgreSQL replication slot name.
+   * {@code value}, or {@code tasklane_relay_<database>} (plus {@code _<schema>} outside {@code
+   * public}) in slot-name characters when unset; refused unless it is a valid PostgreSQL
+   * replication slot name.
    */
-  static String slotName(String value, String db) {
-    String slot = value == null || value.isEmpty() ? defaultSlotName(db) : value;
+  static String slotName(String value, String db, String schema) {
+    String base = schema.equals(RelayConfig.DEFAULT_SCHEMA) ? db : db + "_" + schema;
+    String slot = value == null || value.isEmpty() ? defaultSlotName(base) : value;
     check(
         "slot-name",
         SLOT.matcher(slot).matches(),
@@ -37,6 +40,31 @@ final class RelayConfigChecks {
             + SLOT.pattern()
             + " (PostgreSQL replication slot names: lower-case letters, digits, underscores)");
     return slot;
+  }
+
+  /** {@code value}, or {@code public} when unset; a schema other than public on PostgreSQL only. */
+  static String schema(String value, boolean postgres) {
+    String schema = value == null || value.isEmpty() ? RelayConfig.DEFAULT_SCHEMA : value;
+    check(
+        "schema",
+        SCHEMA.matcher(schema).matches(),
+        "'"
+            + schema
+            + "' must match "
+            + SCHEMA.pattern()
+            + " (PostgreSQL folds unquoted names to lower case)");
+    check(
+        "schema",
+        postgres || schema.equals(RelayConfig.DEFAULT_SCHEMA),
+        "is for PostgreSQL only; on MariaDB/MySQL the database of the jdbc-url holds the table");
+    return schema;
+  }
+
+  /** {@code value} (or {@code dflt} when 0), refused outside 1 to 100. */
+  static int percent(String key, int value, int dflt) {
+    int v = value == 0 ? dflt : value;
+    check(key, v >= 1 && v <= 100, v + " is outside 1 to 100");
+    return v;
   }
 
   static String defaultSlotName(String db) {
@@ -92,8 +120,10 @@ final class RelayConfigChecks {
         + ", serverId="
         + c.serverId()
         + ", table="
-        + c.table()
-        + (c.postgres() ? ", slotName=" + c.slotName() : "")
+        + c.qualifiedTable()
+        + (c.postgres()
+            ? ", slotName=" + c.slotName() + ", slotWarnPercent=" + c.slotWarnPercent()
+            : "")
         + ", pollInterval="
         + c.pollInterval()
         + ", retention="

@@ -42,7 +42,9 @@ final class RelayConfigParser {
                 "name",
                 "server-id",
                 "table",
+                "schema",
                 "slot-name",
+                "slot-warn-percent",
                 "max-payload-bytes",
                 "purge-batch-size",
                 "binlog-guard-min-files",
@@ -91,7 +93,9 @@ final class RelayConfigParser {
         .name(c.string("name"))
         .serverId(c.number("server-id", 0))
         .table(c.string("table"))
+        .schema(c.string("schema"))
         .slotName(c.string("slot-name"))
+        .slotWarnPercent(c.integer("slot-warn-percent", 0))
         .pollInterval(c.duration("poll-interval"))
         .offsetFlushInterval(c.duration("offset-flush-interval"))
         .heartbeatInterval(c.duration("heartbeat-interval"))

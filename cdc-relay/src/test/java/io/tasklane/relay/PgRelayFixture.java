@@ -60,6 +60,7 @@ final class PgRelayFixture {
     p.put("tasklane.relay.http-port", "0");
     p.put("tasklane.relay.poll-interval", "10ms");
     p.put("tasklane.relay.tasks-partitions", "3");
+    p.put("tasklane.relay.binlog-guard-interval", "1s"); // the slot guard reads every second
     for (int i = 0; i + 1 < extra.length; i += 2) {
       p.put(extra[i], extra[i + 1]);
     }
@@ -74,6 +75,28 @@ final class PgRelayFixture {
     return RelayConfig.fromProperties(properties()).slotName();
   }
 
+  /** Runs {@code sql} statements on a new connection (autocommit). */
+  void execute(String... sql) throws SQLException {
+    try (Connection c = connect();
+        var st = c.createStatement()) {
+      for (String q : sql) {
+        st.execute(q);
+      }
+    }
+  }
+
+  /** The slot's {@code wal_status}, or null when the server has no such slot. */
+  String walStatus() throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT wal_status FROM pg_replication_slots WHERE slot_name = ?")) {
+      ps.setString(1, slotName());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    }
+  }
+
   long count() throws SQLException {
     try (Connection c = connect();
         ResultSet rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM tasklane_outbox")) {
@@ -84,13 +107,18 @@ final class PgRelayFixture {
 
   /** Drops the relay's slot once it is inactive (slots are cluster-wide and hold WAL). */
   void dropSlot() throws Exception {
+    dropSlot(slotName());
+  }
+
+  /** Drops {@code slot} once it is inactive. */
+  void dropSlot(String slot) throws Exception {
     long deadline = System.currentTimeMillis() + 30_000;
     try (Connection c = connect();
         PreparedStatement ps =
             c.prepareStatement(
                 "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
                     + " WHERE slot_name = ? AND NOT active")) {
-      ps.setString(1, slotName());
+      ps.setString(1, slot);
       while (System.currentTimeMillis() < deadline) {
         try (ResultSet rs = ps.executeQuery()) {
           if (rs.next()) {

@@ -69,4 +69,52 @@ class PostgresRelayConfigTest {
         .isInstanceOf(InvalidRelayConfigException.class)
         .hasMessageStartingWith("tasklane.relay.connector: postgresql does not match");
   }
+
+  @Test
+  void anOutboxOutsidePublicGetsItsOwnSlotAndLockAndAQualifiedTable() {
+    RelayConfig pub = RelayConfig.fromProperties(pg());
+    assertThat(pub.schema()).isEqualTo("public");
+    assertThat(pub.qualifiedTable()).isEqualTo("public.tasklane_outbox");
+    RelayConfig app = RelayConfig.fromProperties(pg("tasklane.relay.schema", "app"));
+    assertThat(app.qualifiedTable()).isEqualTo("app.tasklane_outbox");
+    assertThat(app.slotName()).isEqualTo("tasklane_relay_shop_1_app");
+    assertThat(app.name()).isEqualTo("tasklane_relay_Shop_1_app").isNotEqualTo(pub.name());
+    assertThat(app.lockName()).isEqualTo("tasklane_relay_Shop_1_app").isNotEqualTo(pub.lockName());
+    assertThat(app.toString()).contains("table=app.tasklane_outbox");
+  }
+
+  @Test
+  void refusesABadSchemaAndASchemaOnMariaDb() {
+    for (String bad : new String[] {"App", "app-1", "a".repeat(64), "1app"}) {
+      assertThatThrownBy(() -> RelayConfig.fromProperties(pg("tasklane.relay.schema", bad)))
+          .isInstanceOf(InvalidRelayConfigException.class)
+          .hasMessageStartingWith("tasklane.relay.schema: '" + bad + "' must match [a-z_]");
+    }
+    assertThatThrownBy(
+            () ->
+                RelayConfig.fromProperties(
+                    pg(
+                        "tasklane.relay.schema",
+                        "app",
+                        "tasklane.relay.jdbc-url",
+                        "jdbc:mariadb://db:3306/shop")))
+        .isInstanceOf(InvalidRelayConfigException.class)
+        .hasMessageStartingWith("tasklane.relay.schema: is for PostgreSQL only");
+  }
+
+  @Test
+  void slotWarnPercentDefaultsTo80AndIsRefusedOutside1To100() {
+    assertThat(RelayConfig.fromProperties(pg()).slotWarnPercent()).isEqualTo(80);
+    assertThat(
+            RelayConfig.fromProperties(pg("tasklane.relay.slot-warn-percent", "95"))
+                .slotWarnPercent())
+        .isEqualTo(95);
+    for (String bad : new String[] {"101", "-1"}) {
+      assertThatThrownBy(
+              () -> RelayConfig.fromProperties(pg("tasklane.relay.slot-warn-percent", bad)))
+          .isInstanceOf(InvalidRelayConfigException.class)
+          .hasMessageStartingWith(
+              "tasklane.relay.slot-warn-percent: " + bad + " is outside 1 to 100");
+    }
+  }
 }

@@ -210,6 +210,52 @@ class PostgresRelayTest {
     }
   }
 
+  @Test
+  @Order(6)
+  void exportsTheSlotGuardMetricsTheAlertRulesUse() throws Exception {
+    String rules =
+        java.nio.file.Files.readString(
+            java.nio.file.Path.of("")
+                .toAbsolutePath()
+                .getParent()
+                .resolve("compose/prometheus/alerts.yml"));
+    Set<String> slotMetrics = new HashSet<>();
+    var m = java.util.regex.Pattern.compile("\\btasklane_relay_slot_[a-z_]+").matcher(rules);
+    while (m.find()) {
+      slotMetrics.add(m.group());
+    }
+    assertThat(slotMetrics)
+        .contains(
+            "tasklane_relay_slot_wal_keep_size_used_ratio", "tasklane_relay_slot_recoveries_total");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              Map<String, Double> exported = samples(relay.metricsText());
+              assertThat(exported.keySet()).containsAll(slotMetrics);
+              // A real reading of pg_replication_slots: retained WAL known; the testkit server
+              // keeps WAL for slots without limit (max_slot_wal_keep_size = -1).
+              assertThat(exported.get("tasklane_relay_slot_retained_wal_bytes"))
+                  .isGreaterThanOrEqualTo(0);
+              assertThat(exported.get("tasklane_relay_slot_wal_keep_size_bytes")).isEqualTo(-1);
+              assertThat(exported.get("tasklane_relay_slot_wal_keep_size_used_ratio"))
+                  .isEqualTo(-1);
+              assertThat(exported.get("tasklane_relay_slot_warning")).isZero();
+            });
+  }
+
+  /** Name → value of every unlabelled sample of a Prometheus text exposition. */
+  static Map<String, Double> samples(String text) {
+    Map<String, Double> out = new java.util.HashMap<>();
+    for (String line : text.split("\n")) {
+      String[] parts = line.split(" ");
+      if (!line.startsWith("#") && parts.length == 2 && !parts[0].contains("{")) {
+        out.put(parts[0], Double.parseDouble(parts[1]));
+      }
+    }
+    return out;
+  }
+
   static List<String> insertTasks(Connection c, int n, String handler) throws Exception {
     List<String> ids = new ArrayList<>(n);
     c.setAutoCommit(false);

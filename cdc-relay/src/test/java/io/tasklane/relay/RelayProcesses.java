@@ -26,6 +26,18 @@ final class RelayProcesses {
   /** Starts RelayApp with the fixture's settings; {@code extra} key/value pairs override. */
   static JavaProcess start(RelayFixture fx, String name, Path portFile, String... extra)
       throws IOException {
+    return start(fx.properties(extra), name, portFile);
+  }
+
+  /** Starts RelayApp on the PostgreSQL fixture's database; {@code extra} pairs override. */
+  static JavaProcess start(PgRelayFixture fx, String name, Path portFile, String... extra)
+      throws IOException {
+    return start(fx.properties(extra), name, portFile);
+  }
+
+  /** Starts RelayApp with {@code properties} (the password through the environment). */
+  static JavaProcess start(Map<String, String> properties, String name, Path portFile)
+      throws IOException {
     Files.deleteIfExists(portFile);
     var b =
         JavaProcess.builder("io.tasklane.relay.RelayApp")
@@ -35,7 +47,7 @@ final class RelayProcesses {
             .jvmArg("-XX:TieredStopAtLevel=1")
             .sysProp("org.slf4j.simpleLogger.showDateTime", "true")
             .sysProp("tasklane.relay.http-port-file", portFile.toAbsolutePath().toString());
-    for (Map.Entry<String, String> e : fx.properties(extra).entrySet()) {
+    for (Map.Entry<String, String> e : properties.entrySet()) {
       if (e.getKey().equals("tasklane.relay.password")) {
         b.env("TASKLANE_RELAY_PASSWORD", e.getValue()); // exercises the environment layer
       } else {
@@ -51,6 +63,25 @@ final class RelayProcesses {
       throw new AssertionError(process + " died:\n" + process.logTail(40));
     }
     return state(portFile);
+  }
+
+  /** {@code GET path} of the process's HTTP port, or null when it does not answer. */
+  static String get(Path portFile, String path) {
+    try {
+      int port = Integer.parseInt(Files.readString(portFile).trim());
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                  .timeout(Duration.ofSeconds(2))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString())
+          .body();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
   }
 
   /** The {@code state} of {@code /health}, or "down" when the process does not answer. */

@@ -9,9 +9,6 @@ final class DebeziumProps {
   static final String MYSQL = "io.debezium.connector.mysql.MySqlConnector";
   static final String POSTGRES = "io.debezium.connector.postgresql.PostgresConnector";
 
-  /** The schema of the outbox table on PostgreSQL. */
-  static final String PG_SCHEMA = "public";
-
   private DebeziumProps() {}
 
   /** The schema-history consumer's group id: {@code <relay name>-schemahistory}. */
@@ -94,9 +91,10 @@ final class DebeziumProps {
     p.setProperty("slot.name", c.slotName());
     p.setProperty("publication.name", c.slotName());
     p.setProperty("publication.autocreate.mode", "filtered");
-    p.setProperty("table.include.list", PG_SCHEMA + "." + c.table());
+    p.setProperty("table.include.list", c.schema() + "." + c.table());
     // First start (no offsets): snapshot the table from the slot's exported snapshot, so rows
-    // already there are relayed; a restart resumes from the stored LSN.
+    // already there are relayed; a restart resumes from the stored LSN. A lost or dropped slot is
+    // handled before the engine starts (SlotRecovery): it forgets the offset, so this snapshots.
     p.setProperty("snapshot.mode", "initial");
   }
 }

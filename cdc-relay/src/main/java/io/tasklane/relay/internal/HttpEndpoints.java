@@ -96,6 +96,11 @@ final class HttpEndpoints implements AutoCloseable {
     body.put("binlogRecoveries", m.binlogRecoveryCount());
     body.put("missingColumns", m.missingColumnNames());
     body.put("missingTopics", m.missingTopicNames());
+    if (m.postgres()) {
+      // A flag and a count, never the guard's message: the details are in the log.
+      body.put("slotWarning", m.slotWarned());
+      body.put("slotRecoveries", m.slotRecoveryCount());
+    }
     int status = state == RelayState.FAILED || state == RelayState.STOPPED ? 503 : 200;
     respond(ex, status, "application/json", WireCodec.encodeToString(body));
   }

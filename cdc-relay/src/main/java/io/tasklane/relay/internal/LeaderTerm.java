@@ -15,10 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One leadership term: check the stored binlog position (re-read the table if it was purged), run
- * the engine, and while it runs watch the lock, readiness, purge and the binlog guard (MariaDB and
- * MySQL only; on PostgreSQL the replication slot keeps the WAL). Returns when the lock is lost or
- * the relay closes; throws when the engine fails. Relay thread only.
+ * One leadership term: check the stored binlog position (re-read the table if it was purged) or, on
+ * PostgreSQL, the replication slot ({@link SlotRecovery}: re-read the table if the slot was lost or
+ * dropped), run the engine, and while it runs watch the lock, readiness, purge and the binlog guard
+ * (MariaDB and MySQL) or the slot guard (PostgreSQL, on its own thread). Returns when the lock is
+ * lost or the relay closes; throws when the engine fails. Relay thread only.
  */
 final class LeaderTerm {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderTerm.class);
@@ -33,6 +34,10 @@ final class LeaderTerm {
   private final StoredOffsets offsets;
   private final BinlogGuard guard;
   private final Purger purger;
+  private final ReplicationSlot slot;
+  private final SlotRecovery slotRecovery;
+  private static final int MAX_SLOT_RECOVERIES_PER_TERM = 3;
+
   private final AtomicReference<Map<String, ?>> lastOffset = new AtomicReference<>();
 
   LeaderTerm(
@@ -55,21 +60,38 @@ final class LeaderTerm {
     this.purger =
         new Purger(
             jdbc,
-            config.table(),
+            config.qualifiedTable(),
             config.purgeBatchSize(),
             config.retention(),
             clock,
             config.postgres());
+    this.slot =
+        config.postgres()
+            ? new ReplicationSlot(jdbc, config.slotName(), config.qualifiedTable(), clock)
+            : null;
+    this.slotRecovery =
+        config.postgres()
+            ? new SlotRecovery(slot, offsets, metrics, config.qualifiedTable())
+            : null;
   }
 
   void run() throws Exception {
     String connectorClass = jdbc.connectorClass();
-    // PostgreSQL keeps the WAL the relay's slot still needs: no binlog files to check.
-    boolean recovered = !config.postgres() && recoverIfPositionLost();
+    boolean recovered =
+        config.postgres() ? slotRecovery.recoverIfSlotLost() : recoverIfPositionLost();
+    int slotRecoveries = 0;
     while (true) {
       Throwable failure = runEngine(connectorClass);
       if (failure == null) {
         return;
+      }
+      if (config.postgres()) {
+        // A slot invalidated during the term: recover and start again (a few times per term; a
+        // slot lost again at once means the relay cannot keep up with max_slot_wal_keep_size).
+        if (++slotRecoveries <= MAX_SLOT_RECOVERIES_PER_TERM && slotRecovery.recoverIfSlotLost()) {
+          continue;
+        }
+        throw new RelayException("the Debezium engine failed: " + failure.getMessage(), failure);
       }
       if (!looksLikeLostPosition(failure)) {
         throw new RelayException("the Debezium engine failed: " + failure.getMessage(), failure);
@@ -107,8 +129,13 @@ final class LeaderTerm {
               lastOffset::set,
               runtime.tracing());
       try (EngineRunner engine =
-          new EngineRunner(DebeziumProps.of(config, connectorClass), consumer, stopping)) {
+              new EngineRunner(DebeziumProps.of(config, connectorClass), consumer, stopping);
+          SlotGuard slotGuard =
+              config.postgres() ? new SlotGuard(slot, metrics, config.slotWarnPercent()) : null) {
         engine.start();
+        if (slotGuard != null) {
+          slotGuard.start(config.binlogGuardInterval());
+        }
         long nextPurge = clock.millis() + config.purgeInterval().toMillis();
         long nextGuard = clock.millis();
         long lockCheckNanos = config.leaderCheckInterval().toNanos();
@@ -117,6 +144,10 @@ final class LeaderTerm {
           if (engine.completion().isDone()) {
             Throwable t = engine.completion().get();
             return t != null ? t : new RelayException("the Debezium engine stopped unexpectedly");
+          }
+          if (slotGuard != null && slotGuard.lost()) {
+            LOG.warn("replication slot {} was invalidated: stopping the engine", config.slotName());
+            return new RelayException("replication slot " + config.slotName() + " was lost");
           }
           if (System.nanoTime() - lastLockCheck >= lockCheckNanos) {
             if (!lock.stillHeld()) {

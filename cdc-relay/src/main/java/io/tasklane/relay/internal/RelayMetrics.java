@@ -31,6 +31,7 @@ public final class RelayMetrics {
   final Counter purgeRuns = counter("tasklane.relay.purge.runs", null, null);
   final Counter purgeErrors = counter("tasklane.relay.purge.errors", null, null);
   final Counter binlogRecoveries = counter("tasklane.relay.binlog.recoveries", null, null);
+  final Counter slotRecoveries;
   final Counter leaderships = counter("tasklane.relay.leaderships", null, null);
   final Counter topicRecreations = counter("tasklane.relay.topic.recreations", null, null);
   final Counter missingColumnRows = counter("tasklane.relay.missing.column.rows", null, null);
@@ -42,6 +43,12 @@ public final class RelayMetrics {
   final AtomicLong watermark = new AtomicLong();
   final AtomicLong leader = new AtomicLong();
   final AtomicLong streaming = new AtomicLong();
+  final AtomicLong slotRetainedWalBytes = new AtomicLong(-1);
+  final AtomicLong slotSafeWalSizeBytes = new AtomicLong(-1);
+  final AtomicLong slotKeepSizeBytes = new AtomicLong(-1);
+  final AtomicReference<Double> slotUsedRatio = new AtomicReference<>(-1.0);
+  final AtomicLong slotWarning = new AtomicLong();
+  private final boolean postgres;
 
   /** Contract columns the last inserted row lacked (the outbox table was altered), or none. */
   final AtomicReference<List<String>> missingColumns = new AtomicReference<>(List.of());
@@ -49,8 +56,22 @@ public final class RelayMetrics {
   /** Relay topics found missing at the last check (deleted while the relay ran), or none. */
   final AtomicReference<List<String>> missingTopics = new AtomicReference<>(List.of());
 
+  /** The meters of a MariaDB/MySQL relay. */
   public RelayMetrics(Clock clock) {
+    this(clock, false);
+  }
+
+  /**
+   * @param postgres true for a PostgreSQL relay: adds the replication slot meters (a MariaDB/MySQL
+   *     relay does not export them)
+   */
+  public RelayMetrics(Clock clock, boolean postgres) {
     this.clock = clock;
+    this.postgres = postgres;
+    slotRecoveries = postgres ? counter("tasklane.relay.slot.recoveries", null, null) : null;
+    if (postgres) {
+      slotGauges();
+    }
     enqueueToAck =
         Timer.builder("tasklane.relay.enqueue.to.ack")
             .description("created_at of the row to the Kafka acknowledgement of its record")
@@ -82,6 +103,29 @@ public final class RelayMetrics {
         .register(registry);
   }
 
+  private void slotGauges() {
+    gauge(
+        "tasklane.relay.slot.retained.wal.bytes",
+        "WAL the server keeps for the relay's replication slot: current LSN - restart_lsn (-1 = unknown)",
+        slotRetainedWalBytes);
+    gauge(
+        "tasklane.relay.slot.safe.wal.size.bytes",
+        "WAL that can still be written before the server invalidates the slot (-1 = unlimited)",
+        slotSafeWalSizeBytes);
+    gauge(
+        "tasklane.relay.slot.wal.keep.size.bytes",
+        "the server's max_slot_wal_keep_size (-1 = unlimited)",
+        slotKeepSizeBytes);
+    Gauge.builder(
+            "tasklane.relay.slot.wal.keep.size.used.ratio", slotUsedRatio, AtomicReference::get)
+        .description("retained WAL / max_slot_wal_keep_size (-1 = unlimited or unknown)")
+        .register(registry);
+    gauge(
+        "tasklane.relay.slot.warning",
+        "1 while the slot guard warns (keep size nearly used, unreserved or lost)",
+        slotWarning);
+  }
+
   /** Prometheus text exposition of every meter. */
   public String scrape() {
     return registry.scrape();
@@ -105,6 +149,20 @@ public final class RelayMetrics {
 
   public long binlogRecoveryCount() {
     return (long) binlogRecoveries.count();
+  }
+
+  /** Times the relay re-read the table after its replication slot was lost or dropped. */
+  public long slotRecoveryCount() {
+    return slotRecoveries == null ? 0 : (long) slotRecoveries.count();
+  }
+
+  /** True while the slot guard warns (PostgreSQL only). */
+  public boolean slotWarned() {
+    return slotWarning.get() == 1;
+  }
+
+  boolean postgres() {
+    return postgres;
   }
 
   public long watermarkValue() {

@@ -41,7 +41,7 @@ public final class RelayRuntime implements AutoCloseable {
   public RelayRuntime(RelayConfig config, Clock clock) {
     this.config = config;
     this.clock = clock;
-    this.metrics = new RelayMetrics(clock);
+    this.metrics = new RelayMetrics(clock, config.postgres());
     this.jdbc = new Jdbc(config);
     this.kafka = new KafkaClients(config);
     this.topicGuard = new TopicGuard(kafka, metrics, topicSpecs(config));

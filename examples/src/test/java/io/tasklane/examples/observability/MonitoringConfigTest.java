@@ -65,6 +65,13 @@ class MonitoringConfigTest {
   private static final Pattern TASKLANE_METRIC = Pattern.compile("\\btasklane_[a-z0-9_]+\\b");
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+  /**
+   * Metrics only a PostgreSQL relay exports (its replication slot). This run's relay reads MariaDB,
+   * so they are left out here; cdc-relay's PostgresRelayTest checks every such name of the alert
+   * rules against a PostgreSQL relay's real {@code /metrics}.
+   */
+  static final String POSTGRES_ONLY_PREFIX = "tasklane_relay_slot_";
+
   @Test
   void everyMetricOfTheAlertRulesAndTheDashboardIsExportedByTheRunningApps(LocalStack stack)
       throws Exception {
@@ -131,6 +138,7 @@ class MonitoringConfigTest {
                         + scrape(schedulerPort, "/prometheus", TasklaneApps.TOKEN)
                         + scrape(workerPort, "/prometheus", null);
                 assertThat(scraped)
+                    .doesNotContain(POSTGRES_ONLY_PREFIX)
                     .contains("tasklane_worker_tasks_finished_total{")
                     .contains("tasklane_worker_consumer_lag{");
                 assertThat(unexported(expressions, scraped))
@@ -153,6 +161,9 @@ class MonitoringConfigTest {
     for (String expr : expressions) {
       Matcher names = TASKLANE_METRIC.matcher(expr);
       while (names.find()) {
+        if (names.group().startsWith(POSTGRES_ONLY_PREFIX)) {
+          continue;
+        }
         if (!series.containsKey(names.group())) {
           missing.add(names.group());
         }
@@ -160,6 +171,9 @@ class MonitoringConfigTest {
       Matcher selector = SELECTOR.matcher(expr);
       while (selector.find()) {
         String name = selector.group(1);
+        if (name.startsWith(POSTGRES_ONLY_PREFIX)) {
+          continue;
+        }
         Matcher eq = EQUALS.matcher(selector.group(2));
         if (name.equals("up")) {
           // Prometheus' own series per target: its job must be one prometheus.yml scrapes.
