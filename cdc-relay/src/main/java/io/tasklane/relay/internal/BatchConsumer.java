@@ -6,6 +6,7 @@ import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
 import io.tasklane.core.outbox.OutboxKind;
 import io.tasklane.core.outbox.OutboxRow;
+import io.tasklane.core.tracing.Tracing;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,6 +10,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.outbox.OutboxRow;
+import io.tasklane.core.tracing.Tracing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.tasklane.relay.internal;
 
 import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.tracing.Tracing;
 import io.tasklane.relay.BinlogPositionLostException;
 import io.tasklane.relay.RelayConfig;
 import io.tasklane.relay.RelayException;
@@ -45,7 +46,7 @@ public final class RelayRuntime implements AutoCloseable {
     this.jdbc = new Jdbc(config);
     this.kafka = new KafkaClients(config);
     this.topicGuard = new TopicGuard(kafka, metrics, topicSpecs(config));
-    this.tracing = Tracing.fromEnvironment("tasklane-relay");
+    this.tracing = Tracing.fromEnvironment("io.tasklane.relay", "tasklane-relay");
     this.thread = new Thread(this::loop, "tasklane-relay");
   }
 

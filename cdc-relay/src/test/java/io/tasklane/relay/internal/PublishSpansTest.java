@@ -12,6 +12,7 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.tasklane.core.outbox.OutboxKind;
 import io.tasklane.core.outbox.OutboxRow;
+import io.tasklane.core.tracing.Tracing;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -41,7 +42,7 @@ class PublishSpansTest {
 
   @Test
   void relayedRowIsAChildOfItsEnqueueSpanAndADeadLetteredOneEndsInError() {
-    PublishSpans spans = new PublishSpans(Tracing.of(sdk));
+    PublishSpans spans = new PublishSpans(Tracing.of("io.tasklane.relay", sdk));
     ProducerRecord<String, byte[]> ok = new ProducerRecord<>("ns.tasks", "rk-1", new byte[1]);
     ProducerRecord<String, byte[]> big = new ProducerRecord<>("ns.tasks", "rk-2", new byte[1]);
     spans.task(row(1, "t-1"), ok);
@@ -76,7 +77,7 @@ class PublishSpansTest {
 
   @Test
   void abandonedBatchEndsEverySpanInError() {
-    PublishSpans spans = new PublishSpans(Tracing.of(sdk));
+    PublishSpans spans = new PublishSpans(Tracing.of("io.tasklane.relay", sdk));
     spans.task(row(1, "t-1"), new ProducerRecord<>("ns.tasks", "rk-1", new byte[1]));
     spans.abandoned(new InterruptedException("relay stopping"));
     assertThat(exported).hasSize(1);
@@ -85,7 +86,7 @@ class PublishSpansTest {
 
   @Test
   void rowWithoutTraceparentStartsItsOwnTraceAndOffRecordsNothing() {
-    PublishSpans spans = new PublishSpans(Tracing.of(sdk));
+    PublishSpans spans = new PublishSpans(Tracing.of("io.tasklane.relay", sdk));
     var r = new ProducerRecord<>("ns.tasks", "rk-1", new byte[1]);
     spans.task(row(1, "t-1").toBuilder().headers(null).build(), r);
     spans.acknowledged(List.of(r));

@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.Topics;
+import io.tasklane.core.tracing.Tracing;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 

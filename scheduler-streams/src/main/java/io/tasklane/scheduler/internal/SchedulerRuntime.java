@@ -8,6 +8,7 @@ import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
+import io.tasklane.core.tracing.Tracing;
 import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerException;
@@ -71,7 +72,7 @@ public final class SchedulerRuntime {
     this.watcher = new TopicWatcher(admin, topics, config.partitions());
     watcher.refresh();
     this.metrics = new MicrometerMetrics(registry, () -> streams);
-    this.tracing = Tracing.fromEnvironment("tasklane-scheduler");
+    this.tracing = Tracing.fromEnvironment("io.tasklane.scheduler", "tasklane-scheduler");
     this.producer =
         new KafkaProducer<>(
             StreamsProps.producer(config), new StringSerializer(), new ByteArraySerializer());

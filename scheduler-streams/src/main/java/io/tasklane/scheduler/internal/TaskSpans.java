@@ -9,6 +9,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.tracing.Tracing;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.kafka.common.header.internals.RecordHeaders;

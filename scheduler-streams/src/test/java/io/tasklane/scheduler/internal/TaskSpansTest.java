@@ -14,6 +14,7 @@ import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.Wire;
+import io.tasklane.core.tracing.Tracing;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
@@ -36,7 +37,7 @@ class TaskSpansTest {
                   .addSpanProcessor(SimpleSpanProcessor.create(collecting(exported)))
                   .build())
           .build();
-  private final TaskSpans spans = new TaskSpans(Tracing.of(sdk));
+  private final TaskSpans spans = new TaskSpans(Tracing.of("io.tasklane.scheduler", sdk));
 
   @AfterEach
   void closeSdk() {

@@ -10,6 +10,7 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.tasklane.core.Dispatch;
+import io.tasklane.core.tracing.Tracing;
 import io.tasklane.worker.TaskMdc;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

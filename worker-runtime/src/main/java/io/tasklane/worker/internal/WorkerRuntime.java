@@ -8,6 +8,7 @@ import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
+import io.tasklane.core.tracing.Tracing;
 import io.tasklane.worker.HandlerConfig;
 import io.tasklane.worker.IdempotencyStore;
 import io.tasklane.worker.WorkerConfig;
@@ -109,7 +110,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
             });
     publisher =
         new Publisher(KafkaClients.producer(config), config.topics(), config.workerName(), timers);
-    tracing = Tracing.fromEnvironment("tasklane-worker");
+    tracing = Tracing.fromEnvironment("io.tasklane.worker", "tasklane-worker");
     WorkerServices services = new WorkerServices(config, publisher, store, timers, clock, tracing);
     for (HandlerDefinition h : handlers) {
       HandlerConfig hc = settings.handler(h.name());

@@ -1,5 +1,6 @@
 package io.tasklane.worker.internal;
 
+import io.tasklane.core.tracing.Tracing;
 import io.tasklane.worker.IdempotencyStore;
 import io.tasklane.worker.WorkerConfig;
 import java.time.Clock;

@@ -15,6 +15,7 @@ import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.Wire;
+import io.tasklane.core.tracing.Tracing;
 import io.tasklane.worker.TaskMdc;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -52,7 +53,8 @@ class AttemptScopeTest {
   void attemptSpanIsAChildOfTheEnqueueSpanLinkedToTheDispatchSpanAndCurrentMeanwhile() {
     Dispatch dispatch = dispatch(2);
     try (AttemptScope scope =
-        AttemptScope.open(Tracing.of(sdk), dispatch, "mail.send", record(dispatch))) {
+        AttemptScope.open(
+            Tracing.of("io.tasklane.worker", sdk), dispatch, "mail.send", record(dispatch))) {
       assertThat(Span.current().getSpanContext().getTraceId()).isEqualTo(TRACE);
       assertThat(MDC.get(TaskMdc.TASK_ID)).isEqualTo("t-1");
       assertThat(MDC.get(TaskMdc.HANDLER)).isEqualTo("mail.send");
@@ -89,7 +91,11 @@ class AttemptScopeTest {
     assertThatThrownBy(
             () -> {
               try (AttemptScope scope =
-                  AttemptScope.open(Tracing.of(sdk), dispatch, "mail.send", record(dispatch))) {
+                  AttemptScope.open(
+                      Tracing.of("io.tasklane.worker", sdk),
+                      dispatch,
+                      "mail.send",
+                      record(dispatch))) {
                 try {
                   throw new IllegalStateException("smtp down");
                 } catch (IllegalStateException e) {
@@ -121,7 +127,8 @@ class AttemptScopeTest {
   void taskWithoutTraceparentStartsItsOwnTraceStillLinkedToTheDispatch() {
     Dispatch dispatch = dispatch(1, Map.of());
     try (AttemptScope scope =
-        AttemptScope.open(Tracing.of(sdk), dispatch, "mail.send", record(dispatch))) {
+        AttemptScope.open(
+            Tracing.of("io.tasklane.worker", sdk), dispatch, "mail.send", record(dispatch))) {
       assertThat(Span.current().getSpanContext().isValid()).isTrue();
     }
     SpanData span = exported.get(0);

@@ -1,11 +1,11 @@
-package io.tasklane.worker.internal;
+package io.tasklane.core.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** When the worker builds an OpenTelemetry SDK: only when asked for. */
+/** When a Tasklane app builds an OpenTelemetry SDK: only when asked for. */
 class TracingSwitchTest {
 
   private static boolean wanted(Map<String, String> settings) {
@@ -15,7 +15,7 @@ class TracingSwitchTest {
   @Test
   void offWithoutOtelSettings() {
     assertThat(wanted(Map.of())).isFalse();
-    assertThat(Tracing.fromSettings("w", k -> null).enabled()).isFalse();
+    assertThat(Tracing.fromSettings("io.tasklane.worker", "w", k -> null).enabled()).isFalse();
   }
 
   @Test
