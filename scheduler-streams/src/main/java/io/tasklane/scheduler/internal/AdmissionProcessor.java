@@ -4,6 +4,8 @@ import io.tasklane.core.CancelCommand;
 import io.tasklane.core.ControlCommand;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleDefinition;
+import io.tasklane.core.ScheduleFireDone;
+import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskLimits;
@@ -94,6 +96,20 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
               schedules.unschedule(SCHEDULES.validate(u));
             } catch (InvalidTaskException e) {
               inputs.reject(record, "unschedule " + u.name() + ": " + e.getMessage(), e);
+            }
+          } else if (value instanceof ScheduleTrigger t
+              && inputs.keyIs(record, t.name(), "the schedule's name")) {
+            try {
+              schedules.trigger(SCHEDULES.validate(t), now);
+            } catch (InvalidTaskException e) {
+              inputs.reject(record, "schedule-trigger " + t.name() + ": " + e.getMessage(), e);
+            }
+          } else if (value instanceof ScheduleFireDone f
+              && inputs.keyIs(record, f.name(), "the schedule's name")) {
+            try {
+              schedules.fireDone(SCHEDULES.validate(f), now);
+            } catch (InvalidTaskException e) {
+              inputs.reject(record, "schedule-fire-done " + f.name() + ": " + e.getMessage(), e);
             }
           }
         });

@@ -13,6 +13,7 @@ import java.util.random.RandomGenerator;
  * @param metrics where counts go
  * @param random the jitter source, asked on the stream thread at each use
  * @param memory what each stream task of this process keeps in memory beside its stores
+ * @param workers the handlers' live workers and partitions, for schedule fires
  */
 public record Engine(
     Topics topics,
@@ -20,7 +21,19 @@ public record Engine(
     HandlerTopics handlerTopics,
     SchedulerMetrics metrics,
     Supplier<RandomGenerator> random,
-    TaskMemory.Registry memory) {
+    TaskMemory.Registry memory,
+    HandlerWorkers workers) {
+
+  /** An engine with its own, empty memory of stream tasks. */
+  public Engine(
+      Topics topics,
+      EngineSettings settings,
+      HandlerTopics handlerTopics,
+      SchedulerMetrics metrics,
+      Supplier<RandomGenerator> random,
+      HandlerWorkers workers) {
+    this(topics, settings, handlerTopics, metrics, random, new TaskMemory.Registry(), workers);
+  }
 
   /** An engine with its own, empty memory of stream tasks. */
   public Engine(
@@ -29,6 +42,6 @@ public record Engine(
       HandlerTopics handlerTopics,
       SchedulerMetrics metrics,
       Supplier<RandomGenerator> random) {
-    this(topics, settings, handlerTopics, metrics, random, new TaskMemory.Registry());
+    this(topics, settings, handlerTopics, metrics, random, HandlerWorkers.UNKNOWN);
   }
 }

@@ -44,6 +44,7 @@ public final class SchedulerRuntime {
   final Topics topics;
   private final Admin admin;
   private final TopicWatcher watcher;
+  private final WorkerGroupWatcher workers;
   private final MicrometerMetrics metrics;
   final KafkaProducer<String, byte[]> producer;
   private final ScheduledExecutorService timer;
@@ -69,6 +70,13 @@ public final class SchedulerRuntime {
     }
     this.watcher = new TopicWatcher(admin, topics, config.partitions());
     watcher.refresh();
+    this.workers =
+        new WorkerGroupWatcher(
+            admin,
+            topics,
+            topics.namespace() + "-worker",
+            java.time.Clock.systemUTC(),
+            config.topicRefreshInterval().multipliedBy(3));
     this.metrics = new MicrometerMetrics(registry, () -> streams);
     this.producer =
         new KafkaProducer<>(
@@ -147,7 +155,8 @@ public final class SchedulerRuntime {
             .healTimers(config.processingGuarantee() != ProcessingGuarantee.EXACTLY_ONCE_V2)
             .maxWaitersPerTask(config.maxWaitersPerTask())
             .build();
-    Engine engine = new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current);
+    Engine engine =
+        new Engine(topics, settings, watcher, metrics, ThreadLocalRandom::current, workers);
     Properties props = StreamsProps.streams(config, self, metrics);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);
     s.setUncaughtExceptionHandler(
@@ -161,6 +170,7 @@ public final class SchedulerRuntime {
     long every = config.topicRefreshInterval().toMillis();
     timer.scheduleWithFixedDelay(watcher::refresh, every, every, TimeUnit.MILLISECONDS);
     timer.scheduleWithFixedDelay(this::checkPartitions, every, every, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(workers::refresh, 0, every, TimeUnit.MILLISECONDS);
     LOG.info(
         "tasklane scheduler started: application {} namespace {} api {}",
         config.applicationId(),
