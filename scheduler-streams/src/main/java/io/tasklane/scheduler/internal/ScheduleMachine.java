@@ -67,6 +67,17 @@ final class ScheduleMachine {
     store.put(
         d.name(), previous, new ScheduleState(d, d.version(), false, next, last).keeping(previous));
     engine.metrics().count(SchedulerEvent.SCHEDULE_DEFINED);
+    watchWorkers(d);
+  }
+
+  /**
+   * Asks the worker cache about a sharded schedule's handler now, so that it is fresh by the fire
+   * (the cache reads only handlers it was asked about).
+   */
+  private void watchWorkers(ScheduleDefinition d) {
+    if (d.routing() != ScheduleDefinition.Routing.ONE) {
+      engine.workers().liveConsumers(d.handler());
+    }
   }
 
   /** Deletes the schedule and its timer unless a newer definition is stored. */
@@ -120,6 +131,7 @@ final class ScheduleMachine {
     }
     long last = made.isEmpty() ? s.lastFireAt() : made.get(made.size() - 1);
     store.putFired(name, s.withTimer(fires.after(Math.max(now, at)), last));
+    watchWorkers(d);
   }
 
   /**

@@ -1,19 +1,22 @@
 package io.tasklane.scheduler.internal;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * Routing keys that spread a fire's shard tasks over the handler topic's partitions. A task's
  * handler partition follows from its routing key and id ({@link DispatchPartitioner}): the routing
  * key picks the scheduler partition {@code p}, the id one of the handler partitions {@code q ≡ p
- * (mod P)}. Random ids would put several of N shards on one partition (and so on one worker) even
- * when N ≤ the partition count; this picks, for each shard in turn, the first routing key {@code
- * <task id>.<salt>} (salt 0, 1, …) whose partition no earlier shard took, so N shards land on N
- * distinct partitions when N ≤ partitions (after every partition has one, the next round starts).
- * Deterministic for given partition counts, so a replayed fire derives the same keys. Pure.
+ * (mod P)}. Random ids put several of N shards on one partition (one worker) even when N ≤ the
+ * partition count. Here each shard's candidate keys are {@code <task id>.<salt>} (salt 0, 1, …),
+ * which reach one handler partition per scheduler partition; the shards of each round of H (handler
+ * partitions) are matched to distinct partitions (augmenting paths, so a shard whose id allows only
+ * some partitions still gets one), so N shards land on N distinct partitions when N ≤ H.
+ * Deterministic for given ids and partition counts, so a replayed fire derives the same keys. Pure;
+ * at most {@code 8·max(P, H)} hashes per shard.
  */
 final class ShardKeys {
   private ShardKeys() {}
@@ -28,22 +31,56 @@ final class ShardKeys {
     }
     DispatchPartitioner partitioner = new DispatchPartitioner(schedulerPartitions);
     int tries = 8 * Math.max(schedulerPartitions, handlerPartitions);
-    Set<Integer> taken = new HashSet<>();
     List<String> keys = new ArrayList<>(ids.size());
-    for (String id : ids) {
-      if (taken.size() == handlerPartitions) {
-        taken.clear();
-      }
-      String chosen = id + ".0";
-      for (int salt = 0; salt < tries; salt++) {
-        String key = id + "." + salt;
-        if (taken.add(partitioner.partition(key, id, handlerPartitions))) {
-          chosen = key;
-          break;
+    for (int from = 0; from < ids.size(); from += handlerPartitions) {
+      List<String> round = ids.subList(from, Math.min(ids.size(), from + handlerPartitions));
+      List<Map<Integer, String>> options = new ArrayList<>(round.size());
+      for (String id : round) {
+        Map<Integer, String> reach = new LinkedHashMap<>();
+        for (int salt = 0; salt < tries && reach.size() < handlerPartitions; salt++) {
+          String key = id + "." + salt;
+          reach.putIfAbsent(partitioner.partition(key, id, handlerPartitions), key);
         }
+        options.add(reach);
       }
-      keys.add(chosen);
+      keys.addAll(match(round, options, handlerPartitions));
     }
     return keys;
+  }
+
+  /** Kuhn's matching of shards to partitions; an unmatched shard keeps its salt-0 key. */
+  private static List<String> match(
+      List<String> ids, List<Map<Integer, String>> options, int partitions) {
+    int[] owner = new int[partitions];
+    Arrays.fill(owner, -1);
+    for (int shard = 0; shard < ids.size(); shard++) {
+      augment(shard, options, owner, new boolean[partitions]);
+    }
+    String[] chosen = new String[ids.size()];
+    for (int q = 0; q < partitions; q++) {
+      if (owner[q] >= 0) {
+        chosen[owner[q]] = options.get(owner[q]).get(q);
+      }
+    }
+    List<String> out = new ArrayList<>(ids.size());
+    for (int i = 0; i < ids.size(); i++) {
+      out.add(chosen[i] != null ? chosen[i] : ids.get(i) + ".0");
+    }
+    return out;
+  }
+
+  private static boolean augment(
+      int shard, List<Map<Integer, String>> options, int[] owner, boolean[] seen) {
+    for (int q : options.get(shard).keySet()) {
+      if (seen[q]) {
+        continue;
+      }
+      seen[q] = true;
+      if (owner[q] < 0 || augment(owner[q], options, owner, seen)) {
+        owner[q] = shard;
+        return true;
+      }
+    }
+    return false;
   }
 }
