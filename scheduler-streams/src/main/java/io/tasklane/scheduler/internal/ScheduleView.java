@@ -19,7 +19,11 @@ final class ScheduleView {
 
   private ScheduleView() {}
 
-  static String json(String name, ScheduleState s) {
+  /**
+   * @param workers the handler's live workers as the scheduler last saw them (shown for {@code
+   *     ALL_WORKERS} as {@code liveWorkers}: the task count of its next fire)
+   */
+  static String json(String name, ScheduleState s, HandlerWorkers workers) {
     ObjectNode o = WireCodec.mapper().createObjectNode();
     o.put("name", name);
     o.put("version", s.version());
@@ -27,6 +31,14 @@ final class ScheduleView {
     if (s.definition() != null) {
       o.set("definition", WireCodec.mapper().valueToTree(s.definition()));
       o.put("enabled", s.definition().enabled());
+      if (s.definition().routing() == io.tasklane.core.ScheduleDefinition.Routing.ALL_WORKERS) {
+        var live = workers.liveConsumers(s.definition().handler());
+        if (live.isPresent()) {
+          o.put("liveWorkers", live.getAsInt());
+        } else {
+          o.putNull("liveWorkers");
+        }
+      }
     }
     time(o, "nextFireAt", s.nextFireAt());
     ArrayNode next = o.putArray("nextFires");

@@ -205,6 +205,11 @@ public final class SchedulerRuntime {
     return haltReason;
   }
 
+  /** The handlers' live workers as last seen (a cache; never blocks). */
+  HandlerWorkers workers() {
+    return workers;
+  }
+
   KafkaStreams streams() {
     return streams;
   }

@@ -166,7 +166,7 @@ class ScheduleFanOutTest {
     ScheduleState s = state("h");
     assertThat(s.fires()).hasSize(FireHistory.KEEP + 1);
     assertThat(s.fires().get(0).outcome()).isEqualTo(FireRecord.Outcome.RUNNING);
-    JsonNode view = WireCodec.readTree(ScheduleView.json("h", s));
+    JsonNode view = WireCodec.readTree(ScheduleView.json("h", s, d.workers));
     assertThat(view.get("fires")).hasSize(51);
     assertThat(view.get("fires").get(0).get("fireAt").asLong()).isEqualTo(T0 + 70_000);
     assertThat(view.get("fires").get(0).get("outcome").asText()).isEqualTo("SKIPPED");
