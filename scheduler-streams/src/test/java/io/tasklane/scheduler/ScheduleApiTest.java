@@ -10,6 +10,7 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.ScheduleDefinition;
+import io.tasklane.core.TaskResult;
 import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import io.tasklane.testkit.LocalStack;
@@ -160,6 +161,29 @@ class ScheduleApiTest {
                   assertThat(w.received).as("each live consumer gets one shard").hasSize(1);
                   assertThat(w.received.get(0).task().shard().total()).isEqualTo(2);
                 }
+              });
+      // The shards live on both partitions, the schedule on one: their results reach it as
+      // schedule-fire-done records keyed by its name, and the fire ends SUCCEEDED.
+      for (Worker w : workers) {
+        Dispatch x = w.received.get(0);
+        long now = System.currentTimeMillis();
+        producer
+            .send(
+                new ProducerRecord<>(
+                    topics.results(),
+                    x.routingKey(),
+                    WireCodec.encode(TaskResult.succeeded(x.id(), x.attempt(), now, now, "w"))))
+            .get(10, TimeUnit.SECONDS);
+      }
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                JsonNode fire =
+                    WireCodec.readTree(StackSupport.get(port, path, VIEWER).body())
+                        .get("fires")
+                        .get(0);
+                assertThat(fire.get("outcome").asText()).as(fire.toString()).isEqualTo("SUCCEEDED");
               });
     } finally {
       for (Worker w : workers) {

@@ -142,6 +142,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
       e.updatedAt = now;
       machine.store.put(id, previous, e.build());
       engine.metrics().count(SchedulerEvent.CANCELLED_BEFORE_ARRIVAL);
+      ScheduleNotices.finished(task, id, TaskState.CANCELLED, previous.reason(), now, machine.out);
       return;
     }
     TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
@@ -173,6 +174,12 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
   private void refuseDuplicate(TaskRecord previous, TaskEnvelope task, long now) {
     String id = task.id();
     engine.metrics().count(SchedulerEvent.DUPLICATE);
+    if (previous.state() != null && previous.state().isTerminal()) {
+      // A schedule fire that derived an id it had made before (a reused trigger id) waits for
+      // this task: tell it again, or it would count as running for ever.
+      ScheduleNotices.finished(
+          previous.task(), id, previous.state(), previous.reason(), now, machine.out);
+    }
     if (!RefusedDuplicate.conflicts(previous.task(), task)) {
       machine.store.reassertTimer(id, previous);
       return;

@@ -35,7 +35,7 @@ public record Engine(
     this(topics, settings, handlerTopics, metrics, random, new TaskMemory.Registry(), workers);
   }
 
-  /** An engine with its own, empty memory of stream tasks. */
+  /** An engine with its own, empty memory of stream tasks that knows no handler's workers. */
   public Engine(
       Topics topics,
       EngineSettings settings,

@@ -191,4 +191,35 @@ class ScheduleOverlapTest {
     assertThat(d.dispatches()).isEmpty();
     assertThat(state("p").fires().get(0).reason()).isEqualTo("paused");
   }
+
+  @Test
+  void aFireTaskCancelledBeforeItArrivedStillFinishesItsFire() {
+    send("e", every10s("e", Overlap.SKIP_IF_RUNNING).startAt(T0 + 3_600_000).build());
+    String id = TaskIds.forScheduleTrigger("e", "x");
+    d.sendControl(id, io.tasklane.core.CancelCommand.of(id, "early", d.now));
+    send("e", ScheduleTrigger.of("e", "x", d.now));
+    assertThat(outcomes("e")).containsExactly(FireRecord.Outcome.CANCELLED);
+    send("e", ScheduleTrigger.of("e", "y", d.now));
+    d.advance(100);
+    assertThat(d.dispatches())
+        .extracting(Dispatch::id)
+        .containsExactly(TaskIds.forScheduleTrigger("e", "y"));
+  }
+
+  @Test
+  void aTriggerIdReusedAfterItLeftTheHistoryFinishesFromTheStoredTask() {
+    send("u", every10s("u", Overlap.SKIP_IF_RUNNING).startAt(T0 + 3_600_000).build());
+    send("u", ScheduleTrigger.of("u", "x", d.now));
+    d.advance(100);
+    Dispatch x = d.dispatches().get(0);
+    succeed(x);
+    send("u", every10s("u", Overlap.SKIP_IF_RUNNING).version(2).every("1s").build());
+    runTo(d.now + 60_000); // one fire runs, 50+ are skipped: "x" leaves the history
+    assertThat(FireHistory.find(state("u").fires(), x.id())).isNull();
+    Dispatch running = d.dispatches().get(0);
+    succeed(running);
+    send("u", ScheduleTrigger.of("u", "x", d.now)); // admission drops the task as a duplicate
+    assertThat(FireHistory.find(state("u").fires(), x.id()).outcome())
+        .isEqualTo(FireRecord.Outcome.SUCCEEDED);
+  }
 }
