@@ -1,5 +1,6 @@
 package io.tasklane.core;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -47,11 +48,13 @@ public record ScheduleTrigger(
   }
 
   /** True when this starts a child schedule after a parent fire succeeded. */
+  @JsonIgnore
   public boolean isChild() {
     return parentFire != null;
   }
 
   /** The id of the fire this trigger makes. */
+  @JsonIgnore
   public String fireId() {
     return isChild()
         ? TaskIds.forScheduleChild(name, parentFire)
