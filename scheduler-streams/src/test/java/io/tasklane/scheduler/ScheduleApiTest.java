@@ -65,6 +65,7 @@ class ScheduleApiTest {
   static final class Worker implements AutoCloseable {
     final List<Dispatch> received = new CopyOnWriteArrayList<>();
     final AtomicBoolean running = new AtomicBoolean(true);
+    final AtomicBoolean assigned = new AtomicBoolean();
     final Thread thread;
 
     Worker(String bootstrap, String group, String topic) {
@@ -81,6 +82,7 @@ class ScheduleApiTest {
                   while (running.get()) {
                     c.poll(Duration.ofMillis(200))
                         .forEach(r -> received.add(WireCodec.decodeDispatch(r.value())));
+                    assigned.set(!c.assignment().isEmpty());
                   }
                 }
               },
@@ -133,6 +135,10 @@ class ScheduleApiTest {
                 assertThat(view.get("nextFires")).hasSize(5);
                 assertThat(view.get("liveWorkers").asInt()).as(r.body()).isEqualTo(2);
               });
+      // Both consumers own a partition (a fire during the group's rebalance could go to one).
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> workers.stream().allMatch(w -> w.assigned.get()));
       assertThat(StackSupport.get(port, path, null).statusCode()).isEqualTo(401);
       assertThat(StackSupport.get(port, "/api/schedules/nobody", VIEWER).statusCode())
           .isEqualTo(404);

@@ -71,12 +71,22 @@ final class WorkerGroupWatcher implements HandlerWorkers {
     return groupPrefix + "." + handler;
   }
 
-  /** Reads every wanted handler's group and topic. Never throws (a timer calls it). */
+  /**
+   * Reads every wanted handler's group and topic. Never throws (a timer calls it): a group that
+   * cannot be read leaves the handler's last answer to age; a topic that cannot be described (not
+   * created yet) leaves its partition count unknown.
+   */
   void refresh() {
     for (String handler : Set.copyOf(wanted)) {
       try {
         int consumers = consumers(handler);
-        int partitions = partitionsOf(topics.handler(handler));
+        int partitions;
+        try {
+          partitions = partitionsOf(topics.handler(handler));
+        } catch (java.util.concurrent.ExecutionException
+            | java.util.concurrent.TimeoutException e) {
+          partitions = 0;
+        }
         seen.put(handler, new Seen(consumers, partitions, clock.millis()));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -64,9 +64,14 @@ class WorkerGroupWatcherTest {
           new WorkerGroupWatcher(
               admin, topics, topics.namespace() + "-worker", clock, Duration.ofSeconds(5));
       assertThat(watcher.liveConsumers(handler)).as("not read yet").isEmpty();
-      watcher.refresh();
-      assertThat(watcher.liveConsumers(handler)).isEqualTo(OptionalInt.of(0));
-      assertThat(watcher.partitions(handler)).isEqualTo(OptionalInt.of(3));
+      await() // a topic created a moment ago may not be described yet
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                watcher.refresh();
+                assertThat(watcher.liveConsumers(handler)).isEqualTo(OptionalInt.of(0));
+                assertThat(watcher.partitions(handler)).isEqualTo(OptionalInt.of(3));
+              });
 
       Properties p = new Properties();
       p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
