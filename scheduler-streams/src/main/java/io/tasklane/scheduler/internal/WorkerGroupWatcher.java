@@ -99,9 +99,16 @@ final class WorkerGroupWatcher implements HandlerWorkers {
 
   private int consumers(String handler) throws Exception {
     String group = group(handler);
-    ConsumerGroupDescription d =
-        admin.describeConsumerGroups(Set.of(group)).all().get(30, TimeUnit.SECONDS).get(group);
-    return d == null ? 0 : d.members().size();
+    try {
+      ConsumerGroupDescription d =
+          admin.describeConsumerGroups(Set.of(group)).all().get(30, TimeUnit.SECONDS).get(group);
+      return d == null ? 0 : d.members().size();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+        return 0; // newer brokers: a group no worker ever joined does not exist
+      }
+      throw e;
+    }
   }
 
   private int partitionsOf(String topic) throws Exception {
