@@ -26,10 +26,11 @@ import java.util.List;
  * @param endAt epoch millis from which nothing fires, or null
  * @param enabled false pauses the schedule (default true)
  * @param misfire the {@link MisfirePolicy} text (default {@code FIRE_ONCE_IF_LATE_BY_AT_MOST(5s)})
- * @param overlap what a fire does while an earlier one runs (only {@code ALLOW} is supported)
+ * @param overlap what a fire does while an earlier fire's tasks are not finished (default {@code
+ *     ALLOW})
  * @param routing which workers run a fire (default {@code ONE})
  * @param shards the number of tasks per fire for {@code BROADCAST} (default 1)
- * @param children schedules started after a fire succeeds (not supported yet: must be empty)
+ * @param children names of schedules each started once after a fire's tasks all succeeded
  * @param maxAttempts attempts of each fire's task (default 1)
  * @param timeoutMs execution timeout of one attempt (default 5 minutes)
  * @param backoff delay between attempts (default Sidekiq's)
@@ -62,9 +63,16 @@ public record ScheduleDefinition(
 
   /** What a fire does while an earlier fire of the schedule still runs. */
   public enum Overlap {
+    /** Fires run side by side (XXL-JOB has no such strategy; Quartz's default). */
     ALLOW,
+    /** The fire makes no task and is recorded as skipped (XXL-JOB {@code DISCARD_LATER}). */
     SKIP_IF_RUNNING,
+    /**
+     * The fire waits until the running fire's tasks are finished; at most one fire waits, later
+     * ones are skipped as {@code queue-full} (XXL-JOB {@code SERIAL_EXECUTION}, bounded).
+     */
     QUEUE,
+    /** The running fire's tasks are cancelled and the fire runs (XXL-JOB {@code COVER_EARLY}). */
     REPLACE
   }
 
@@ -74,7 +82,7 @@ public record ScheduleDefinition(
     ONE,
     /** {@code shards} tasks per fire, each with its {@link Shard}. */
     BROADCAST,
-    /** One task per live worker (not supported yet). */
+    /** One task per live consumer of the handler's topic, counted at each fire. */
     ALL_WORKERS
   }
 

@@ -6,9 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * Checks schedule records against the contract's limits. Every failure is an {@link
- * InvalidTaskException} naming the field and the limit; parts of the model that are not built yet
- * are refused with "not supported yet" rather than accepted and ignored. The cron expression's
- * syntax is checked by the scheduler, which parses it. Stateless and thread-safe.
+ * InvalidTaskException} naming the field and the limit. The cron expression's syntax is checked by
+ * the scheduler, which parses it. Stateless and thread-safe.
  */
 public final class ScheduleValidator {
   /** The rule for schedule names. */
@@ -22,6 +21,18 @@ public final class ScheduleValidator {
 
   /** The longest cron expression in characters. */
   public static final int MAX_CRON_CHARS = 200;
+
+  /** The most tasks one fire makes ({@code shards}, or live workers for {@code ALL_WORKERS}). */
+  public static final int MAX_SHARDS = 10_000;
+
+  /** The most children one schedule may name. */
+  public static final int MAX_CHILDREN = 32;
+
+  /** How deep children of children may go (a cycle of schedules stops there). */
+  public static final int MAX_CHILD_DEPTH = 8;
+
+  /** The rule for trigger ids. */
+  public static final Pattern TRIGGER_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
 
   private final TaskLimits limits;
 
@@ -81,6 +92,64 @@ public final class ScheduleValidator {
     return u;
   }
 
+  /** Validates a manual or child trigger. */
+  public ScheduleTrigger validate(ScheduleTrigger t) {
+    Wire.checkVersion(t.v());
+    checkName(t.name());
+    if (t.triggerId() == null || !TRIGGER_ID.matcher(t.triggerId()).matches()) {
+      fail(
+          "triggerId",
+          (t.triggerId() == null
+                  ? "is missing"
+                  : "'" + HandlerNames.abbreviate(t.triggerId()) + "'")
+              + "; it must match "
+              + TRIGGER_ID.pattern()
+              + " (1 to 100 characters)");
+    }
+    if (t.depth() < 0 || t.depth() > MAX_CHILD_DEPTH) {
+      fail("depth", t.depth() + " is outside 0 to " + MAX_CHILD_DEPTH + " (children of children)");
+    }
+    if (t.parentFire() != null) {
+      TaskIds.check("parentFire", t.parentFire());
+      checkName(t.parent());
+    }
+    return t;
+  }
+
+  /** Validates a fire's finished-task notice. */
+  public ScheduleFireDone validate(ScheduleFireDone f) {
+    Wire.checkVersion(f.v());
+    checkName(f.name());
+    TaskIds.check("fireId", f.fireId());
+    TaskIds.check("taskId", f.taskId());
+    if (f.state() == null || !f.state().isTerminal()) {
+      fail("state", f.state() + " is not terminal (SUCCEEDED, DEAD or CANCELLED)");
+    }
+    return f;
+  }
+
+  private static void checkChildren(ScheduleDefinition d) {
+    if (d.children().size() > MAX_CHILDREN) {
+      fail("children", d.children().size() + " children; the limit is " + MAX_CHILDREN);
+    }
+    for (String child : d.children()) {
+      if (child == null || !NAME.matcher(child).matches()) {
+        fail(
+            "children",
+            "'"
+                + HandlerNames.abbreviate(String.valueOf(child))
+                + "' is not a schedule name; it must match "
+                + NAME.pattern());
+      }
+      if (child.equals(d.name())) {
+        fail("children", "'" + child + "' is the schedule itself");
+      }
+    }
+    if (new java.util.HashSet<>(d.children()).size() != d.children().size()) {
+      fail("children", d.children() + " names a schedule twice");
+    }
+  }
+
   private static void checkName(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
       fail(
@@ -111,23 +180,19 @@ public final class ScheduleValidator {
   }
 
   private static void checkSupported(ScheduleDefinition d) {
-    if (d.overlap() != ScheduleDefinition.Overlap.ALLOW) {
-      fail("overlap", d.overlap() + " is not supported yet; only ALLOW is");
+    checkChildren(d);
+    if (d.shards() < 1 || d.shards() > MAX_SHARDS) {
+      fail("shards", d.shards() + " is outside 1 to " + MAX_SHARDS);
     }
-    if (d.routing() == ScheduleDefinition.Routing.ALL_WORKERS) {
-      fail("routing", "ALL_WORKERS is not supported yet; use ONE or BROADCAST");
-    }
-    if (!d.children().isEmpty()) {
-      fail("children", "child schedules are not supported yet; leave children empty");
-    }
-    int max = 10_000;
-    if (d.shards() < 1 || d.shards() > max) {
-      fail("shards", d.shards() + " is outside 1 to " + max);
-    }
-    if (d.routing() == ScheduleDefinition.Routing.ONE && d.shards() != 1) {
+    if (d.routing() != ScheduleDefinition.Routing.BROADCAST && d.shards() != 1) {
       fail(
           "shards",
-          d.shards() + " shards need routing BROADCAST (routing ONE makes 1 task per fire)");
+          d.shards()
+              + " shards need routing BROADCAST (routing "
+              + d.routing()
+              + (d.routing() == ScheduleDefinition.Routing.ONE
+                  ? " makes 1 task per fire)"
+                  : " counts the handler's live workers at each fire)"));
     }
   }
 

@@ -56,6 +56,24 @@ public final class TaskIds {
     return nameBased("schedule\u0000" + schedule + "\u0000" + fireTimeMs + "\u0000" + shard);
   }
 
+  /** The id of the fire made by {@link ScheduleTrigger} {@code triggerId} of {@code schedule}. */
+  public static String forScheduleTrigger(String schedule, String triggerId) {
+    return nameBased("schedule-trigger\u0000" + schedule + "\u0000" + triggerId);
+  }
+
+  /** The id of the fire of child schedule {@code child} after parent fire {@code parentFire}. */
+  public static String forScheduleChild(String child, String parentFire) {
+    return nameBased("schedule-child\u0000" + child + "\u0000" + parentFire);
+  }
+
+  /**
+   * The id of shard {@code shard} of a triggered or child fire {@code fireId} (a calendar fire's
+   * tasks use {@link #forScheduleFire}); shard -1 (an unsharded fire) is the fire id itself.
+   */
+  public static String forFireShard(String fireId, int shard) {
+    return shard < 0 ? fireId : nameBased("fire-shard\u0000" + fireId + "\u0000" + shard);
+  }
+
   /** True when {@code id} is a UUID in canonical lower-case text. */
   public static boolean isValid(String id) {
     if (id == null || id.length() != 36) {

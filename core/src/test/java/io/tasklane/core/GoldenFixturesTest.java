@@ -163,4 +163,27 @@ class GoldenFixturesTest {
     assertThat(WireCodec.decodeTaskRecord(json)).isEqualTo(expected);
     assertSameJson(expected, json);
   }
+
+  @Test
+  void scheduleTriggerMatchesFixture() throws IOException {
+    byte[] json = fixture("schedule-trigger.json");
+    ScheduleTrigger expected = ScheduleTrigger.of("reports.nightly", "ops-42", 1767225600000L);
+    assertThat(WireCodec.decodeTaskRecord(json)).isEqualTo(expected);
+    assertSameJson(expected, json);
+  }
+
+  @Test
+  void scheduleFireDoneMatchesFixture() throws IOException {
+    byte[] json = fixture("schedule-fire-done.json");
+    ScheduleFireDone expected =
+        ScheduleFireDone.of(
+            "reports.nightly",
+            "0b8a1c3e-5f4d-5a6b-9c7d-8e9f0a1b2c3d",
+            "0b8a1c3e-5f4d-5a6b-9c7d-8e9f0a1b2c3d",
+            TaskState.SUCCEEDED,
+            null,
+            1767225660000L);
+    assertThat(WireCodec.decodeTaskRecord(json)).isEqualTo(expected);
+    assertSameJson(expected, json);
+  }
 }

@@ -64,16 +64,52 @@ class ScheduleValidatorTest {
   }
 
   @Test
-  void policiesNotBuiltYetAreRefusedAsNotSupportedYet() {
-    for (var o :
-        List.of(
-            ScheduleDefinition.Overlap.SKIP_IF_RUNNING,
-            ScheduleDefinition.Overlap.QUEUE,
-            ScheduleDefinition.Overlap.REPLACE)) {
-      refused(b -> b.overlap(o), "overlap", "not supported yet");
+  void everyOverlapPolicyAllWorkersAndChildrenAreAccepted() {
+    for (var o : ScheduleDefinition.Overlap.values()) {
+      assertThat(validator.validate(valid().overlap(o).build(), 100).overlap()).isEqualTo(o);
     }
-    refused(b -> b.routing(ScheduleDefinition.Routing.ALL_WORKERS), "routing", "not supported yet");
-    refused(b -> b.children(List.of("other")), "children", "not supported yet");
+    assertThat(
+            validator
+                .validate(valid().routing(ScheduleDefinition.Routing.ALL_WORKERS).build(), 100)
+                .routing())
+        .isEqualTo(ScheduleDefinition.Routing.ALL_WORKERS);
+    assertThat(validator.validate(valid().children(List.of("a", "b.c")).build(), 100).children())
+        .containsExactly("a", "b.c");
+  }
+
+  @Test
+  void badChildrenAndAllWorkersShardsAreRefused() {
+    refused(b -> b.children(List.of("bad name")), "children", "is not a schedule name");
+    refused(b -> b.children(List.of("nightly")), "children", "the schedule itself");
+    refused(b -> b.children(List.of("a", "a")), "children", "names a schedule twice");
+    refused(
+        b -> b.children(java.util.stream.IntStream.range(0, 33).mapToObj(i -> "c" + i).toList()),
+        "children",
+        "the limit is 32");
+    refused(
+        b -> b.routing(ScheduleDefinition.Routing.ALL_WORKERS).shards(3),
+        "shards",
+        "counts the handler's live workers");
+  }
+
+  @Test
+  void triggersAndFireNoticesAreChecked() {
+    assertThat(validator.validate(ScheduleTrigger.of("nightly", "t-1", 1)).fireId())
+        .isEqualTo(TaskIds.forScheduleTrigger("nightly", "t-1"));
+    assertThatThrownBy(() -> validator.validate(ScheduleTrigger.of("nightly", "", 1)))
+        .hasMessageContaining("triggerId");
+    String parentFire = TaskIds.forScheduleFire("p", 1, -1);
+    ScheduleTrigger child = ScheduleTrigger.child("c", "p", parentFire, 9, 1);
+    assertThatThrownBy(() -> validator.validate(child))
+        .hasMessageContaining("depth")
+        .hasMessageContaining("outside 0 to 8");
+    assertThat(ScheduleTrigger.child("c", "p", parentFire, 1, 1).fireId())
+        .isEqualTo(TaskIds.forScheduleChild("c", parentFire));
+    assertThatThrownBy(
+            () ->
+                validator.validate(
+                    ScheduleFireDone.of("n", parentFire, parentFire, TaskState.PENDING, null, 1)))
+        .hasMessageContaining("not terminal");
   }
 
   @Test

@@ -4,9 +4,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
+import io.tasklane.core.Shard;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +36,7 @@ final class BasicSuite {
     final CountDownLatch releaseStubborn = new CountDownLatch(1);
     final AtomicInteger stubbornInterrupts = new AtomicInteger();
     final AtomicBoolean stubbornReturned = new AtomicBoolean();
+    final Map<String, Optional<Shard>> shards = new ConcurrentHashMap<>();
 
     void ran(String taskId) {
       runs.merge(taskId, 1, Integer::sum);
@@ -52,6 +55,7 @@ final class BasicSuite {
     @Override
     public void handle(Greeting payload, TaskContext ctx) {
       probe.ran(ctx.taskId());
+      probe.shards.put(ctx.taskId(), ctx.shard());
       ctx.log().info("hello {} x{}", payload.name(), payload.times());
     }
   }

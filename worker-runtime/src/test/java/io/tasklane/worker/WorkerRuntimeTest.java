@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.Outcome;
+import io.tasklane.core.Shard;
 import io.tasklane.core.TaskLogLine;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.WireCodec;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -77,6 +79,25 @@ class WorkerRuntimeTest {
                 assertThat(logLines(d.id()))
                     .extracting(TaskLogLine::message)
                     .contains("hello ada x2"));
+  }
+
+  @Test
+  void aShardTaskSeesItsShardInTheContextAndAPlainTaskNone() {
+    Dispatch plain = Dispatches.of("echo", new Greeting("plain", 1), 30_000);
+    Dispatch first = Dispatches.of("echo", new Greeting("shard", 1), 30_000);
+    Dispatch sharded =
+        Dispatch.of(
+            first.task().toBuilder().shard(new Shard(2, 5)).build(),
+            1,
+            first.deadline(),
+            first.dispatchedAt());
+    fx.send(plain);
+    fx.send(sharded);
+
+    assertThat(fx.awaitResult(sharded.id()).outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(fx.awaitResult(plain.id()).outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(probe.shards).containsEntry(sharded.id(), Optional.of(new Shard(2, 5)));
+    assertThat(probe.shards).containsEntry(plain.id(), Optional.empty());
   }
 
   @Test

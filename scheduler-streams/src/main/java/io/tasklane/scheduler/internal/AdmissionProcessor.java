@@ -4,6 +4,8 @@ import io.tasklane.core.CancelCommand;
 import io.tasklane.core.ControlCommand;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleDefinition;
+import io.tasklane.core.ScheduleFireDone;
+import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskLimits;
@@ -101,6 +103,20 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
             } catch (InvalidTaskException e) {
               inputs.reject(record, "unschedule " + u.name() + ": " + e.getMessage(), e);
             }
+          } else if (value instanceof ScheduleTrigger t
+              && inputs.keyIs(record, t.name(), "the schedule's name")) {
+            try {
+              schedules.trigger(SCHEDULES.validate(t), now);
+            } catch (InvalidTaskException e) {
+              inputs.reject(record, "schedule-trigger " + t.name() + ": " + e.getMessage(), e);
+            }
+          } else if (value instanceof ScheduleFireDone f
+              && inputs.keyIs(record, f.name(), "the schedule's name")) {
+            try {
+              schedules.fireDone(SCHEDULES.validate(f), now);
+            } catch (InvalidTaskException e) {
+              inputs.reject(record, "schedule-fire-done " + f.name() + ": " + e.getMessage(), e);
+            }
           }
         });
   }
@@ -132,6 +148,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
       e.updatedAt = now;
       machine.store.put(id, previous, e.build());
       engine.metrics().count(SchedulerEvent.CANCELLED_BEFORE_ARRIVAL);
+      ScheduleNotices.finished(task, id, TaskState.CANCELLED, previous.reason(), now, machine.out);
       return;
     }
     TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
@@ -163,6 +180,12 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
   private void refuseDuplicate(TaskRecord previous, TaskEnvelope task, long now) {
     String id = task.id();
     engine.metrics().count(SchedulerEvent.DUPLICATE);
+    if (previous.state() != null && previous.state().isTerminal()) {
+      // A schedule fire that derived an id it had made before (a reused trigger id) waits for
+      // this task: tell it again, or it would count as running for ever.
+      ScheduleNotices.finished(
+          previous.task(), id, previous.state(), previous.reason(), now, machine.out);
+    }
     if (!RefusedDuplicate.conflicts(previous.task(), task)) {
       machine.store.reassertTimer(id, previous);
       return;

@@ -14,6 +14,7 @@ import java.util.random.RandomGenerator;
  * @param metrics where counts go
  * @param random the jitter source, asked on the stream thread at each use
  * @param memory what each stream task of this process keeps in memory beside its stores
+ * @param workers the handlers' live workers and partitions, for schedule fires
  * @param spans the admission and dispatch spans (no-ops unless tracing is configured)
  */
 public record Engine(
@@ -23,26 +24,35 @@ public record Engine(
     SchedulerMetrics metrics,
     Supplier<RandomGenerator> random,
     TaskMemory.Registry memory,
+    HandlerWorkers workers,
     TaskSpans spans) {
 
-  /** An engine that records no spans. */
+  /** An engine with its own, empty memory of stream tasks, that records no spans. */
   public Engine(
       Topics topics,
       EngineSettings settings,
       HandlerTopics handlerTopics,
       SchedulerMetrics metrics,
       Supplier<RandomGenerator> random,
-      TaskMemory.Registry memory) {
-    this(topics, settings, handlerTopics, metrics, random, memory, new TaskSpans(Tracing.off()));
+      HandlerWorkers workers) {
+    this(
+        topics,
+        settings,
+        handlerTopics,
+        metrics,
+        random,
+        new TaskMemory.Registry(),
+        workers,
+        new TaskSpans(Tracing.off()));
   }
 
-  /** An engine with its own, empty memory of stream tasks. */
+  /** An engine with its own, empty memory of stream tasks that knows no handler's workers. */
   public Engine(
       Topics topics,
       EngineSettings settings,
       HandlerTopics handlerTopics,
       SchedulerMetrics metrics,
       Supplier<RandomGenerator> random) {
-    this(topics, settings, handlerTopics, metrics, random, new TaskMemory.Registry());
+    this(topics, settings, handlerTopics, metrics, random, HandlerWorkers.UNKNOWN);
   }
 }

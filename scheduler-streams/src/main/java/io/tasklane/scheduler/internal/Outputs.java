@@ -4,6 +4,7 @@ import io.tasklane.core.ControlRecord;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskTopicRecord;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -55,6 +56,15 @@ final class Outputs {
   /** A new task (a schedule's fire) to {@code <ns>.tasks}, keyed by its routing key. */
   void task(TaskEnvelope task, long now) {
     context.forward(new Record<String, Object>(task.routingKey(), task, now), Stores.SINK_TASKS);
+  }
+
+  /**
+   * A schedule record ({@code schedule-fire-done} to a schedule, {@code schedule-trigger} to a
+   * child schedule) to {@code <ns>.tasks}, keyed by the schedule's name so that it reaches the
+   * partition that owns the schedule.
+   */
+  void scheduleRecord(String name, TaskTopicRecord record, long now) {
+    context.forward(new Record<String, Object>(name, record, now), Stores.SINK_TASKS);
   }
 
   /** A control record (dependency protocol) keyed by {@code key}. */

@@ -1,22 +1,21 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.ScheduleDefinition;
-import io.tasklane.core.Shard;
-import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.Unschedule;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Recurring schedules (docs/schedules.md): applies definitions and unschedules in version order and
- * turns each due fire into tasks on {@code <ns>.tasks}, one per fire (or one per shard for {@code
- * BROADCAST}), with ids derived from (schedule, fire instant, shard) so that a replayed definition,
- * a rebalance or a crash mid-fire never makes a second task: admission drops a repeated id. One
- * instance per stream task, used on its stream thread (processing and punctuation); its store
- * writes and tasks go out with the task's next commit.
+ * turns each due fire, manual trigger or child start into tasks on {@code <ns>.tasks} through the
+ * overlap policy ({@link FireRunner}), one per fire (or one per shard for {@code BROADCAST} and
+ * {@code ALL_WORKERS}), with ids derived from (schedule, fire instant or trigger, shard) so that a
+ * replayed definition, a rebalance or a crash mid-fire never makes a second task: admission drops a
+ * repeated id. One instance per stream task, used on its stream thread (processing and
+ * punctuation); its store writes and tasks go out with the task's next commit.
  */
 final class ScheduleMachine {
   private static final Logger LOG = LoggerFactory.getLogger(ScheduleMachine.class);
@@ -27,15 +26,21 @@ final class ScheduleMachine {
   /** Header with the fire instant (epoch millis) of a fire's task. */
   static final String HEADER_FIRE_TIME = "tasklane.fire-time";
 
+  /** Header with the fire's id, which its finished-task notices name. */
+  static final String HEADER_FIRE_ID = "tasklane.fire-id";
+
+  /** Header with the parent fire's id on the tasks of a child schedule's fire. */
+  static final String HEADER_PARENT_FIRE = "tasklane.parent-fire";
+
   private final ScheduleStore store;
   private final Engine engine;
-  private final Outputs out;
+  private final FireRunner runner;
   private boolean repaired;
 
   ScheduleMachine(ScheduleStore store, Engine engine, Outputs out) {
     this.store = store;
     this.engine = engine;
-    this.out = out;
+    this.runner = new FireRunner(engine, out);
   }
 
   /**
@@ -59,8 +64,20 @@ final class ScheduleMachine {
     }
     long last = previous == null ? Fires.NONE : previous.lastFireAt();
     long next = d.enabled() ? fires.after(Math.max(now - 1, last)) : Fires.NONE;
-    store.put(d.name(), previous, new ScheduleState(d, d.version(), false, next, last));
+    store.put(
+        d.name(), previous, new ScheduleState(d, d.version(), false, next, last).keeping(previous));
     engine.metrics().count(SchedulerEvent.SCHEDULE_DEFINED);
+    watchWorkers(d);
+  }
+
+  /**
+   * Asks the worker cache about a sharded schedule's handler now, so that it is fresh by the fire
+   * (the cache reads only handlers it was asked about).
+   */
+  private void watchWorkers(ScheduleDefinition d) {
+    if (d.routing() != ScheduleDefinition.Routing.ONE) {
+      engine.workers().liveConsumers(d.handler());
+    }
   }
 
   /** Deletes the schedule and its timer unless a newer definition is stored. */
@@ -71,15 +88,19 @@ final class ScheduleMachine {
       return;
     }
     long last = previous == null ? Fires.NONE : previous.lastFireAt();
-    store.put(u.name(), previous, new ScheduleState(null, u.version(), true, Fires.NONE, last));
+    store.put(
+        u.name(),
+        previous,
+        new ScheduleState(null, u.version(), true, Fires.NONE, last).keeping(previous));
     engine.metrics().count(SchedulerEvent.SCHEDULE_DELETED);
   }
 
   /**
    * The timer of schedule {@code name} for the fire at {@code at} fired at {@code now} (its entry
-   * is already out of the index): makes the fires its misfire policy keeps ({@link Misfires}) into
-   * tasks and sets the timer to the first fire after {@code now}. A timer that no longer matches
-   * the stored schedule is stale and ignored.
+   * is already out of the index): starts the fires its misfire policy keeps ({@link Misfires})
+   * through the overlap policy ({@link FireRunner}), records a dropped one as misfired, and sets
+   * the timer to the first fire after {@code now}. A timer that no longer matches the stored
+   * schedule is stale and ignored.
    */
   void fire(String name, long at, long now) {
     ScheduleState s = store.get(name);
@@ -91,13 +112,66 @@ final class ScheduleMachine {
     Fires fires = new Fires(d);
     List<Long> made = Misfires.toFire(d.misfirePolicy(), fires, at, now, tolerance());
     for (long fireAt : made) {
-      emit(d, fireAt, now);
+      String fireId = TaskIds.forScheduleFire(name, fireAt, -1);
+      s = runner.start(s, FireRunner.fire(fireId, fireAt, FireRecord.Kind.CALENDAR, null), now);
     }
     if (made.isEmpty()) {
       engine.metrics().count(SchedulerEvent.SCHEDULE_MISFIRE_SKIPPED);
+      String why = "late by " + (now - at) + " ms; misfire policy " + d.misfire();
+      FireRecord missed =
+          FireRecord.noTask(
+              TaskIds.forScheduleFire(name, at, -1),
+              at,
+              FireRecord.Kind.CALENDAR,
+              0,
+              null,
+              FireRecord.Outcome.MISFIRED,
+              why);
+      s = s.withFires(FireHistory.put(s.fires(), missed), s.waiting());
     }
     long last = made.isEmpty() ? s.lastFireAt() : made.get(made.size() - 1);
     store.putFired(name, s.withTimer(fires.after(Math.max(now, at)), last));
+    watchWorkers(d);
+  }
+
+  /**
+   * A manual trigger or a child start: a fire now, outside the calendar, with the id {@link
+   * ScheduleTrigger#fireId()}, through the overlap policy. A repeat of a fire the schedule has is
+   * ignored (and its tasks' ids are derived, so admission drops them anyway).
+   *
+   * @throws io.tasklane.core.InvalidTaskException naming {@code name} when no such schedule exists
+   */
+  void trigger(ScheduleTrigger t, long now) {
+    ScheduleState s = store.get(t.name());
+    if (s == null || s.deleted()) {
+      throw new io.tasklane.core.InvalidTaskException(
+          "name",
+          "no schedule '" + t.name() + "'" + (s == null ? "" : " (deleted)") + " to trigger");
+    }
+    String fireId = t.fireId();
+    if (FireHistory.find(s.fires(), fireId) != null) {
+      engine.metrics().count(SchedulerEvent.SCHEDULE_TRIGGER_DUPLICATE);
+      return;
+    }
+    engine.metrics().count(SchedulerEvent.SCHEDULE_TRIGGERED);
+    FireRecord.Kind kind = t.isChild() ? FireRecord.Kind.CHILD : FireRecord.Kind.TRIGGER;
+    long at = t.requestedAt() > 0 ? t.requestedAt() : now;
+    store.putFired(t.name(), runner.start(s, FireRunner.fire(fireId, at, kind, t), now));
+  }
+
+  /**
+   * A fire's task finished ({@link io.tasklane.core.ScheduleFireDone}): history, queue, children.
+   */
+  void fireDone(io.tasklane.core.ScheduleFireDone notice, long now) {
+    ScheduleState s = store.get(notice.name());
+    if (s == null) {
+      engine.metrics().count(SchedulerEvent.SCHEDULE_FIRE_DONE_UNKNOWN);
+      return;
+    }
+    ScheduleState next = runner.done(s, notice, now);
+    if (next != s) {
+      store.putFired(notice.name(), next);
+    }
   }
 
   /**
@@ -125,33 +199,5 @@ final class ScheduleMachine {
   /** A fire is on time when found within two ticks of the punctuator (at least a second). */
   private long tolerance() {
     return Math.max(1_000L, 2 * engine.settings().punctuationInterval().toMillis());
-  }
-
-  private void emit(ScheduleDefinition d, long fireAt, long now) {
-    if (d.routing() == ScheduleDefinition.Routing.BROADCAST) {
-      for (int i = 0; i < d.shards(); i++) {
-        emit(d, fireAt, i, new Shard(i, d.shards()), now);
-      }
-    } else {
-      emit(d, fireAt, -1, null, now);
-    }
-  }
-
-  private void emit(ScheduleDefinition d, long fireAt, int index, Shard shard, long now) {
-    TaskEnvelope task =
-        TaskEnvelope.builder()
-            .id(TaskIds.forScheduleFire(d.name(), fireAt, index))
-            .handler(d.handler())
-            .payload(d.payload())
-            .dueAt(fireAt)
-            .maxAttempts(d.maxAttempts())
-            .timeoutMs(d.timeoutMs())
-            .backoff(d.backoff())
-            .headers(Map.of(HEADER_SCHEDULE, d.name(), HEADER_FIRE_TIME, String.valueOf(fireAt)))
-            .createdAt(now)
-            .shard(shard)
-            .build();
-    out.task(task, now);
-    engine.metrics().count(SchedulerEvent.SCHEDULE_FIRED);
   }
 }

@@ -96,7 +96,31 @@ public enum SchedulerEvent {
   /** A task was made from a schedule's fire (one per shard). */
   SCHEDULE_FIRED("schedule.fired"),
   /** A schedule's timer fired and its misfire policy skipped every due fire. */
-  SCHEDULE_MISFIRE_SKIPPED("schedule.misfire-skipped");
+  SCHEDULE_MISFIRE_SKIPPED("schedule.misfire-skipped"),
+  /** A fire made no task because an earlier fire still ran ({@code SKIP_IF_RUNNING}). */
+  SCHEDULE_OVERLAP_SKIPPED("schedule.overlap-skipped"),
+  /** A fire waits for the running one ({@code overlap: QUEUE}). */
+  SCHEDULE_QUEUED("schedule.queued"),
+  /** A fire was skipped because one already waited ({@code overlap: QUEUE}). */
+  SCHEDULE_QUEUE_FULL("schedule.queue-full"),
+  /** A running fire's unfinished tasks were cancelled for a new one ({@code REPLACE}). */
+  SCHEDULE_REPLACED("schedule.replaced"),
+  /** A manual trigger or a child start was applied. */
+  SCHEDULE_TRIGGERED("schedule.triggered"),
+  /** A trigger or child start for a fire the schedule already has; ignored. */
+  SCHEDULE_TRIGGER_DUPLICATE("schedule.trigger-duplicate"),
+  /** A trigger of a paused schedule; recorded as skipped. */
+  SCHEDULE_PAUSED_SKIPPED("schedule.paused-skipped"),
+  /** A fire's finished task was recorded in its schedule's history. */
+  SCHEDULE_FIRE_DONE("schedule.fire-done"),
+  /** A finished-task notice for a fire or task the schedule does not track; ignored. */
+  SCHEDULE_FIRE_DONE_UNKNOWN("schedule.fire-done-unknown"),
+  /** A child schedule was started after a fire succeeded. */
+  SCHEDULE_CHILD_STARTED("schedule.child-started"),
+  /** Children not started because the chain is deeper than the limit. */
+  SCHEDULE_CHILD_TOO_DEEP("schedule.child-too-deep"),
+  /** An ALL_WORKERS fire found no live consumer count; it made one task. */
+  SCHEDULE_WORKERS_UNKNOWN("schedule.workers-unknown");
 
   private final String tag;
 

@@ -45,6 +45,7 @@ public final class SchedulerRuntime {
   final Topics topics;
   private final Admin admin;
   private final TopicWatcher watcher;
+  private final WorkerGroupWatcher workers;
   private final MicrometerMetrics metrics;
   final KafkaProducer<String, byte[]> producer;
   private final ScheduledExecutorService timer;
@@ -71,6 +72,13 @@ public final class SchedulerRuntime {
     }
     this.watcher = new TopicWatcher(admin, topics, config.partitions());
     watcher.refresh();
+    this.workers =
+        new WorkerGroupWatcher(
+            admin,
+            topics,
+            topics.namespace() + "-worker",
+            java.time.Clock.systemUTC(),
+            config.topicRefreshInterval().multipliedBy(3));
     this.metrics = new MicrometerMetrics(registry, () -> streams);
     this.tracing = Tracing.fromEnvironment("io.tasklane.scheduler", "tasklane-scheduler");
     this.producer =
@@ -158,6 +166,7 @@ public final class SchedulerRuntime {
             metrics,
             ThreadLocalRandom::current,
             new TaskMemory.Registry(),
+            workers,
             new TaskSpans(tracing));
     Properties props = StreamsProps.streams(config, self, metrics);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);
@@ -172,6 +181,7 @@ public final class SchedulerRuntime {
     long every = config.topicRefreshInterval().toMillis();
     timer.scheduleWithFixedDelay(watcher::refresh, every, every, TimeUnit.MILLISECONDS);
     timer.scheduleWithFixedDelay(this::checkPartitions, every, every, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(workers::refresh, 0, every, TimeUnit.MILLISECONDS);
     LOG.info(
         "tasklane scheduler started: application {} namespace {} api {}",
         config.applicationId(),
@@ -204,6 +214,11 @@ public final class SchedulerRuntime {
   /** Why the scheduler stopped processing while running, or null. */
   String haltReason() {
     return haltReason;
+  }
+
+  /** The handlers' live workers as last seen (a cache; never blocks). */
+  HandlerWorkers workers() {
+    return workers;
   }
 
   KafkaStreams streams() {

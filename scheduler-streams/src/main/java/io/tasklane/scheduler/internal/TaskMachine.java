@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  *       attempts are used up;
  *   <li>{@link #dead}: DEAD, the last dispatch on the handler's DLT;
  *   <li>{@link #finish}: a terminal state (SUCCEEDED, DEAD, CANCELLED), kept for the retention with
- *       a purge timer, waiters told ({@link #notifyWaiters}).
+ *       a purge timer, waiters told ({@link #notifyWaiters}), and a schedule fire's schedule told
+ *       ({@link ScheduleNotices}).
  * </ul>
  *
  * <p>A transition edits a {@link TaskRecord.Edit} and forwards records; the caller stores the
@@ -113,6 +114,7 @@ final class TaskMachine {
     e.updatedAt = now;
     e.timer(now + engine.settings().retentionMs(), TimerKind.PURGE);
     notifyWaiters(e, id, state, reason, now);
+    ScheduleNotices.finished(e.task, id, state, reason, now, out);
   }
 
   /** Answers every waiter of this task with {@code dependency-done} and forgets them. */

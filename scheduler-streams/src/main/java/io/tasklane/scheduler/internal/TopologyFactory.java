@@ -12,7 +12,8 @@ import org.apache.kafka.streams.Topology;
  * control} (co-partitioned) into three processors that share the task, due-index and state-count
  * stores, with sinks for dispatches, dead letters, control records, the scheduler's own DLT
  * (records it could not decode or apply) and {@code tasks} (the fires of recurring schedules, kept
- * in a schedule store of the admission processor).
+ * in a schedule store of the admission processor, and the notices of their finished tasks, which
+ * travel keyed by the schedule's name to the partition that owns it).
  */
 public final class TopologyFactory {
   private TopologyFactory() {}
@@ -63,11 +64,7 @@ public final class TopologyFactory {
         (topic, value) -> (byte[]) value,
         processors);
     t.addSink(
-        Stores.SINK_TASKS,
-        engine.topics().tasks(),
-        Serdes.String().serializer(),
-        json,
-        Stores.ADMISSION);
+        Stores.SINK_TASKS, engine.topics().tasks(), Serdes.String().serializer(), json, processors);
     Serializer<ControlRecord> control = (topic, value) -> WireCodec.encode(value);
     t.addSink(
         Stores.SINK_CONTROL,

@@ -33,6 +33,7 @@ final class Driver implements AutoCloseable {
   final Topics topics = new Topics("t");
   final KnownTopics known = new KnownTopics();
   final CountingMetrics metrics = new CountingMetrics();
+  final TestWorkers workers = new TestWorkers();
   final EngineSettings settings;
   final Engine engine;
   final TopologyTestDriver driver;
@@ -79,7 +80,7 @@ final class Driver implements AutoCloseable {
             .build();
     known.topics.add(topics.handler(HANDLER));
     known.topics.add(topics.handlerDlt(HANDLER));
-    engine = new Engine(topics, settings, known, metrics, FixedRandom::new);
+    engine = new Engine(topics, settings, known, metrics, FixedRandom::new, workers);
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -130,6 +131,13 @@ final class Driver implements AutoCloseable {
   void sendResult(TaskResult result) {
     results.pipeInput(
         new TestRecord<>(result.id(), WireCodec.encode(result), Instant.ofEpochMilli(now)));
+  }
+
+  /** A result for {@code dispatch}, keyed by its routing key as a worker sends it. */
+  void sendResult(Dispatch dispatch, TaskResult result) {
+    results.pipeInput(
+        new TestRecord<>(
+            dispatch.routingKey(), WireCodec.encode(result), Instant.ofEpochMilli(now)));
   }
 
   /** Moves the wall clock to {@code t}, firing the punctuator. */

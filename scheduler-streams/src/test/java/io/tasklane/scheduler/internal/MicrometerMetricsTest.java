@@ -57,7 +57,19 @@ class MicrometerMetricsTest {
           "schedule.duplicate",
           "schedule.deleted",
           "schedule.fired",
-          "schedule.misfire-skipped");
+          "schedule.misfire-skipped",
+          "schedule.overlap-skipped",
+          "schedule.queued",
+          "schedule.queue-full",
+          "schedule.replaced",
+          "schedule.triggered",
+          "schedule.trigger-duplicate",
+          "schedule.paused-skipped",
+          "schedule.fire-done",
+          "schedule.fire-done-unknown",
+          "schedule.child-started",
+          "schedule.child-too-deep",
+          "schedule.workers-unknown");
 
   @Test
   void everyEventIsCountedUnderItsExportedTag() {

@@ -267,7 +267,7 @@ class ScheduleTest {
 
   @Test
   void invalidDefinitionsGoToTheSchedulerDltNamingTheField() {
-    define(every10s("q").overlap(ScheduleDefinition.Overlap.QUEUE).build());
+    define(every10s("q").children(List.of("q")).build());
     define(
         ScheduleDefinition.builder()
             .name("c")
@@ -285,7 +285,7 @@ class ScheduleTest {
         .extracting(r -> header(r, Outputs.REASON))
         .containsExactly("invalid", "invalid", "invalid", "wrong-key");
     assertThat(header(dlt.get(0), Outputs.ERROR_MESSAGE))
-        .contains("overlap: QUEUE is not supported yet");
+        .contains("children: 'q' is the schedule itself");
     assertThat(header(dlt.get(1), Outputs.ERROR_MESSAGE)).contains("cron: '61 * * * *'");
     assertThat(header(dlt.get(2), Outputs.ERROR_MESSAGE)).contains("zone: 'Nowhere/City'");
   }

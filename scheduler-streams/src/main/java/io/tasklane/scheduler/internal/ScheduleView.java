@@ -1,0 +1,107 @@
+package io.tasklane.scheduler.internal;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tasklane.core.WireCodec;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The status API's JSON of one schedule ({@code GET /api/schedules/{name}}): its definition, its
+ * timer, its next {@link #NEXT} fire instants, the waiting fire and its fire history newest first
+ * (fire instant, kind, task ids with their routing keys and states, lateness, outcome and reason).
+ * Epoch millis, each with an ISO-8601 twin. Pure.
+ */
+final class ScheduleView {
+  /** How many coming fire instants the view lists. */
+  static final int NEXT = 5;
+
+  private ScheduleView() {}
+
+  /**
+   * @param workers the handler's live workers as the scheduler last saw them (shown for {@code
+   *     ALL_WORKERS} as {@code liveWorkers}: the task count of its next fire)
+   */
+  static String json(String name, ScheduleState s, HandlerWorkers workers) {
+    ObjectNode o = WireCodec.mapper().createObjectNode();
+    o.put("name", name);
+    o.put("version", s.version());
+    o.put("deleted", s.deleted());
+    if (s.definition() != null) {
+      o.set("definition", WireCodec.mapper().valueToTree(s.definition()));
+      o.put("enabled", s.definition().enabled());
+      if (s.definition().routing() == io.tasklane.core.ScheduleDefinition.Routing.ALL_WORKERS) {
+        var live = workers.liveConsumers(s.definition().handler());
+        if (live.isPresent()) {
+          o.put("liveWorkers", live.getAsInt());
+        } else {
+          o.putNull("liveWorkers");
+        }
+      }
+    }
+    time(o, "nextFireAt", s.nextFireAt());
+    ArrayNode next = o.putArray("nextFires");
+    for (long t : nextFires(s)) {
+      next.add(Instant.ofEpochMilli(t).toString());
+    }
+    if (s.waiting() != null) {
+      o.put("waiting", s.waiting());
+    }
+    ArrayNode fires = o.putArray("fires");
+    List<FireRecord> newestFirst = new ArrayList<>(s.fires());
+    java.util.Collections.reverse(newestFirst);
+    for (FireRecord f : newestFirst) {
+      ObjectNode n = fires.addObject();
+      n.put("fireId", f.fireId());
+      time(n, "fireAt", f.fireAt());
+      n.put("kind", f.kind().name());
+      n.put("outcome", f.outcome().name());
+      if (f.reason() != null) {
+        n.put("reason", f.reason());
+      }
+      if (f.parentFire() != null) {
+        n.put("parentFire", f.parentFire());
+      }
+      if (f.madeAt() > 0) {
+        time(n, "madeAt", f.madeAt());
+        n.put("latenessMs", f.latenessMs());
+      }
+      ArrayNode tasks = n.putArray("tasks");
+      for (FireRecord.FireTask t : f.tasks()) {
+        ObjectNode tn = tasks.addObject();
+        tn.put("id", t.id());
+        if (!t.routingKey().equals(t.id())) {
+          tn.put("routingKey", t.routingKey());
+        }
+        tn.put("state", t.state() == null ? "RUNNING" : t.state().name());
+      }
+    }
+    return WireCodec.encodeToString(o);
+  }
+
+  /**
+   * The next {@link #NEXT} fire instants from the one the timer waits for (none when paused,
+   * deleted or past its end).
+   */
+  static List<Long> nextFires(ScheduleState s) {
+    List<Long> out = new ArrayList<>(NEXT);
+    if (s.definition() == null || s.deleted() || !s.hasTimer()) {
+      return out;
+    }
+    Fires fires = new Fires(s.definition());
+    long t = s.nextFireAt();
+    while (t != Fires.NONE && out.size() < NEXT) {
+      out.add(t);
+      t = fires.after(t);
+    }
+    return out;
+  }
+
+  private static void time(ObjectNode o, String field, long millis) {
+    o.put(field, millis);
+    if (millis > 0) {
+      o.put(field + "Iso", Instant.ofEpochMilli(millis).toString());
+    }
+  }
+}
