@@ -1,15 +1,22 @@
 package io.tasklane.relay.internal;
 
+import static io.tasklane.core.tracing.SpanKeys.DESTINATION;
+import static io.tasklane.core.tracing.SpanKeys.HANDLER;
+import static io.tasklane.core.tracing.SpanKeys.KEY;
+import static io.tasklane.core.tracing.SpanKeys.OPERATION_NAME;
+import static io.tasklane.core.tracing.SpanKeys.OPERATION_TYPE;
+import static io.tasklane.core.tracing.SpanKeys.SYSTEM;
+import static io.tasklane.core.tracing.SpanKeys.TASK_ID;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapGetter;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.outbox.OutboxRow;
+import io.tasklane.core.tracing.SpanKeys;
 import io.tasklane.core.tracing.Tracing;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,30 +31,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * consumer thread only; tracing off, it records nothing.
  */
 final class PublishSpans {
-  static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
-  static final AttributeKey<String> DESTINATION =
-      AttributeKey.stringKey("messaging.destination.name");
-  static final AttributeKey<String> OPERATION_TYPE =
-      AttributeKey.stringKey("messaging.operation.type");
-  static final AttributeKey<String> OPERATION_NAME =
-      AttributeKey.stringKey("messaging.operation.name");
-  static final AttributeKey<String> KEY = AttributeKey.stringKey("messaging.kafka.message.key");
-  static final AttributeKey<String> TASK_ID = AttributeKey.stringKey("tasklane.task.id");
-  static final AttributeKey<String> HANDLER = AttributeKey.stringKey("tasklane.handler");
   static final AttributeKey<Long> ROW_ID = AttributeKey.longKey("tasklane.outbox.row.id");
-
-  private static final TextMapGetter<Map<String, String>> GETTER =
-      new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Map<String, String> carrier) {
-          return carrier.keySet();
-        }
-
-        @Override
-        public String get(Map<String, String> carrier, String key) {
-          return carrier == null ? null : carrier.get(key);
-        }
-      };
 
   private final Tracing tracing;
   private final List<Span> spans = new ArrayList<>(); // per record of the batch, null: none
@@ -70,9 +54,7 @@ final class PublishSpans {
       spans.add(null);
       return;
     }
-    Context parent =
-        W3CTraceContextPropagator.getInstance()
-            .extract(Context.root(), Map.of("traceparent", traceparent(row)), GETTER);
+    Context parent = SpanKeys.parentOf(Map.of("traceparent", traceparent(row)));
     spans.add(
         tracing
             .tracer()

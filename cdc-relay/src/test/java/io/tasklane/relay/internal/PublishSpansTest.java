@@ -5,18 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.tasklane.core.outbox.OutboxKind;
 import io.tasklane.core.outbox.OutboxRow;
+import io.tasklane.core.tracing.SpanKeys;
 import io.tasklane.core.tracing.Tracing;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,12 +24,12 @@ class PublishSpansTest {
   private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
   private static final String ENQUEUE_SPAN = "00f067aa0ba902b7";
 
-  private final List<SpanData> exported = new CopyOnWriteArrayList<>();
+  private final InMemorySpanExporter memory = InMemorySpanExporter.create();
   private final OpenTelemetrySdk sdk =
       OpenTelemetrySdk.builder()
           .setTracerProvider(
               SdkTracerProvider.builder()
-                  .addSpanProcessor(SimpleSpanProcessor.create(collecting(exported)))
+                  .addSpanProcessor(SimpleSpanProcessor.create(memory))
                   .build())
           .build();
 
@@ -54,22 +52,22 @@ class PublishSpansTest {
     acked.add(new ProducerRecord<>("ns.relay.dlt", "rk-2", new byte[1]));
     spans.acknowledged(acked);
 
-    assertThat(exported).hasSize(2);
+    assertThat(memory.getFinishedSpanItems()).hasSize(2);
     SpanData first =
-        exported.stream()
-            .filter(s -> s.getAttributes().get(PublishSpans.TASK_ID).equals("t-1"))
+        memory.getFinishedSpanItems().stream()
+            .filter(s -> s.getAttributes().get(SpanKeys.TASK_ID).equals("t-1"))
             .findFirst()
             .orElseThrow();
     assertThat(first.getName()).isEqualTo("publish ns.tasks");
     assertThat(first.getKind()).isEqualTo(SpanKind.PRODUCER);
     assertThat(first.getTraceId()).isEqualTo(TRACE);
     assertThat(first.getParentSpanId()).isEqualTo(ENQUEUE_SPAN);
-    assertThat(first.getAttributes().get(PublishSpans.KEY)).isEqualTo("rk-1");
-    assertThat(first.getAttributes().get(PublishSpans.HANDLER)).isEqualTo("mail.send");
+    assertThat(first.getAttributes().get(SpanKeys.KEY)).isEqualTo("rk-1");
+    assertThat(first.getAttributes().get(SpanKeys.HANDLER)).isEqualTo("mail.send");
     assertThat(first.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
     SpanData second =
-        exported.stream()
-            .filter(s -> s.getAttributes().get(PublishSpans.TASK_ID).equals("t-2"))
+        memory.getFinishedSpanItems().stream()
+            .filter(s -> s.getAttributes().get(SpanKeys.TASK_ID).equals("t-2"))
             .findFirst()
             .orElseThrow();
     assertThat(second.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
@@ -80,8 +78,9 @@ class PublishSpansTest {
     PublishSpans spans = new PublishSpans(Tracing.of("io.tasklane.relay", sdk));
     spans.task(row(1, "t-1"), new ProducerRecord<>("ns.tasks", "rk-1", new byte[1]));
     spans.abandoned(new InterruptedException("relay stopping"));
-    assertThat(exported).hasSize(1);
-    assertThat(exported.get(0).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    assertThat(memory.getFinishedSpanItems()).hasSize(1);
+    assertThat(memory.getFinishedSpanItems().get(0).getStatus().getStatusCode())
+        .isEqualTo(StatusCode.ERROR);
   }
 
   @Test
@@ -90,12 +89,12 @@ class PublishSpansTest {
     var r = new ProducerRecord<>("ns.tasks", "rk-1", new byte[1]);
     spans.task(row(1, "t-1").toBuilder().headers(null).build(), r);
     spans.acknowledged(List.of(r));
-    assertThat(exported.get(0).getParentSpanContext().isValid()).isFalse();
+    assertThat(memory.getFinishedSpanItems().get(0).getParentSpanContext().isValid()).isFalse();
 
     PublishSpans off = new PublishSpans(Tracing.off());
     off.task(row(2, "t-2"), r);
     off.acknowledged(List.of(r));
-    assertThat(exported).hasSize(1);
+    assertThat(memory.getFinishedSpanItems()).hasSize(1);
   }
 
   private static OutboxRow row(long id, String taskId) {
@@ -107,25 +106,5 @@ class PublishSpansTest {
         .handler("mail.send")
         .headers("{\"traceparent\":\"00-" + TRACE + "-" + ENQUEUE_SPAN + "-01\"}")
         .build();
-  }
-
-  private static SpanExporter collecting(Collection<SpanData> into) {
-    return new SpanExporter() {
-      @Override
-      public CompletableResultCode export(Collection<SpanData> batch) {
-        into.addAll(batch);
-        return CompletableResultCode.ofSuccess();
-      }
-
-      @Override
-      public CompletableResultCode flush() {
-        return CompletableResultCode.ofSuccess();
-      }
-
-      @Override
-      public CompletableResultCode shutdown() {
-        return CompletableResultCode.ofSuccess();
-      }
-    };
   }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
@@ -39,7 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
@@ -183,12 +183,12 @@ class TracePerTaskTest {
 
   /** Enqueues each task in its own transaction, inside its own enqueue span of an SDK tracer. */
   private static Enqueued enqueueInsideSpans(String url, LocalStack stack) throws Exception {
-    List<SpanData> ended = new CopyOnWriteArrayList<>();
+    InMemorySpanExporter endedSpans = InMemorySpanExporter.create();
     Map<String, SpanData> byTask = new LinkedHashMap<>();
     Set<String> retried = new HashSet<>();
     try (SdkTracerProvider provider =
             SdkTracerProvider.builder()
-                .addSpanProcessor(SimpleSpanProcessor.create(TraceReport.collecting(ended)))
+                .addSpanProcessor(SimpleSpanProcessor.create(endedSpans))
                 .build();
         Connection c = DriverManager.getConnection(url, stack.username(), stack.password())) {
       Tracer tracer = provider.get("tasklane-trace-test");
@@ -213,7 +213,11 @@ class TracePerTaskTest {
         }
         String spanId = span.getSpanContext().getSpanId();
         byTask.put(
-            id, ended.stream().filter(d -> d.getSpanId().equals(spanId)).findFirst().orElseThrow());
+            id,
+            endedSpans.getFinishedSpanItems().stream()
+                .filter(d -> d.getSpanId().equals(spanId))
+                .findFirst()
+                .orElseThrow());
         if (retry) {
           retried.add(id);
         }

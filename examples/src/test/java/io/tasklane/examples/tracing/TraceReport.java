@@ -1,9 +1,6 @@
 package io.tasklane.examples.tracing;
 
-import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 
@@ -45,26 +42,5 @@ final class TraceReport {
                         s.linkedSpanIds().isEmpty() ? "" : " link " + s.linkedSpanIds(),
                         s.status().equals("2") ? " ERROR" : "")));
     return b.toString();
-  }
-
-  /** An exporter that adds every ended span to {@code into}. */
-  static SpanExporter collecting(Collection<SpanData> into) {
-    return new SpanExporter() {
-      @Override
-      public CompletableResultCode export(Collection<SpanData> spans) {
-        into.addAll(spans);
-        return CompletableResultCode.ofSuccess();
-      }
-
-      @Override
-      public CompletableResultCode flush() {
-        return CompletableResultCode.ofSuccess();
-      }
-
-      @Override
-      public CompletableResultCode shutdown() {
-        return CompletableResultCode.ofSuccess();
-      }
-    };
   }
 }

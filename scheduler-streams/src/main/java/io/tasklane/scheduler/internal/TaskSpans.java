@@ -1,17 +1,26 @@
 package io.tasklane.scheduler.internal;
 
-import io.opentelemetry.api.common.AttributeKey;
+import static io.tasklane.core.tracing.SpanKeys.ATTEMPT;
+import static io.tasklane.core.tracing.SpanKeys.DESTINATION;
+import static io.tasklane.core.tracing.SpanKeys.HANDLER;
+import static io.tasklane.core.tracing.SpanKeys.KEY;
+import static io.tasklane.core.tracing.SpanKeys.OFFSET;
+import static io.tasklane.core.tracing.SpanKeys.OPERATION_NAME;
+import static io.tasklane.core.tracing.SpanKeys.OPERATION_TYPE;
+import static io.tasklane.core.tracing.SpanKeys.PARTITION;
+import static io.tasklane.core.tracing.SpanKeys.SYSTEM;
+import static io.tasklane.core.tracing.SpanKeys.TASK_ID;
+
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.TextMapGetter;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.tracing.SpanKeys;
 import io.tasklane.core.tracing.Tracing;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -23,36 +32,9 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * (processing and punctuation); thread-safe. Tracing off, every call is a no-op.
  */
 final class TaskSpans {
-  static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
-  static final AttributeKey<String> DESTINATION =
-      AttributeKey.stringKey("messaging.destination.name");
-  static final AttributeKey<String> OPERATION_TYPE =
-      AttributeKey.stringKey("messaging.operation.type");
-  static final AttributeKey<String> OPERATION_NAME =
-      AttributeKey.stringKey("messaging.operation.name");
-  static final AttributeKey<String> KEY = AttributeKey.stringKey("messaging.kafka.message.key");
-  static final AttributeKey<String> PARTITION =
-      AttributeKey.stringKey("messaging.destination.partition.id");
-  static final AttributeKey<Long> OFFSET = AttributeKey.longKey("messaging.kafka.offset");
-  static final AttributeKey<String> TASK_ID = AttributeKey.stringKey("tasklane.task.id");
-  static final AttributeKey<String> HANDLER = AttributeKey.stringKey("tasklane.handler");
-  static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("tasklane.attempt");
 
   /** The record header carrying the dispatch span's W3C context. */
   static final String TRACEPARENT = "traceparent";
-
-  private static final TextMapGetter<Map<String, String>> GETTER =
-      new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Map<String, String> carrier) {
-          return carrier.keySet();
-        }
-
-        @Override
-        public String get(Map<String, String> carrier, String key) {
-          return carrier == null ? null : carrier.get(key);
-        }
-      };
 
   private final Tracing tracing;
 
@@ -132,6 +114,6 @@ final class TaskSpans {
   }
 
   private static Context enqueue(TaskEnvelope task) {
-    return W3CTraceContextPropagator.getInstance().extract(Context.root(), task.headers(), GETTER);
+    return SpanKeys.parentOf(task.headers());
   }
 }

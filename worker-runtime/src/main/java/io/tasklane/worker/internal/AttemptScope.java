@@ -1,6 +1,16 @@
 package io.tasklane.worker.internal;
 
-import io.opentelemetry.api.common.AttributeKey;
+import static io.tasklane.core.tracing.SpanKeys.ATTEMPT;
+import static io.tasklane.core.tracing.SpanKeys.DESTINATION;
+import static io.tasklane.core.tracing.SpanKeys.HANDLER;
+import static io.tasklane.core.tracing.SpanKeys.KEY;
+import static io.tasklane.core.tracing.SpanKeys.OFFSET;
+import static io.tasklane.core.tracing.SpanKeys.OPERATION_NAME;
+import static io.tasklane.core.tracing.SpanKeys.OPERATION_TYPE;
+import static io.tasklane.core.tracing.SpanKeys.PARTITION;
+import static io.tasklane.core.tracing.SpanKeys.SYSTEM;
+import static io.tasklane.core.tracing.SpanKeys.TASK_ID;
+
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
@@ -10,11 +20,11 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.tasklane.core.Dispatch;
+import io.tasklane.core.tracing.SpanKeys;
 import io.tasklane.core.tracing.Tracing;
 import io.tasklane.worker.TaskMdc;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.slf4j.MDC;
@@ -28,33 +38,6 @@ import org.slf4j.MDC;
  * thread.
  */
 final class AttemptScope implements AutoCloseable {
-  static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
-  static final AttributeKey<String> DESTINATION =
-      AttributeKey.stringKey("messaging.destination.name");
-  static final AttributeKey<String> OPERATION_TYPE =
-      AttributeKey.stringKey("messaging.operation.type");
-  static final AttributeKey<String> OPERATION_NAME =
-      AttributeKey.stringKey("messaging.operation.name");
-  static final AttributeKey<String> KEY = AttributeKey.stringKey("messaging.kafka.message.key");
-  static final AttributeKey<String> PARTITION =
-      AttributeKey.stringKey("messaging.destination.partition.id");
-  static final AttributeKey<Long> OFFSET = AttributeKey.longKey("messaging.kafka.offset");
-  static final AttributeKey<String> TASK_ID = AttributeKey.stringKey("tasklane.task.id");
-  static final AttributeKey<String> HANDLER = AttributeKey.stringKey("tasklane.handler");
-  static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("tasklane.attempt");
-
-  private static final TextMapGetter<Map<String, String>> MAP_GETTER =
-      new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Map<String, String> carrier) {
-          return carrier.keySet();
-        }
-
-        @Override
-        public String get(Map<String, String> carrier, String key) {
-          return carrier == null ? null : carrier.get(key);
-        }
-      };
 
   private static final TextMapGetter<ConsumerRecord<byte[], byte[]>> RECORD_GETTER =
       new TextMapGetter<>() {
@@ -93,7 +76,7 @@ final class AttemptScope implements AutoCloseable {
   private static Span start(
       Tracing tracing, Dispatch dispatch, String handler, ConsumerRecord<byte[], byte[]> record) {
     W3CTraceContextPropagator w3c = W3CTraceContextPropagator.getInstance();
-    Context enqueue = w3c.extract(Context.root(), dispatch.task().headers(), MAP_GETTER);
+    Context enqueue = SpanKeys.parentOf(dispatch.task().headers());
     var builder =
         tracing
             .tracer()

@@ -7,21 +7,17 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.Wire;
 import io.tasklane.core.tracing.Tracing;
 import io.tasklane.worker.TaskMdc;
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,12 +30,12 @@ class AttemptScopeTest {
   private static final String DISPATCH_SPAN = "b7ad6b7169203331";
   private static final String TOPIC = "tasklane.handler.mail.send";
 
-  private final List<SpanData> exported = new CopyOnWriteArrayList<>();
+  private final InMemorySpanExporter memory = InMemorySpanExporter.create();
   private final OpenTelemetrySdk sdk =
       OpenTelemetrySdk.builder()
           .setTracerProvider(
               SdkTracerProvider.builder()
-                  .addSpanProcessor(SimpleSpanProcessor.create(collecting(exported)))
+                  .addSpanProcessor(SimpleSpanProcessor.create(memory))
                   .build())
           .build();
 
@@ -62,8 +58,8 @@ class AttemptScopeTest {
     }
     assertThat(Span.current().getSpanContext().isValid()).isFalse();
     assertMdcCleared();
-    assertThat(exported).hasSize(1);
-    SpanData span = exported.get(0);
+    assertThat(memory.getFinishedSpanItems()).hasSize(1);
+    SpanData span = memory.getFinishedSpanItems().get(0);
     assertThat(span.getName()).isEqualTo("process " + TOPIC);
     assertThat(span.getKind()).isEqualTo(SpanKind.CONSUMER);
     assertThat(span.getTraceId()).isEqualTo(TRACE);
@@ -106,7 +102,7 @@ class AttemptScopeTest {
             })
         .hasMessage("smtp down");
     assertMdcCleared();
-    SpanData span = exported.get(0);
+    SpanData span = memory.getFinishedSpanItems().get(0);
     assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     assertThat(span.getEvents()).anyMatch(e -> e.getName().equals("exception"));
   }
@@ -120,7 +116,7 @@ class AttemptScopeTest {
       assertThat(Span.current().getSpanContext().isValid()).isFalse();
     }
     assertMdcCleared();
-    assertThat(exported).isEmpty();
+    assertThat(memory.getFinishedSpanItems()).isEmpty();
   }
 
   @Test
@@ -131,7 +127,7 @@ class AttemptScopeTest {
             Tracing.of("io.tasklane.worker", sdk), dispatch, "mail.send", record(dispatch))) {
       assertThat(Span.current().getSpanContext().isValid()).isTrue();
     }
-    SpanData span = exported.get(0);
+    SpanData span = memory.getFinishedSpanItems().get(0);
     assertThat(span.getTraceId()).isNotEqualTo(TRACE);
     assertThat(span.getParentSpanContext().isValid()).isFalse();
     assertThat(span.getLinks()).hasSize(1);
@@ -162,25 +158,5 @@ class AttemptScopeTest {
             "traceparent",
             ("00-" + TRACE + "-" + DISPATCH_SPAN + "-01").getBytes(StandardCharsets.UTF_8));
     return r;
-  }
-
-  private static SpanExporter collecting(Collection<SpanData> into) {
-    return new SpanExporter() {
-      @Override
-      public CompletableResultCode export(Collection<SpanData> spans) {
-        into.addAll(spans);
-        return CompletableResultCode.ofSuccess();
-      }
-
-      @Override
-      public CompletableResultCode flush() {
-        return CompletableResultCode.ofSuccess();
-      }
-
-      @Override
-      public CompletableResultCode shutdown() {
-        return CompletableResultCode.ofSuccess();
-      }
-    };
   }
 }
