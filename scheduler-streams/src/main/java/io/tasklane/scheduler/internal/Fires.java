@@ -1,10 +1,8 @@
 package io.tasklane.scheduler.internal;
 
 import com.cronutils.model.Cron;
-import com.cronutils.model.CronType;
-import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
-import com.cronutils.parser.CronParser;
+import io.tasklane.core.CronExpressions;
 import io.tasklane.core.DurationText;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleDefinition;
@@ -58,33 +56,9 @@ final class Fires {
     }
   }
 
-  /**
-   * Parses a cron expression: 5 fields as Unix cron; 6 or 7 fields (seconds first) as Quartz, or as
-   * Spring when a 6-field expression is not valid Quartz (e.g. {@code *} in both day fields).
-   */
+  /** Parses a cron expression by the one rule ({@link CronExpressions}). */
   static Cron parse(String expression) {
-    String e = expression.trim();
-    int fields = e.split("\\s+").length;
-    List<CronType> types =
-        switch (fields) {
-          case 5 -> List.of(CronType.UNIX);
-          case 6 -> List.of(CronType.QUARTZ, CronType.SPRING53);
-          case 7 -> List.of(CronType.QUARTZ);
-          default ->
-              throw new InvalidTaskException(
-                  "cron",
-                  "'" + e + "' has " + fields + " fields; expected 5, or 6 to 7 with seconds");
-        };
-    RuntimeException last = null;
-    for (CronType type : types) {
-      try {
-        Cron cron = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(type)).parse(e);
-        return cron.validate();
-      } catch (RuntimeException ex) {
-        last = ex;
-      }
-    }
-    throw new InvalidTaskException("cron", "'" + e + "' is not a valid cron: " + last.getMessage());
+    return CronExpressions.parse(expression);
   }
 
   /** The first fire strictly after {@code t}, or {@link #NONE}. */

@@ -1,6 +1,7 @@
 package io.tasklane.worker.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.CronExpressions;
 import io.tasklane.core.DurationText;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleDefinition;
@@ -86,7 +87,7 @@ final class RecurringDefinitions {
       ScheduleDefinition built = b.build();
       ScheduleDefinition d = VALIDATOR.validate(built, WireCodec.encode(built).length);
       if (d.cron() != null) {
-        CronCheck.check(d.cron());
+        CronExpressions.parse(d.cron());
       }
       return d;
     } catch (InvalidTaskException e) {
