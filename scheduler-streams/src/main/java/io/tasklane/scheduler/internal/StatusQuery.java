@@ -1,15 +1,9 @@
 package io.tasklane.scheduler.internal;
 
 import io.micronaut.core.annotation.Internal;
-import io.tasklane.core.WireCodec;
 import jakarta.inject.Singleton;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -30,11 +24,11 @@ public final class StatusQuery {
   record Answer(int status, String json) {}
 
   private final SchedulerRuntime runtime;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+  private final OwnerForward forward;
 
   StatusQuery(SchedulerRuntime runtime) {
     this.runtime = runtime;
+    this.forward = new OwnerForward(runtime);
   }
 
   /**
@@ -45,17 +39,20 @@ public final class StatusQuery {
   Answer find(String id, String routingKey, boolean forwarded) {
     KafkaStreams streams = runtime.streams();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
-      return error(503, "scheduler is " + (streams == null ? "starting" : streams.state()));
+      return OwnerForward.error(
+          503, "scheduler is " + (streams == null ? "starting" : streams.state()));
     }
     String key = routingKey == null ? id : routingKey;
     KeyQueryMetadata meta =
         streams.queryMetadataForKey(Stores.TASKS, key, Serdes.String().serializer());
     HostInfo owner = meta == null ? null : meta.activeHost();
     if (owner == null || owner.equals(HostInfo.unavailable())) {
-      return error(503, "no instance owns the key right now (rebalancing)");
+      return OwnerForward.error(503, "no instance owns the key right now (rebalancing)");
     }
     if (!owner.equals(runtime.self)) {
-      return forwarded ? error(503, "ownership moved; retry") : forward(owner, id, key);
+      return forwarded
+          ? OwnerForward.error(503, "ownership moved; retry")
+          : forward(owner, id, key);
     }
     try {
       ReadOnlyKeyValueStore<String, TaskRecord> store =
@@ -65,11 +62,11 @@ public final class StatusQuery {
                   .withPartition(meta.partition()));
       TaskRecord record = store.get(id);
       if (record == null || (record.task() != null && !record.task().routingKey().equals(key))) {
-        return error(404, notFound(id, routingKey));
+        return OwnerForward.error(404, notFound(id, routingKey));
       }
       return new Answer(200, TaskView.json(record));
     } catch (RuntimeException e) {
-      return error(503, "store not queryable: " + e.getMessage());
+      return OwnerForward.error(503, "store not queryable: " + e.getMessage());
     }
   }
 
@@ -80,39 +77,12 @@ public final class StatusQuery {
   }
 
   private Answer forward(HostInfo owner, String id, String key) {
-    String url =
-        "http://"
-            + owner.host()
-            + ":"
-            + owner.port()
-            + "/api/tasks/"
+    return forward.get(
+        owner,
+        "/api/tasks/"
             + URLEncoder.encode(id, StandardCharsets.UTF_8)
             + "?forwarded=true&routingKey="
-            + URLEncoder.encode(key, StandardCharsets.UTF_8);
-    try {
-      HttpRequest.Builder req =
-          HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
-      // The instances' shared credential, never the caller's token.
-      req.header("Authorization", "Bearer " + runtime.interInstanceToken);
-      HttpResponse<String> resp = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
-      if (resp.statusCode() == 401) {
-        return error(
-            502,
-            "instance "
-                + owner
-                + " owns the task but refused this instance's inter-instance token: give every"
-                + " instance the same tasklane.scheduler.inter-instance-token");
-      }
-      return new Answer(resp.statusCode(), resp.body());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return error(503, "interrupted");
-    } catch (java.io.IOException e) {
-      return error(502, "owner " + owner + " did not answer: " + e.getMessage());
-    }
-  }
-
-  private static Answer error(int status, String message) {
-    return new Answer(status, WireCodec.encodeToString(java.util.Map.of("error", message)));
+            + URLEncoder.encode(key, StandardCharsets.UTF_8),
+        "the task");
   }
 }
