@@ -152,11 +152,7 @@ public record RelayConfig(
     RelayConfigChecks.connectorMatches(connector, m.group(1), SecretMasker.maskText(jdbcUrl));
     String db = m.group(4);
     schema = RelayConfigChecks.schema(schema, m.group(1).equals("postgresql"));
-    // Another schema's outbox is another relay group: its own engine name (offsets), slot, lock.
-    name =
-        name == null
-            ? "tasklane_relay_" + db + (schema.equals(DEFAULT_SCHEMA) ? "" : "_" + schema)
-            : name;
+    name = name == null ? RelayConfigChecks.defaultName(db, schema) : name;
     check("name", NAME.matcher(name).matches(), "'" + name + "' must match " + NAME.pattern());
     serverId = serverId == 0 ? defaultServerId(db) : serverId;
     check("server-id", serverId > 0 && serverId < 4_294_967_296L, "must be 1 to 4294967295");

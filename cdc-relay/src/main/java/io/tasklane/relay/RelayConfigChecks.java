@@ -28,6 +28,15 @@ final class RelayConfigChecks {
    * public}) in slot-name characters when unset; refused unless it is a valid PostgreSQL
    * replication slot name.
    */
+  /**
+   * The default engine name, {@code tasklane_relay_<db>}: another schema's outbox is another relay
+   * group, with its own engine name (offsets), slot and lock, so {@code _<schema>} is appended
+   * outside {@code public}.
+   */
+  static String defaultName(String db, String schema) {
+    return "tasklane_relay_" + db + (schema.equals(RelayConfig.DEFAULT_SCHEMA) ? "" : "_" + schema);
+  }
+
   static String slotName(String value, String db, String schema) {
     String base = schema.equals(RelayConfig.DEFAULT_SCHEMA) ? db : db + "_" + schema;
     String slot = value == null || value.isEmpty() ? defaultSlotName(base) : value;
