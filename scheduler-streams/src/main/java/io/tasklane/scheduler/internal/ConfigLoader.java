@@ -1,26 +1,21 @@
 package io.tasklane.scheduler.internal;
 
 import io.micronaut.context.env.Environment;
-import io.micronaut.context.env.EnvironmentPropertySource;
-import io.micronaut.context.env.PropertySource;
-import io.micronaut.context.env.SystemPropertiesPropertySource;
 import io.tasklane.core.config.ConfigException;
 import io.tasklane.core.config.ConfigKeys;
 import io.tasklane.core.config.ConfigSource;
+import io.tasklane.core.config.MicronautFileLayer;
 import io.tasklane.scheduler.ApiToken;
 import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * Reads {@link SchedulerConfig} from {@code tasklane.scheduler.*}: environment variables, then
@@ -78,29 +73,7 @@ final class ConfigLoader {
    * and the system properties, which are layered above by the one rule; placeholders resolved.
    */
   static Map<String, String> fileLayer(Environment env) {
-    Map<String, String> file = new HashMap<>();
-    List<PropertySource> sources = new ArrayList<>(env.getPropertySources());
-    sources.sort((a, b) -> Integer.compare(a.getOrder(), b.getOrder())); // higher order wins
-    for (PropertySource source : sources) {
-      if (source.getName().equals(EnvironmentPropertySource.NAME)
-          || source.getName().equals(SystemPropertiesPropertySource.NAME)) {
-        continue;
-      }
-      for (String key : source) {
-        if (key.startsWith(P)) {
-          file.put(key, value(env, key, source.get(key)));
-        }
-      }
-    }
-    return file;
-  }
-
-  private static String value(Environment env, String key, Object raw) {
-    if (raw instanceof Collection<?> list) {
-      return list.stream().map(String::valueOf).collect(Collectors.joining(","));
-    }
-    String s = String.valueOf(raw);
-    return s.contains("${") ? env.getProperty(key, String.class).orElse(s) : s;
+    return MicronautFileLayer.read(env, P);
   }
 
   private static SchedulerConfig build(ConfigSource c) {

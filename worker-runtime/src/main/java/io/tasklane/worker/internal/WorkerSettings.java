@@ -1,28 +1,22 @@
 package io.tasklane.worker.internal;
 
 import io.micronaut.context.env.Environment;
-import io.micronaut.context.env.EnvironmentPropertySource;
-import io.micronaut.context.env.PropertySource;
-import io.micronaut.context.env.SystemPropertiesPropertySource;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.Topics;
 import io.tasklane.core.config.ConfigException;
 import io.tasklane.core.config.ConfigKeys;
 import io.tasklane.core.config.ConfigSource;
+import io.tasklane.core.config.MicronautFileLayer;
 import io.tasklane.worker.HandlerConfig;
 import io.tasklane.worker.WorkerConfig;
 import io.tasklane.worker.WorkerException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Collectors;
 
 /**
  * Reads {@code tasklane.worker.*} into the validated config records: environment variables, then
@@ -143,29 +137,7 @@ public final class WorkerSettings {
    * the system properties, which are layered above by the one rule; placeholders resolved.
    */
   static Map<String, String> fileLayer(Environment env) {
-    Map<String, String> file = new HashMap<>();
-    List<PropertySource> sources = new ArrayList<>(env.getPropertySources());
-    sources.sort((a, b) -> Integer.compare(a.getOrder(), b.getOrder())); // higher order wins
-    for (PropertySource source : sources) {
-      if (source.getName().equals(EnvironmentPropertySource.NAME)
-          || source.getName().equals(SystemPropertiesPropertySource.NAME)) {
-        continue;
-      }
-      for (String key : source) {
-        if (key.startsWith(P)) {
-          file.put(key, value(env, key, source.get(key)));
-        }
-      }
-    }
-    return file;
-  }
-
-  private static String value(Environment env, String key, Object raw) {
-    if (raw instanceof Collection<?> list) {
-      return list.stream().map(String::valueOf).collect(Collectors.joining(","));
-    }
-    String s = String.valueOf(raw);
-    return s.contains("${") ? env.getProperty(key, String.class).orElse(s) : s;
+    return MicronautFileLayer.read(env, P);
   }
 
   private static WorkerConfig.MethodCalls methodCalls(String value) {
