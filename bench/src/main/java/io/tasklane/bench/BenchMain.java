@@ -42,6 +42,13 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--tasks", description = "N of throughput and peer (default 200000; quick 10000)")
   Integer tasks;
 
+  @Option(
+      names = "--warmup",
+      description =
+          "tasks run end to end before the first scenario, reported apart (default 20000; quick"
+              + " 5000; 0 for none)")
+  Integer warmup;
+
   @Option(names = "--rate", description = "offered tasks/s of latency (default 1000)")
   Integer rate;
 
@@ -65,6 +72,13 @@ public final class BenchMain implements Callable<Integer> {
       names = "--scale",
       description = "tasks admitted by scale (default 1000000, --long 10000000; quick 20000)")
   Long scale;
+
+  @Option(
+      names = "--schedules",
+      description =
+          "schedules (1-60 s periods) held by schedules, beside 100 1-second ones"
+              + " (default 10000; quick 1000)")
+  Integer schedules;
 
   @Option(names = "--long", description = "scale with 10,000,000 pending tasks")
   boolean longMode;
@@ -110,11 +124,13 @@ public final class BenchMain implements Callable<Integer> {
         .scenarios(s)
         .quick(quick)
         .tasks(or(tasks, quick ? 10_000 : 200_000))
+        .warmupTasks(or(warmup, quick ? 5_000 : 20_000))
         .latency(or(rate, 1000), or(seconds, quick ? 10 : 60))
         .pending(or(pending, quick ? 20_000L : 1_000_000L))
         .delay(or(due, quick ? 1000 : 10_000), or(window, quick ? 10 : 60))
         .scalePending(or(scale, quick ? 20_000L : longMode ? 10_000_000L : 1_000_000L))
         .failover(quick ? 200 : 500, quick ? 15 : 30)
+        .schedules(or(schedules, quick ? 1_000 : 10_000), quick ? 30 : 120)
         .jfr(jfr)
         .writeDocs(!noDocs)
         .build();

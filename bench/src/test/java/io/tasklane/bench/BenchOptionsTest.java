@@ -17,6 +17,14 @@ class BenchOptionsTest {
     assertThat(o.scenarios()).containsExactly("throughput", "delay");
     assertThat(o.tasks()).isEqualTo(10_000);
     assertThat(o.pending()).isEqualTo(20_000);
+    assertThat(o.warmupTasks()).isEqualTo(5_000);
+  }
+
+  @Test
+  void theWarmUpCanBeSizedOrLeftOut() {
+    BenchMain main = new BenchMain();
+    new CommandLine(main).parseArgs("--warmup", "0", "throughput");
+    assertThat(main.options().warmupTasks()).isZero();
   }
 
   @Test
@@ -25,6 +33,7 @@ class BenchOptionsTest {
     new CommandLine(main).parseArgs();
     assertThat(main.options().scenarios()).isEqualTo(BenchOptions.ALL);
     assertThat(main.options().tasks()).isEqualTo(200_000);
+    assertThat(main.options().warmupTasks()).isEqualTo(20_000);
   }
 
   @Test

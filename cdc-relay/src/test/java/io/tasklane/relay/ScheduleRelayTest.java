@@ -104,6 +104,15 @@ class ScheduleRelayTest {
     assertThat(u.name()).isEqualTo("unsched.done");
     assertThat(u.version()).isEqualTo(version);
     assertThat(tasks.firstByKey).doesNotContainKey("unsched.rolled");
+    // Counted under their own kind, not as tasks.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(relay.metricsText())
+                    .containsPattern(
+                        "tasklane_relay_records_total\\{kind=\"unschedule\"[^}]*} [1-9]")
+                    .containsPattern("tasklane_relay_records_total\\{kind=\"task\"[^}]*} 0\\.0"));
   }
 
   @Test

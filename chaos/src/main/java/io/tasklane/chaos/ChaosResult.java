@@ -15,6 +15,9 @@ import java.util.Map;
  * @param duplicateEffects task ids with more than one effect row
  * @param duplicateDeliveries deliveries absorbed by the idempotency store, as seen on the results
  *     topic (results beyond the first for the same task id and attempt)
+ * @param lostFires fires of the 1-second schedule the scheduler made that have no effect row
+ * @param duplicateFires effect rows or tasks beyond the first per fire instant of that schedule
+ * @param earlyFires its fires whose handler started before the fire instant
  * @param maxRecoveryS longest time from a fault to the first task committed after it taking effect
  * @param faults one line per fault: what, which process, recovery seconds
  * @param notes anything odd (unexpected process exits, load errors, drain timeout)
@@ -25,14 +28,21 @@ public record ChaosResult(
     long lost,
     long duplicateEffects,
     long duplicateDeliveries,
+    long lostFires,
+    long duplicateFires,
+    long earlyFires,
     double maxRecoveryS,
     List<String> faults,
     List<String> notes,
     Map<String, Object> extra) {
 
-  /** lost = 0 and no effect written twice. */
+  /** lost = 0, no effect written twice, and every schedule fire ran once, never early. */
   public boolean passed() {
-    return lost == 0 && duplicateEffects == 0;
+    return lost == 0
+        && duplicateEffects == 0
+        && lostFires == 0
+        && duplicateFires == 0
+        && earlyFires == 0;
   }
 
   /** results.json: the verdict's fields, then the details. */
@@ -43,6 +53,9 @@ public record ChaosResult(
     n.put("lost", lost);
     n.put("duplicate_effects", duplicateEffects);
     n.put("duplicate_deliveries", duplicateDeliveries);
+    n.put("schedule_fires_lost", lostFires);
+    n.put("schedule_fires_duplicate", duplicateFires);
+    n.put("schedule_fires_early", earlyFires);
     n.put("max_recovery_s", Math.round(maxRecoveryS * 10) / 10.0);
     n.put("passed", passed());
     n.set("faults", WireCodec.mapper().valueToTree(faults));

@@ -6,6 +6,7 @@ import io.tasklane.chaos.internal.Ledger;
 import io.tasklane.chaos.internal.Load;
 import io.tasklane.chaos.internal.Probe;
 import io.tasklane.chaos.internal.ResultsReader;
+import io.tasklane.chaos.internal.ScheduleCheck;
 import io.tasklane.chaos.internal.Verifier;
 import io.tasklane.core.Topics;
 import io.tasklane.examples.orders.DemoSchema;
@@ -93,12 +94,14 @@ public final class ChaosRun {
     Faults faults = new Faults(options, stack, cluster, probe, notes, this::step);
     step(String.format("offering %d tasks/s; %d kill cycles", options.rate(), options.cycles()));
     long loadErrors;
+    ScheduleCheck.define(db);
     try (Load load = new Load(db, ledger, options.rate(), options.seed())) {
       load.start();
       faults.runAll();
       load.close();
       loadErrors = load.failedBatches();
     }
+    ScheduleCheck.delete(db);
     step("load stopped after " + ledger.committedCount() + " committed tasks; draining");
     faults.awaitProbes();
     Verifier verifier = new Verifier(db, ledger);
@@ -129,6 +132,7 @@ public final class ChaosRun {
     if (loadErrors > 0) {
       notes.add(loadErrors + " load batches failed (ambiguous commits checked in the outbox)");
     }
+    ScheduleCheck.Fires fires = drainFires(stack, db, cluster, deadline, notes);
     long deliveries =
         ResultsReader.duplicateDeliveries(
             stack.bootstrapServers(), new Topics(NAMESPACE).results());
@@ -137,6 +141,7 @@ public final class ChaosRun {
     extra.put("rate", options.rate());
     extra.put("effects_rows", effects.values().stream().mapToLong(Integer::longValue).sum());
     extra.put("unexpected_exits", cluster.unexpectedExits());
+    extra.putAll(fires.asMap());
     extra.put("elapsed_s", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
     return new ChaosResult(
         faults.kills(),
@@ -144,10 +149,38 @@ public final class ChaosRun {
         missing,
         Verifier.duplicates(effects),
         deliveries,
+        fires.lost(),
+        fires.duplicates(),
+        fires.early(),
         faults.maxRecoveryS(),
         faults.lines(),
         notes,
         extra);
+  }
+
+  /** The schedule's fires, once every fire made has its effect or the drain deadline passed. */
+  private ScheduleCheck.Fires drainFires(
+      LocalStack stack, Database db, Cluster cluster, long deadline, List<String> notes)
+      throws InterruptedException {
+    String tasks = new Topics(NAMESPACE).tasks();
+    ScheduleCheck.Fires fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, db);
+    while (fires.lost() > 0 && System.nanoTime() < deadline) {
+      notes.addAll(cluster.restartDead());
+      step("drain: " + fires.lost() + " of " + fires.made() + " schedule fires without effect");
+      TimeUnit.SECONDS.sleep(5);
+      fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, db);
+    }
+    step(
+        String.format(
+            "schedule %s: %d fires made, %d lost, %d duplicate, %d early, %d skipped by the"
+                + " misfire policy",
+            ScheduleCheck.NAME,
+            fires.made(),
+            fires.lost(),
+            fires.duplicates(),
+            fires.early(),
+            fires.skipped()));
+    return fires;
   }
 
   private double awaitStart(Cluster cluster, Probe probe) throws InterruptedException {

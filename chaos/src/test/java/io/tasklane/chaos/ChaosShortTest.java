@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The short chaos run of {@code bin/test}: 3 kill -9 cycles and one broker restart under ~150
- * tasks/s on a private stack; nothing may be lost and no effect may be written twice. Timing is
- * reported, never asserted.
+ * tasks/s and a 1-second schedule on a private stack; nothing may be lost, no effect may be written
+ * twice, and every schedule fire made runs once, never before its instant. Timing is reported,
+ * never asserted.
  */
 class ChaosShortTest {
 
@@ -41,6 +42,10 @@ class ChaosShortTest {
     assertThat(result.tasks()).isGreaterThan(1000);
     assertThat(result.lost()).as("lost tasks; notes: %s", result.notes()).isZero();
     assertThat(result.duplicateEffects()).isZero();
+    assertThat(result.extra().get("schedule_fires")).as("1-second schedule fires").isNotEqualTo(0L);
+    assertThat(result.lostFires()).as("schedule fires without effect").isZero();
+    assertThat(result.duplicateFires()).as("schedule fires run twice").isZero();
+    assertThat(result.earlyFires()).as("schedule fires started early").isZero();
   }
 
   @Test

@@ -31,6 +31,11 @@ public final class ScheduleValidator {
   /** How deep children of children may go (a cycle of schedules stops there). */
   public static final int MAX_CHILD_DEPTH = 8;
 
+  /**
+   * Most characters of a definition's {@code origin} ({@code code:<app>}, {@code api:<actor>}…).
+   */
+  public static final int MAX_ORIGIN_CHARS = 200;
+
   /** The rule for trigger ids. */
   public static final Pattern TRIGGER_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
 
@@ -71,6 +76,9 @@ public final class ScheduleValidator {
       fail(
           "zone",
           "'" + HandlerNames.abbreviate(d.zone()) + "' is not a time-zone id (e.g. Europe/Berlin)");
+    }
+    if (d.origin() != null && d.origin().length() > MAX_ORIGIN_CHARS) {
+      fail("origin", d.origin().length() + " characters; the limit is " + MAX_ORIGIN_CHARS);
     }
     checkWindow(d);
     d.misfirePolicy();

@@ -103,8 +103,14 @@ public final class TasklaneAcls {
         b.ensured(topics.tasks(), READ, WRITE);
         b.ensured(topics.results(), READ);
         b.ensured(topics.control(), READ, WRITE);
-        b.ensured(topics.logs());
+        b.ensured(topics.logs(), READ); // kept per task for GET /api/tasks/{id}/logs
         b.ensured(topics.schedulerDlt(), WRITE);
+        // The API's audit trail: written per action, read (assigned, no group) by GET /api/audit.
+        b.ensured(topics.audit(), READ, WRITE);
+        // Operator API: interrupts of cancelled attempts, the workers registry, handler settings.
+        b.ensured(topics.interrupts(), WRITE);
+        b.ensured(topics.workers(), READ);
+        b.ensured(topics.handlerSettings(), READ, WRITE);
         // Dispatches to every handler topic and creates missing DLTs.
         b.add(TOPIC, ns + ".handler.", PREFIXED, WRITE, DESCRIBE, CREATE, DESCRIBE_CONFIGS);
         // Kafka Streams: its changelog/repartition topics and its consumer group.
@@ -120,6 +126,10 @@ public final class TasklaneAcls {
         }
         b.ensured(topics.results(), WRITE);
         b.ensured(topics.logs(), WRITE);
+        // Read without a group: interrupts from their end, handler settings from the beginning.
+        b.ensured(topics.interrupts(), READ);
+        b.ensured(topics.workers(), WRITE);
+        b.ensured(topics.handlerSettings(), READ);
         for (String h : grant.handlers()) {
           b.ensured(topics.handler(h), READ);
           b.ensured(topics.handlerDlt(h), WRITE);

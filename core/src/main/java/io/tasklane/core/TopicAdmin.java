@@ -62,6 +62,25 @@ public final class TopicAdmin {
     }
   }
 
+  /** How long an interrupt stays on {@code <ns>.interrupts}: workers read it from its end. */
+  public static final long INTERRUPTS_RETENTION_MS = 3_600_000;
+
+  /**
+   * The operator topics both the scheduler and the workers ensure: {@code <ns>.interrupts} (one
+   * partition, kept an hour), and the compacted {@code <ns>.workers} and {@code
+   * <ns>.handler-settings} (one partition each).
+   */
+  public static List<Spec> operatorTopics(Topics topics) {
+    return List.of(
+        new Spec(
+            topics.interrupts(),
+            1,
+            (short) -1,
+            Map.of("retention.ms", String.valueOf(INTERRUPTS_RETENTION_MS))),
+        Spec.compacted(topics.workers(), 1),
+        Spec.compacted(topics.handlerSettings(), 1));
+  }
+
   /**
    * Creates each missing topic; of existing topics only a {@code max.message.bytes} below the
    * spec's is raised (a refusal, e.g. no ALTER_CONFIGS right, is logged as a warning).

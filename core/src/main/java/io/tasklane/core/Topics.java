@@ -63,6 +63,40 @@ public record Topics(String namespace) {
     return namespace + ".logs";
   }
 
+  /**
+   * Who did what through the scheduler's HTTP API: one record per command, sign-in and refused
+   * write, never a payload or a token ({@code <ns>.audit}); written and read by the scheduler.
+   */
+  public String audit() {
+    return namespace + ".audit";
+  }
+
+  /**
+   * Interrupts of running attempts, keyed by task id ({@code <ns>.interrupts}): written by the
+   * scheduler when it cancels a DISPATCHED task, read from its end by every worker without a
+   * consumer group.
+   */
+  public String interrupts() {
+    return namespace + ".interrupts";
+  }
+
+  /**
+   * Worker heartbeats, compacted, keyed by worker id ({@code <ns>.workers}); a tombstone on clean
+   * shutdown.
+   */
+  public String workers() {
+    return namespace + ".workers";
+  }
+
+  /**
+   * Operator settings of each handler (paused, concurrency), compacted, keyed by handler name
+   * ({@code <ns>.handler-settings}); written by the scheduler's API, read by the scheduler and by
+   * every worker.
+   */
+  public String handlerSettings() {
+    return namespace + ".handler-settings";
+  }
+
   /** Dispatches for one handler ({@code <ns>.handler.<handler>}). */
   public String handler(String handler) {
     HandlerNames.check(handler);

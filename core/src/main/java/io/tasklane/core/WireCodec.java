@@ -75,6 +75,18 @@ public final class WireCodec {
     return decode(json, TaskResult.class);
   }
 
+  public static TaskInterrupt decodeInterrupt(byte[] json) {
+    return decode(json, TaskInterrupt.class);
+  }
+
+  public static WorkerHeartbeat decodeHeartbeat(byte[] json) {
+    return decode(json, WorkerHeartbeat.class);
+  }
+
+  public static HandlerSetting decodeHandlerSetting(byte[] json) {
+    return decode(json, HandlerSetting.class);
+  }
+
   /** Parses any JSON text (a payload) into a tree. */
   public static JsonNode readTree(String json) {
     try {

@@ -61,6 +61,7 @@ class ScheduleValidatorTest {
         "outside 1 to 10000");
     refused(b -> b.maxAttempts(0), "maxAttempts", "outside 1 to 1000");
     refused(b -> b.timeoutMs(10), "timeoutMs", "outside 1 s to 24 h");
+    refused(b -> b.origin("api:" + "x".repeat(197)), "origin", "201 characters; the limit is 200");
   }
 
   @Test

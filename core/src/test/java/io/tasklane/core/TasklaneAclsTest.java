@@ -22,7 +22,29 @@ class TasklaneAclsTest {
         TasklaneAcls.bindings(
             Role.WORKER, topics, "User:worker", new Grant("shop-worker", List.of("email"), false));
     assertThat(writes(acls))
-        .containsExactlyInAnyOrder("shop.results", "shop.logs", "shop.handler.email.dlt");
+        .containsExactlyInAnyOrder(
+            "shop.results", "shop.logs", "shop.handler.email.dlt", "shop.workers");
+  }
+
+  @Test
+  void workerReadsInterruptsAndHandlerSettingsAndSchedulerWritesThem() {
+    List<AclBinding> worker =
+        TasklaneAcls.bindings(
+            Role.WORKER, topics, "User:worker", new Grant("shop-worker", List.of("email"), false));
+    assertThat(worker)
+        .anyMatch(b -> isRead(b, "shop.interrupts"))
+        .anyMatch(b -> isRead(b, "shop.handler-settings"));
+    assertThat(writes(scheduler(false)))
+        .contains("shop.interrupts", "shop.handler-settings")
+        .doesNotContain("shop.workers");
+    assertThat(scheduler(false))
+        .anyMatch(b -> isRead(b, "shop.workers"))
+        .anyMatch(b -> isRead(b, "shop.logs"));
+  }
+
+  private static boolean isRead(AclBinding b, String topic) {
+    return b.pattern().name().equals(topic)
+        && b.entry().operation() == org.apache.kafka.common.acl.AclOperation.READ;
   }
 
   @Test
@@ -35,7 +57,12 @@ class TasklaneAclsTest {
             new Grant("shop-worker", List.of("email"), false, true));
     assertThat(writes(acls))
         .containsExactlyInAnyOrder(
-            "shop.results", "shop.logs", "shop.handler.email.dlt", "shop.tasks", "shop.recurring");
+            "shop.results",
+            "shop.logs",
+            "shop.handler.email.dlt",
+            "shop.workers",
+            "shop.tasks",
+            "shop.recurring");
     assertThat(acls)
         .anyMatch(
             b ->
@@ -57,6 +84,11 @@ class TasklaneAclsTest {
     assertThat(writes(scheduler(false)))
         .contains(topics.schedulerDlt(), topics.control())
         .doesNotContain(topics.results());
+  }
+
+  @Test
+  void schedulerWritesAndReadsItsAuditTopic() {
+    assertThat(writes(scheduler(false))).contains(topics.audit());
   }
 
   @Test

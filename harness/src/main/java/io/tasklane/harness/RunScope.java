@@ -36,6 +36,16 @@ public final class RunScope implements AutoCloseable {
     return resource;
   }
 
+  /**
+   * Forgets {@code resources} without stopping them: what a run leaves running on purpose ({@code
+   * bin/demo --keep}).
+   */
+  public void release(AutoCloseable... resources) {
+    for (AutoCloseable r : resources) {
+      started.remove(r);
+    }
+  }
+
   /** Stops everything tracked, last first; a failure is reported and the rest still stopped. */
   private void stopAll() {
     for (int i = started.size() - 1; i >= 0; i--) {

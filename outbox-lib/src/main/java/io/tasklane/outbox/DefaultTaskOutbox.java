@@ -5,6 +5,7 @@ import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskKey;
 import io.tasklane.core.TaskLimits;
+import io.tasklane.core.outbox.OutboxBatches;
 import io.tasklane.core.outbox.OutboxRow;
 import io.tasklane.core.outbox.OutboxRows;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class DefaultTaskOutbox implements JdbcTaskOutbox {
             e.field(), message + " (request " + i + " of " + requests.size() + ")");
       }
     }
-    sink.insert(batch);
+    sink.insert(OutboxBatches.pack(batch, rows.batchRows()));
     return List.copyOf(ids);
   }
 

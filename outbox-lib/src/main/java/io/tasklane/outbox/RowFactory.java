@@ -32,6 +32,11 @@ final class RowFactory {
   private final TaskValidator validator;
   private final ScheduleValidator schedules;
 
+  /** Most tasks {@code enqueueAll} packs into one row ({@link OutboxConfig#batchRows()}). */
+  int batchRows() {
+    return config.batchRows();
+  }
+
   RowFactory(OutboxConfig config, PayloadCodec codec, Clock clock, TraceHeaders trace) {
     this.config = config;
     this.codec = codec;

@@ -51,7 +51,9 @@ public interface TaskOutbox {
 
   /**
    * Records many tasks with one batched insert; returns their ids in order. All requests are
-   * validated first: if one is invalid, none is written.
+   * validated first: if one is invalid, none is written. With {@code tasklane.outbox.batch-rows} N
+   * above 1, runs of up to N tasks are written as one {@code BATCH} row each (at most 4 MiB), which
+   * the relay publishes as one record per task, in order.
    */
   List<String> enqueueAll(List<TaskRequest> requests);
 

@@ -24,7 +24,8 @@ public record ApiToken(String name, String token, SchedulerConfig.Role role) {
           KEY + ": token name '" + name + "' must match [a-zA-Z0-9._@-]{1,64}");
     }
     if (role == null) {
-      throw new SchedulerException(KEY + ": token '" + name + "' needs a role (viewer|operator)");
+      throw new SchedulerException(
+          KEY + ": token '" + name + "' needs a role (viewer|operator|admin)");
     }
     String weak = token == null ? "is empty" : TokenStrength.weakness(token);
     if (weak != null) {
@@ -58,6 +59,6 @@ public record ApiToken(String name, String token, SchedulerConfig.Role role) {
 
   @Override
   public String toString() {
-    return name + ":***:" + role.name().toLowerCase(java.util.Locale.ROOT);
+    return name + ":***:" + role.label();
   }
 }

@@ -46,6 +46,20 @@ import java.util.TreeSet;
  * @param interInstanceToken the credential instances send each other when a status read is
  *     forwarded to the instance owning the task (never the caller's token); null: a random one is
  *     generated at start, so forwarded reads work only if every instance is given the same value
+ * @param api redaction, audit retention and browser sessions of the HTTP API; null: {@link
+ *     ApiSettings#DEFAULT}
+ * @param workerGroupPrefix the workers' {@code group-id}: {@code ALL_WORKERS} schedules count the
+ *     members of {@code <workerGroupPrefix>.<handler>}; null: {@code <namespace>-worker}, the
+ *     workers' default
+ * @param workerLostHeartbeats how many of a worker's heartbeat intervals may pass without one
+ *     before {@code GET /api/workers} shows it lost (1 to 100)
+ * @param searchScanBound the most index entries one instance reads for one page of {@code GET
+ *     /api/tasks}; a page that reaches it answers {@code partial: true} with a cursor to continue
+ * @param logLinesPerTask the most handler log lines kept per task ({@code <ns>.logs}); later lines
+ *     are counted as dropped
+ * @param logBytesPerTask the most bytes of log messages kept per task
+ * @param alerts the alert rules and their webhook ({@code alerts.*}); null: {@link
+ *     AlertConfig#NONE}
  */
 public record SchedulerConfig(
     String bootstrapServers,
@@ -66,7 +80,14 @@ public record SchedulerConfig(
     Map<String, String> kafka,
     List<ApiToken> apiTokens,
     int maxWaitersPerTask,
-    String interInstanceToken) {
+    String interInstanceToken,
+    ApiSettings api,
+    String workerGroupPrefix,
+    int workerLostHeartbeats,
+    int searchScanBound,
+    int logLinesPerTask,
+    int logBytesPerTask,
+    AlertConfig alerts) {
 
   public static final String PREFIX = "tasklane.scheduler";
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
@@ -96,11 +117,30 @@ public record SchedulerConfig(
 
   public static final Duration DEFAULT_TOPIC_REFRESH_INTERVAL = Duration.ofSeconds(5);
   public static final int DEFAULT_MAX_WAITERS_PER_TASK = 10_000;
+  public static final int DEFAULT_WORKER_LOST_HEARTBEATS = 3;
+  public static final int DEFAULT_SEARCH_SCAN_BOUND = 20_000;
+  public static final int DEFAULT_LOG_LINES_PER_TASK = 200;
+  public static final int DEFAULT_LOG_BYTES_PER_TASK = 64 * 1024;
 
-  /** What a token may do: read status, or also send commands. */
+  /**
+   * What a token may do, each role everything the one before may: read (viewer), act on tasks and
+   * fire schedules (operator), change handlers, schedules and configuration and act in bulk
+   * (admin). Which role each endpoint needs: docs/scheduler-streams.md, HTTP API.
+   */
   public enum Role {
     VIEWER,
-    OPERATOR
+    OPERATOR,
+    ADMIN;
+
+    /** Whether a token of this role may do what {@code needed} may. */
+    public boolean includes(Role needed) {
+      return compareTo(needed) >= 0;
+    }
+
+    /** The lower-case name used in configuration and messages ({@code viewer}). */
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
   }
 
   public SchedulerConfig {
@@ -115,6 +155,11 @@ public record SchedulerConfig(
         "application-id",
         applicationId.matches("[a-zA-Z0-9._-]{1,200}"),
         "must match [a-zA-Z0-9._-]{1,200}");
+    workerGroupPrefix = workerGroupPrefix == null ? namespace + "-worker" : workerGroupPrefix;
+    require(
+        "worker-group-prefix",
+        workerGroupPrefix.matches("[a-zA-Z0-9._-]{1,200}"),
+        "must match [a-zA-Z0-9._-]{1,200} (the workers' group-id)");
     range("partitions", partitions, 1, 10_000);
     punctuationInterval = orDefault(punctuationInterval, DEFAULT_PUNCTUATION_INTERVAL);
     range(
@@ -146,7 +191,8 @@ public record SchedulerConfig(
     require(
         "api.tokens",
         !apiTokens.isEmpty(),
-        "needs at least one token, the syntax is name:token:role (role viewer or operator, several"
+        "needs at least one token, the syntax is name:token:role (role viewer, operator or admin,"
+            + " several"
             + " separated by commas), each token at least "
             + TokenStrength.MIN_LENGTH
             + " characters and no placeholder, "
@@ -159,6 +205,7 @@ public record SchedulerConfig(
       require("api.tokens", secrets.add(t.token()), "token '" + t.name() + "' repeats a token");
     }
     range("max-waiters-per-task", maxWaitersPerTask, 1, 1_000_000);
+    range("worker-lost-heartbeats", workerLostHeartbeats, 1, 100);
     if (interInstanceToken != null) {
       String weak = TokenStrength.weakness(interInstanceToken);
       require(
@@ -170,6 +217,11 @@ public record SchedulerConfig(
           !secrets.contains(interInstanceToken),
           "must differ from every api token");
     }
+    api = api == null ? ApiSettings.DEFAULT : api;
+    range("search-scan-bound", searchScanBound, 100, 1_000_000);
+    range("log-lines-per-task", logLinesPerTask, 1, 10_000);
+    range("log-bytes-per-task", logBytesPerTask, 1_024, 16 * 1024 * 1024);
+    alerts = alerts == null ? AlertConfig.NONE : alerts;
   }
 
   /** A builder with every setting unset: the defaults above apply. */
@@ -218,6 +270,20 @@ public record SchedulerConfig(
         + maxWaitersPerTask
         + ", interInstanceToken="
         + (interInstanceToken == null ? "(generated)" : SecretMasker.MASK)
+        + ", api="
+        + api
+        + ", workerGroupPrefix="
+        + workerGroupPrefix
+        + ", workerLostHeartbeats="
+        + workerLostHeartbeats
+        + ", searchScanBound="
+        + searchScanBound
+        + ", logLinesPerTask="
+        + logLinesPerTask
+        + ", logBytesPerTask="
+        + logBytesPerTask
+        + ", alerts="
+        + alerts
         + "]";
   }
 

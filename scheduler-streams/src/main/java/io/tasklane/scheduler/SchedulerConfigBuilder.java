@@ -29,6 +29,13 @@ public final class SchedulerConfigBuilder {
   private List<ApiToken> apiTokens = List.of();
   private int maxWaitersPerTask = SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK;
   private String interInstanceToken;
+  private ApiSettings api;
+  private String workerGroupPrefix;
+  private int workerLostHeartbeats = SchedulerConfig.DEFAULT_WORKER_LOST_HEARTBEATS;
+  private int searchScanBound = SchedulerConfig.DEFAULT_SEARCH_SCAN_BOUND;
+  private int logLinesPerTask = SchedulerConfig.DEFAULT_LOG_LINES_PER_TASK;
+  private int logBytesPerTask = SchedulerConfig.DEFAULT_LOG_BYTES_PER_TASK;
+  private AlertConfig alerts;
 
   SchedulerConfigBuilder() {}
 
@@ -140,9 +147,54 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
+  /** Sets workerLostHeartbeats: missed heartbeat intervals after which a worker is lost. */
+  public SchedulerConfigBuilder workerLostHeartbeats(int workerLostHeartbeats) {
+    this.workerLostHeartbeats = workerLostHeartbeats;
+    return this;
+  }
+
   /** Sets interInstanceToken: the credential instances send each other; null: generated. */
   public SchedulerConfigBuilder interInstanceToken(String interInstanceToken) {
     this.interInstanceToken = interInstanceToken;
+    return this;
+  }
+
+  /** Sets api: redaction, audit retention and browser sessions; null: the defaults. */
+  public SchedulerConfigBuilder api(ApiSettings api) {
+    this.api = api;
+    return this;
+  }
+
+  /**
+   * Sets workerGroupPrefix: the workers' {@code group-id}, whose {@code .<handler>} groups {@code
+   * ALL_WORKERS} counts; null: {@code <namespace>-worker}.
+   */
+  public SchedulerConfigBuilder workerGroupPrefix(String workerGroupPrefix) {
+    this.workerGroupPrefix = workerGroupPrefix;
+    return this;
+  }
+
+  /** Sets searchScanBound: the most index entries one instance reads for one search page. */
+  public SchedulerConfigBuilder searchScanBound(int searchScanBound) {
+    this.searchScanBound = searchScanBound;
+    return this;
+  }
+
+  /** Sets logLinesPerTask: the most handler log lines kept per task. */
+  public SchedulerConfigBuilder logLinesPerTask(int logLinesPerTask) {
+    this.logLinesPerTask = logLinesPerTask;
+    return this;
+  }
+
+  /** Sets logBytesPerTask: the most bytes of log messages kept per task. */
+  public SchedulerConfigBuilder logBytesPerTask(int logBytesPerTask) {
+    this.logBytesPerTask = logBytesPerTask;
+    return this;
+  }
+
+  /** Sets alerts: the alert rules and their webhook; null: none. */
+  public SchedulerConfigBuilder alerts(AlertConfig alerts) {
+    this.alerts = alerts;
     return this;
   }
 
@@ -171,6 +223,13 @@ public final class SchedulerConfigBuilder {
         kafka,
         apiTokens,
         maxWaitersPerTask,
-        interInstanceToken);
+        interInstanceToken,
+        api,
+        workerGroupPrefix,
+        workerLostHeartbeats,
+        searchScanBound,
+        logLinesPerTask,
+        logBytesPerTask,
+        alerts);
   }
 }

@@ -51,6 +51,16 @@ class SchedulerConfigTest {
   }
 
   @Test
+  void theWorkersGroupPrefixDefaultsToTheNamespacesAndIsChecked() {
+    assertThat(base().namespace("shop").build().workerGroupPrefix()).isEqualTo("shop-worker");
+    assertThat(base().workerGroupPrefix("billing-workers").build().workerGroupPrefix())
+        .isEqualTo("billing-workers");
+    assertThatThrownBy(() -> base().workerGroupPrefix("bad prefix").build())
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageStartingWith("tasklane.scheduler.worker-group-prefix: must match");
+  }
+
+  @Test
   void rejectsValuesOutsideTheirLimitsNamingTheKey() {
     assertThatThrownBy(() -> config(0, null, null))
         .isInstanceOf(SchedulerException.class)

@@ -61,8 +61,8 @@ class SchedulerStartupTest {
           .as(p.logTail(40))
           .isEqualTo(
               "tasklane scheduler failed to start: tasklane.scheduler.api.tokens: needs at least"
-                  + " one token, the syntax is name:token:role (role viewer or operator, several"
-                  + " separated by commas), each token at least 24 characters and no placeholder,"
+                  + " one token, the syntax is name:token:role (role viewer, operator or admin,"
+                  + " several separated by commas), each token at least 24 characters and no placeholder,"
                   + " make one with: openssl rand -base64 32; every endpoint but /health requires"
                   + " one");
     }

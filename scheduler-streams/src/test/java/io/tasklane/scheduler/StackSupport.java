@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class StackSupport {
   static final String VIEWER = Tokens.random();
   static final String OPERATOR = Tokens.random();
+  static final String ADMIN = Tokens.random();
 
   /** Shared by every scheduler a test starts, so that forwarded status reads are accepted. */
   static final String INTER_INSTANCE = Tokens.random();
@@ -119,12 +120,47 @@ final class StackSupport {
     return HTTP.send(r.GET().build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  static HttpResponse<String> post(int port, String path, String token) throws Exception {
+  /** A request with {@code method} and a JSON {@code body} (null: none). */
+  static HttpResponse<String> send(int port, String method, String path, String token, String body)
+      throws Exception {
     HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
     if (token != null) {
       r.header("Authorization", "Bearer " + token);
     }
+    r.header("Content-Type", "application/json");
     return HTTP.send(
-        r.POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        r.method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The most powerful API role (a token of it may call every endpoint). */
+  static String topRole() {
+    SchedulerConfig.Role[] roles = SchedulerConfig.Role.values();
+    return roles[roles.length - 1].name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  static HttpResponse<String> post(int port, String path, String token) throws Exception {
+    return post(port, path, token, HttpRequest.BodyPublishers.noBody());
+  }
+
+  /** A POST of the JSON {@code body}. */
+  static HttpResponse<String> post(int port, String path, String token, String body)
+      throws Exception {
+    return post(port, path, token, HttpRequest.BodyPublishers.ofString(body));
+  }
+
+  private static HttpResponse<String> post(
+      int port, String path, String token, HttpRequest.BodyPublisher body) throws Exception {
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
+    if (token != null) {
+      r.header("Authorization", "Bearer " + token);
+    }
+    r.header("Content-Type", "application/json");
+    return HTTP.send(r.POST(body).build(), HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -9,13 +9,16 @@ import static org.awaitility.Awaitility.await;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.Topics;
+import io.tasklane.core.WireCodec;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
@@ -72,13 +75,47 @@ class StatusApiTest {
           .isEqualTo(404);
 
       assertThat(StackSupport.post(port, path + "/cancel", VIEWER).statusCode()).isEqualTo(403);
-      assertThat(StackSupport.post(port, path + "/cancel", OPERATOR).statusCode()).isEqualTo(202);
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(
-              () ->
-                  assertThat(StackSupport.get(port, path, VIEWER).body())
-                      .contains("\"state\":\"CANCELLED\""));
+      // The command waits for its effect: applied, with the state after.
+      HttpResponse<String> cancelled = StackSupport.post(port, path + "/cancel?wait=20s", OPERATOR);
+      assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+      assertThat(WireCodec.readTree(cancelled.body()))
+          .isEqualTo(
+              WireCodec.readTree(
+                  "{\"id\":\""
+                      + task.id()
+                      + "\",\"action\":\"cancel\",\"outcome\":\"applied\",\"reason\":null,"
+                      + "\"state\":\"CANCELLED\"}"));
+      assertThat(StackSupport.get(port, path, VIEWER).body()).contains("\"state\":\"CANCELLED\"");
+      // It was DISPATCHED: the running attempt was sent an interrupt, keyed by the task id.
+      assertThat(StackSupport.readAll(stack.bootstrapServers(), topics.interrupts(), 1))
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.key()).isEqualTo(task.id());
+                TaskInterrupt i = WireCodec.decodeInterrupt(r.value());
+                assertThat(i.id()).isEqualTo(task.id());
+                assertThat(i.attempt()).isEqualTo(1);
+                assertThat(i.reason()).isEqualTo("cancelled: api (by ops-alice)");
+              });
+      // Commands the state makes no-ops are answered ignored, naming why, and not written.
+      for (String action : List.of("cancel", "retry-dead", "discard", "trigger")) {
+        HttpResponse<String> ignored = StackSupport.post(port, path + "/" + action, OPERATOR);
+        assertThat(ignored.statusCode()).as(ignored.body()).isEqualTo(200);
+        assertThat(WireCodec.readTree(ignored.body()))
+            .isEqualTo(
+                WireCodec.readTree(
+                    "{\"id\":\""
+                        + task.id()
+                        + "\",\"action\":\""
+                        + action
+                        + "\",\"outcome\":\"ignored\",\"reason\":\"already CANCELLED\","
+                        + "\"state\":\"CANCELLED\"}"));
+      }
+      HttpResponse<String> badWait = StackSupport.post(port, path + "/cancel?wait=31s", OPERATOR);
+      assertThat(badWait.statusCode()).isEqualTo(400);
+      assertThat(badWait.body())
+          .contains("\"error\":\"invalid-parameter\"")
+          .contains("wait: 31s is outside 0s..30s");
 
       HttpResponse<String> metrics = StackSupport.get(port, "/prometheus", VIEWER);
       assertThat(metrics.statusCode()).isEqualTo(200);

@@ -1,5 +1,6 @@
 package io.tasklane.testkit;
 
+import io.tasklane.testkit.internal.Detach;
 import io.tasklane.testkit.internal.Processes;
 import io.tasklane.testkit.internal.ShutdownReaper;
 import java.io.File;
@@ -35,6 +36,11 @@ public final class JavaProcess implements AutoCloseable {
   /** Starts describing a JVM running {@code mainClass}. */
   public static Builder builder(String mainClass) {
     return new Builder(mainClass);
+  }
+
+  /** The name given to the builder (names the log file and the process in messages). */
+  public String name() {
+    return name;
   }
 
   public long pid() {
@@ -90,6 +96,7 @@ public final class JavaProcess implements AutoCloseable {
     private final Map<String, String> env = new LinkedHashMap<>();
     private Path logFile;
     private String name;
+    private boolean detached;
 
     private Builder(String mainClass) {
       this.mainClass = mainClass;
@@ -127,6 +134,15 @@ public final class JavaProcess implements AutoCloseable {
       return this;
     }
 
+    /**
+     * True: the process outlives this JVM (own session through {@code setsid}, no kill on exit),
+     * for a run that leaves its apps running ({@code bin/demo --keep}); stop it by its pid.
+     */
+    public Builder detached(boolean value) {
+      this.detached = value;
+      return this;
+    }
+
     /** Where stdout and stderr go; defaults to {@code target/processes/<name>-<time>.log}. */
     public Builder logFile(Path file) {
       this.logFile = file;
@@ -139,6 +155,9 @@ public final class JavaProcess implements AutoCloseable {
               ? logFile
               : Path.of("target", "processes", name + "-" + System.nanoTime() + ".log");
       List<String> cmd = new ArrayList<>();
+      if (detached) {
+        Detach.prefix().ifPresent(cmd::add); // setsid execs in place: the pid stays the same
+      }
       cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       cmd.addAll(jvmArgs);
       cmd.add("-cp");
@@ -152,7 +171,9 @@ public final class JavaProcess implements AutoCloseable {
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().putAll(env);
         Process p = pb.start();
-        ShutdownReaper.register(p.toHandle());
+        if (!detached) {
+          ShutdownReaper.register(p.toHandle());
+        }
         return new JavaProcess(name, p, log);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot start " + name + " (" + mainClass + ")", e);

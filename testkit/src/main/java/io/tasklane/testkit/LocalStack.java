@@ -260,6 +260,15 @@ public final class LocalStack implements StackHandle, AutoCloseable {
     return s;
   }
 
+  /**
+   * Stops the detached stack in {@code baseDir} (started with {@code detached(true)} by a run that
+   * left it running), as {@code bin/stack down --dir baseDir} does: Kafka, then MariaDB, then any
+   * leftover process of the directory; says what it did on {@code out}. Nothing running is fine.
+   */
+  public static void stopDetached(Path baseDir, java.io.PrintStream out) {
+    StackMain.run(new String[] {"down", "--dir", baseDir.toString()}, out);
+  }
+
   /** True if this object attached to a stack it does not own. */
   public boolean isAttached() {
     return started == null;

@@ -34,8 +34,9 @@ public interface TaskContext {
   Map<String, String> headers();
 
   /**
-   * True once the attempt timed out, the worker is shutting down past its grace period, or the
-   * thread was interrupted. Long loops should check it and stop.
+   * True once the attempt timed out, its task was cancelled (an interrupt from the scheduler), the
+   * worker is shutting down past its grace period, or the thread was interrupted. Long loops should
+   * check it and stop.
    */
   boolean isCancelled();
 

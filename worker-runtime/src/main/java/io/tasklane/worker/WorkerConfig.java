@@ -41,6 +41,8 @@ import java.util.regex.Pattern;
  * @param recurringBuild {@code recurring.build}: an increasing build number of the deployment (e.g.
  *     the CI build), default 0; a start with a lower build than the one that last published the
  *     app's schedules publishes none (docs/schedules.md)
+ * @param heartbeatInterval {@code heartbeat-interval}: how often the worker publishes its heartbeat
+ *     on {@code <ns>.workers}, default 5 s, 100 ms to 5 min
  */
 public record WorkerConfig(
     Topics topics,
@@ -54,7 +56,8 @@ public record WorkerConfig(
     MethodCalls methodCalls,
     Map<String, String> kafka,
     String recurringApp,
-    long recurringBuild) {
+    long recurringBuild,
+    Duration heartbeatInterval) {
   /** The values of {@code method-calls.enabled}. */
   public enum MethodCalls {
     /** On iff some bean of the context has an {@code @OutboxAsync} method. */
@@ -89,6 +92,9 @@ public record WorkerConfig(
   public static final int DEFAULT_HANDLER_PARTITIONS = 6;
   public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
   public static final int DEFAULT_LOG_BYTES_PER_ATTEMPT = 1 << 20;
+  public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(5);
+  public static final Duration MIN_HEARTBEAT_INTERVAL = Duration.ofMillis(100);
+  public static final Duration MAX_HEARTBEAT_INTERVAL = Duration.ofMinutes(5);
 
   /** The rule for {@code recurring.app}. */
   public static final Pattern RECURRING_APP = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -132,6 +138,12 @@ public record WorkerConfig(
     }
     if (recurringBuild < 0) {
       throw new WorkerException(PREFIX + ".recurring.build must be ≥ 0, was " + recurringBuild);
+    }
+    if (heartbeatInterval == null
+        || heartbeatInterval.compareTo(MIN_HEARTBEAT_INTERVAL) < 0
+        || heartbeatInterval.compareTo(MAX_HEARTBEAT_INTERVAL) > 0) {
+      throw new WorkerException(
+          PREFIX + ".heartbeat-interval must be 100ms to 5m, was " + heartbeatInterval);
     }
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
     for (String key : new TreeSet<>(kafka.keySet())) {
@@ -180,6 +192,8 @@ public record WorkerConfig(
         + recurringApp
         + ", recurringBuild="
         + recurringBuild
+        + ", heartbeatInterval="
+        + heartbeatInterval
         + "]";
   }
 }

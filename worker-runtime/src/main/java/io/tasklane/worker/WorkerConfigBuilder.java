@@ -24,6 +24,7 @@ public final class WorkerConfigBuilder {
   private Map<String, String> kafka = Map.of();
   private String recurringApp;
   private long recurringBuild;
+  private Duration heartbeatInterval = WorkerConfig.DEFAULT_HEARTBEAT_INTERVAL;
 
   WorkerConfigBuilder() {}
 
@@ -101,6 +102,12 @@ public final class WorkerConfigBuilder {
     return this;
   }
 
+  /** {@code heartbeat-interval}: how often the heartbeat goes to {@code <ns>.workers}. */
+  public WorkerConfigBuilder heartbeatInterval(Duration heartbeatInterval) {
+    this.heartbeatInterval = heartbeatInterval;
+    return this;
+  }
+
   /**
    * The validated configuration.
    *
@@ -119,7 +126,8 @@ public final class WorkerConfigBuilder {
         methodCalls,
         kafka,
         recurringApp,
-        recurringBuild);
+        recurringBuild,
+        heartbeatInterval);
   }
 
   private static String defaultName() {

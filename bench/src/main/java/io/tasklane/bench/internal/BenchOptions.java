@@ -11,6 +11,8 @@ import java.util.List;
  * @param scenarios scenario names in run order
  * @param quick the short mode (for the record in results.json)
  * @param tasks N of throughput and peer
+ * @param warmupTasks tasks run end to end before the first scenario, so that every JVM has compiled
+ *     its hot paths before anything is timed (reported apart as {@code warmup_*}); 0 for none
  * @param latencyRate offered tasks/s of latency
  * @param latencySeconds duration of latency
  * @param pending far-future tasks pending during delay (P)
@@ -19,6 +21,9 @@ import java.util.List;
  * @param scalePending tasks the scale scenario admits
  * @param failoverRate offered tasks/s during failover
  * @param failoverSeconds duration of the failover load (the kill is at a third)
+ * @param schedules schedules of 1 to 60 s periods the schedules scenario holds (beside 100 1-second
+ *     ones)
+ * @param scheduleSeconds how long the schedules scenario measures their fires
  * @param jfr record the apps with JFR (files next to the logs)
  * @param writeDocs regenerate docs/benchmarks.md and its charts
  * @param db the outbox database: MariaDB (every scenario) or PostgreSQL (throughput only; its
@@ -29,6 +34,7 @@ public record BenchOptions(
     List<String> scenarios,
     boolean quick,
     int tasks,
+    int warmupTasks,
     int latencyRate,
     int latencySeconds,
     long pending,
@@ -37,13 +43,15 @@ public record BenchOptions(
     long scalePending,
     int failoverRate,
     int failoverSeconds,
+    int schedules,
+    int scheduleSeconds,
     boolean jfr,
     boolean writeDocs,
     DatabaseKind db) {
 
   /** Every scenario in the order a full run takes them. */
   public static final List<String> ALL =
-      List.of("throughput", "peer", "latency", "scale", "delay", "failover");
+      List.of("throughput", "peer", "latency", "scale", "delay", "failover", "schedules", "api");
 
   /** The scenarios a PostgreSQL run offers: the insert ceiling and the relay rate. */
   public static final List<String> POSTGRES_SCENARIOS = List.of("throughput");
@@ -73,7 +81,9 @@ public record BenchOptions(
         || failoverRate < 1
         || failoverSeconds < 3
         || pending < 0
-        || scalePending < 0) {
+        || scalePending < 0
+        || schedules < 0
+        || scheduleSeconds < 1) {
       throw new IllegalArgumentException("counts, rates and durations must be positive");
     }
   }
@@ -97,15 +107,16 @@ public record BenchOptions(
 
   /**
    * Collects the settings of a {@link BenchOptions}; {@link #build()} validates them. Starts from
-   * the full mode: every scenario, 200,000 tasks, 1,000 tasks/s for 60 s, 1,000,000 pending, 10,000
-   * due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s, docs written, no JFR,
-   * MariaDB. Not thread-safe.
+   * the full mode: every scenario, 200,000 tasks after 20,000 to warm up, 1,000 tasks/s for 60 s,
+   * 1,000,000 pending, 10,000 due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s,
+   * 10,000 schedules measured for 120 s, docs written, no JFR, MariaDB. Not thread-safe.
    */
   public static final class Builder {
     private final Path home;
     private List<String> scenarios = ALL;
     private boolean quick;
     private int tasks = 200_000;
+    private int warmupTasks = 20_000;
     private int latencyRate = 1000;
     private int latencySeconds = 60;
     private long pending = 1_000_000L;
@@ -114,6 +125,8 @@ public record BenchOptions(
     private long scalePending = 1_000_000L;
     private int failoverRate = 500;
     private int failoverSeconds = 30;
+    private int schedules = 10_000;
+    private int scheduleSeconds = 120;
     private boolean jfr;
     private boolean writeDocs = true;
     private DatabaseKind db = DatabaseKind.MARIADB;
@@ -137,6 +150,12 @@ public record BenchOptions(
     /** N of throughput and peer. */
     public Builder tasks(int value) {
       this.tasks = value;
+      return this;
+    }
+
+    /** Tasks run end to end before the first scenario (JIT warm-up); 0 for none. */
+    public Builder warmupTasks(int value) {
+      this.warmupTasks = value;
       return this;
     }
 
@@ -173,6 +192,13 @@ public record BenchOptions(
       return this;
     }
 
+    /** Schedules held beside the 100 1-second ones, and how long their fires are measured. */
+    public Builder schedules(int count, int seconds) {
+      this.schedules = count;
+      this.scheduleSeconds = seconds;
+      return this;
+    }
+
     /** Record the apps with JFR. */
     public Builder jfr(boolean value) {
       this.jfr = value;
@@ -198,6 +224,7 @@ public record BenchOptions(
           scenarios,
           quick,
           tasks,
+          warmupTasks,
           latencyRate,
           latencySeconds,
           pending,
@@ -206,6 +233,8 @@ public record BenchOptions(
           scalePending,
           failoverRate,
           failoverSeconds,
+          schedules,
+          scheduleSeconds,
           jfr,
           writeDocs,
           db);

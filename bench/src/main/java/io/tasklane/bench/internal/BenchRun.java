@@ -14,6 +14,7 @@ import io.tasklane.testkit.LocalStackConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -107,6 +108,10 @@ public final class BenchRun implements AutoCloseable {
     step("waiting for the pipeline: a probe task must come through end to end");
     awaitProbe();
     Scenarios scenarios = new Scenarios(this, topics);
+    if (options.warmupTasks() > 0) {
+      step("warming up the JVMs: " + options.warmupTasks() + " tasks end to end");
+      scenarios.warmUp();
+    }
     for (String s : options.scenarios()) {
       step("scenario " + s);
       long start = System.currentTimeMillis();
@@ -115,6 +120,25 @@ public final class BenchRun implements AutoCloseable {
     }
     results.put("total_s", (System.currentTimeMillis() - t0) / 1000.0);
     return results;
+  }
+
+  /**
+   * The processes a task's CPU cost is split over ({@link CpuTimes}), by component: the database
+   * server, the broker, the three apps and this JVM (the driver: enqueuers and the result tap).
+   */
+  Map<String, Long> cpuPids() {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    if (db.kind() == DatabaseKind.POSTGRESQL) {
+      pids.put("postgresql", stack.postgres().pid());
+    } else {
+      pids.put("mariadb", stack.mariaDbPid());
+    }
+    pids.put("broker", stack.kafkaPid());
+    pids.put("relay", relay.pid());
+    pids.put("scheduler", scheduler.pid());
+    pids.put("worker", worker.pid());
+    pids.put("driver", ProcessHandle.current().pid());
+    return pids;
   }
 
   private void awaitProbe() throws Exception {

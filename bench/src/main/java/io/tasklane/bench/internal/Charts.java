@@ -7,8 +7,11 @@ import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -52,6 +55,9 @@ final class Charts {
               "lateness.png",
               "lateness distribution"));
     }
+    if (!r.cpuPerTask.isEmpty()) {
+      charts.add(save(cpuPerTask(r.cpuPerTask), dir, "cpu.png", "CPU per task by component"));
+    }
     if (!r.scale.isEmpty()) {
       XYChart c =
           chart(
@@ -81,6 +87,30 @@ final class Charts {
     return c;
   }
 
+  /** One stacked bar per system: the µs of CPU each component spends per task. */
+  private static CategoryChart cpuPerTask(Map<String, Map<String, Double>> bySystem) {
+    CategoryChart c =
+        new CategoryChartBuilder()
+            .width(800)
+            .height(450)
+            .title("CPU time per task, end to end (throughput scenario)")
+            .xAxisTitle("")
+            .yAxisTitle("µs of CPU per task")
+            .build();
+    c.getStyler().setStacked(true);
+    c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+    List<String> systems = new ArrayList<>(bySystem.keySet());
+    java.util.Set<String> components = new java.util.LinkedHashSet<>();
+    bySystem.values().forEach(m -> components.addAll(m.keySet()));
+    for (String component : components) {
+      c.addSeries(
+          component,
+          systems,
+          systems.stream().map(s -> bySystem.get(s).getOrDefault(component, 0.0)).toList());
+    }
+    return c;
+  }
+
   private static XYChart percentiles(String title, Map<String, Histogram> hs) {
     XYChart c = chart(title, "percentile", "ms");
     double[] ps = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.9, 100};
@@ -99,7 +129,7 @@ final class Charts {
     return c;
   }
 
-  private static String save(XYChart c, Path dir, String file, String alt) throws IOException {
+  private static String save(Chart<?, ?> c, Path dir, String file, String alt) throws IOException {
     System.setProperty("java.awt.headless", "true");
     BitmapEncoder.saveBitmap(c, dir.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
     return "![" + alt + "](benchmarks/" + file + ")";

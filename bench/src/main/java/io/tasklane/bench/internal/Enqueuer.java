@@ -2,6 +2,8 @@ package io.tasklane.bench.internal;
 
 import io.tasklane.bench.NoopHandler;
 import io.tasklane.outbox.JdbcTaskOutbox;
+import io.tasklane.outbox.OutboxConfig;
+import io.tasklane.outbox.TaskOutbox;
 import io.tasklane.outbox.TaskRequest;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -23,14 +25,21 @@ public final class Enqueuer {
   private final String url;
   private final String user;
   private final String password;
+  private final OutboxConfig config;
   private final AtomicLong enqueued = new AtomicLong();
   private final Map<String, Long> commits = new ConcurrentHashMap<>();
   private final Map<String, Long> dues = new ConcurrentHashMap<>();
 
   public Enqueuer(String url, String user, String password) {
+    this(url, user, password, 1);
+  }
+
+  /** An enqueuer writing up to {@code batchRows} tasks per outbox row ({@code enqueueAll}). */
+  public Enqueuer(String url, String user, String password, int batchRows) {
     this.url = url;
     this.user = user;
     this.password = password;
+    this.config = OutboxConfig.DEFAULT.withBatchRows(batchRows);
   }
 
   /** Due time (epoch ms) by task id of the kept tasks that had one. */
@@ -91,7 +100,7 @@ public final class Enqueuer {
       throws SQLException {
     try (Connection c = DriverManager.getConnection(url, user, password)) {
       c.setAutoCommit(false);
-      JdbcTaskOutbox outbox = JdbcTaskOutbox.of(c);
+      JdbcTaskOutbox outbox = TaskOutbox.builder().config(config).jdbc(c);
       for (int i = from; i < to; i += batch) {
         List<TaskRequest> reqs = new ArrayList<>(batch);
         for (int j = i; j < Math.min(to, i + batch); j++) {

@@ -29,6 +29,19 @@ public final class Preloader {
       long dueInMs,
       java.util.function.LongConsumer progress)
       throws Exception {
+    preload(bootstrap, topic, n, dueInMs, NoopHandler.NAME, 3, progress);
+  }
+
+  /** Produces {@code n} tasks of {@code handler} with {@code maxAttempts}, as above. */
+  public static void preload(
+      String bootstrap,
+      String topic,
+      long n,
+      long dueInMs,
+      String handler,
+      int maxAttempts,
+      java.util.function.LongConsumer progress)
+      throws Exception {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
@@ -43,9 +56,9 @@ public final class Preloader {
         TaskEnvelope task =
             TaskEnvelope.builder()
                 .id(id)
-                .handler(NoopHandler.NAME)
-                .dueAt(now + dueInMs + i % 60_000)
-                .maxAttempts(3)
+                .handler(handler)
+                .dueAt(dueInMs <= 0 ? 0 : now + dueInMs + i % 60_000)
+                .maxAttempts(maxAttempts)
                 .timeoutMs(TaskEnvelope.DEFAULT_TIMEOUT_MS)
                 .backoff(RetryPolicy.sidekiq())
                 .createdAt(now)

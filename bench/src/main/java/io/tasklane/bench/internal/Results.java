@@ -29,6 +29,12 @@ public final class Results {
 
   final Map<String, Histogram> lateness = new LinkedHashMap<>();
 
+  /**
+   * CPU microseconds per task of each component (database, broker, relay, scheduler, worker,
+   * driver) in the throughput scenario, by system name.
+   */
+  final Map<String, Map<String, Double>> cpuPerTask = new LinkedHashMap<>();
+
   /** Scale samples: [s since start, admitted, rss MiB]. */
   final List<double[]> scale = new ArrayList<>();
 

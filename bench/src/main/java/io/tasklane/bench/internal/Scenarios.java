@@ -17,6 +17,9 @@ import org.HdrHistogram.Histogram;
  * The Tasklane scenarios of one {@link BenchRun}; db-scheduler's side is in {@link PeerScenarios}.
  */
 final class Scenarios {
+  /** Tasks per outbox row in the batched-rows relay measure. */
+  static final int BATCH_ROWS = 100;
+
   private final BenchRun run;
   private final BenchOptions o;
   private final Results r;
@@ -44,8 +47,37 @@ final class Scenarios {
         peer.delay();
       }
       case "failover" -> new Failover(run, enqueuer).run();
+      case "schedules" -> new ScheduleLoad(run, topics).run();
+      case "api" -> new ApiScenario(run, topics).run();
       default -> throw new IllegalArgumentException(scenario);
     }
+  }
+
+  /**
+   * Runs {@code warmupTasks} end to end before the first scenario, so that no scenario times the
+   * JIT compiling the hot paths of the apps, the broker or this driver; recorded as {@code
+   * warmup_*}, apart from every scenario.
+   */
+  void warmUp() throws Exception {
+    int n = o.warmupTasks();
+    if (n <= 0) {
+      return;
+    }
+    long base = run.tap.succeeded();
+    Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
+    long start = System.currentTimeMillis();
+    Thread load = background(() -> e.run(n, 100, 4, null, false));
+    boolean done =
+        run.progress(
+            "warm-up (not timed by any scenario)",
+            () -> String.format("succeeded %d of %d", run.tap.succeeded() - base, n),
+            () -> run.tap.succeeded() - base >= n,
+            Duration.ofSeconds(Math.max(120, n / 100)));
+    load.join();
+    long ms = Math.max(1, (done ? run.tap.lastResultTs() : System.currentTimeMillis()) - start);
+    r.put(o.key("warmup_tasks"), n);
+    r.put(o.key("warmup_s"), ms / 1000.0);
+    r.put(o.key("warmup_tasks_per_s"), (run.tap.succeeded() - base) * 1000.0 / ms);
   }
 
   private void throughput() throws Exception {
@@ -75,6 +107,8 @@ final class Scenarios {
     long base = run.tap.succeeded();
     long tasksBase = run.tap.tasksSeen();
     Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
+    Map<String, Long> pids = run.cpuPids();
+    Map<String, Long> cpuBefore = CpuTimes.sample(pids);
     long start = System.currentTimeMillis();
     AtomicLong enqueueEnd = new AtomicLong();
     Thread load =
@@ -93,6 +127,7 @@ final class Scenarios {
             () -> run.tap.succeeded() - base >= n,
             Duration.ofSeconds(Math.max(120, n / 200)));
     load.join();
+    cpuPerTask(CpuTimes.perTask(cpuBefore, CpuTimes.sample(pids), run.tap.succeeded() - base));
     long end = done ? run.tap.lastResultTs() : System.currentTimeMillis();
     r.put(o.key("throughput_tasks"), n);
     r.put(
@@ -109,6 +144,49 @@ final class Scenarios {
     run.out.printf(
         "  insert ceiling %.0f rows/s; relay %.0f rows/s; end to end %.0f tasks/s%n",
         ceilingRate, r.get(o.key("relay_rows_per_s")), r.get(o.key("throughput_tasks_per_s")));
+    relayBatched(n);
+  }
+
+  /**
+   * The relay's rate with batched outbox rows ({@code tasklane.outbox.batch-rows} 100): {@code n}
+   * tasks in transactions of 100, one row each; first commit → last record on {@code <ns>.tasks}.
+   * Waits for them to finish so that the next scenario starts idle.
+   */
+  private void relayBatched(int n) throws Exception {
+    long base = run.tap.succeeded();
+    long tasksBase = run.tap.tasksSeen();
+    Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password(), BATCH_ROWS);
+    long start = System.currentTimeMillis();
+    Thread load = background(() -> e.run(n, BATCH_ROWS, 4, null, false));
+    run.progress(
+        "relay, " + BATCH_ROWS + " tasks per outbox row",
+        () ->
+            String.format(
+                "committed %d, relayed %d", e.enqueued(), run.tap.tasksSeen() - tasksBase),
+        () -> run.tap.tasksSeen() - tasksBase >= n,
+        Duration.ofSeconds(Math.max(120, n / 200)));
+    load.join();
+    r.put(
+        o.key("relay_batched_tasks_per_s"),
+        (run.tap.tasksSeen() - tasksBase) * 1000.0 / Math.max(1, run.tap.lastTaskTs() - start));
+    run.progress(
+        "draining the batched tasks",
+        () -> String.format("succeeded %d of %d", run.tap.succeeded() - base, n),
+        () -> run.tap.succeeded() - base >= n,
+        Duration.ofSeconds(Math.max(120, n / 200)));
+    run.out.printf(
+        "  relay with %d tasks per row: %.0f tasks/s%n",
+        BATCH_ROWS, r.get(o.key("relay_batched_tasks_per_s")));
+  }
+
+  /** The cost model: {@code cpu_us_per_task_<component>} and the stacked bar's data. */
+  private void cpuPerTask(Map<String, Double> perTask) {
+    perTask.forEach((component, us) -> r.put(o.key("cpu_us_per_task_" + component), us));
+    Map<String, Double> parts = new java.util.LinkedHashMap<>(perTask);
+    parts.remove("total");
+    r.cpuPerTask.put(
+        o.db() == DatabaseKind.POSTGRESQL ? "Tasklane on PostgreSQL" : "Tasklane", parts);
+    run.out.printf("  CPU per task: %s µs%n", perTask);
   }
 
   private void latency() throws Exception {

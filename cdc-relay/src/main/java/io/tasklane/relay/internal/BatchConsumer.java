@@ -2,8 +2,10 @@ package io.tasklane.relay.internal;
 
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
+import io.tasklane.core.TasklaneException;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
+import io.tasklane.core.outbox.OutboxBatches;
 import io.tasklane.core.outbox.OutboxKind;
 import io.tasklane.core.outbox.OutboxRow;
 import io.tasklane.core.tracing.Tracing;
@@ -81,8 +83,8 @@ final class BatchConsumer
     long now = clock.millis();
     List<ProducerRecord<String, byte[]>> out = new ArrayList<>(events.size());
     List<OutboxRow> rows = new ArrayList<>(events.size()); // per record of out, null if unread
-    List<Boolean> cancelled = new ArrayList<>(events.size()); // per record of out: a cancel
-    int updates = 0, deletes = 0, snapshot = 0, missingColumnRows = 0;
+    List<OutboxKind> kinds = new ArrayList<>(events.size()); // per record of out: its kind, or null
+    int updates = 0, deletes = 0, snapshot = 0, missingColumnRows = 0, batchRows = 0;
     long maxRowId = -1;
     long lastSourceTs = -1;
     PublishSpans spans = new PublishSpans(tracing);
@@ -114,7 +116,7 @@ final class BatchConsumer
                 DeadLetters.of(
                     topics.relayDlt(), table, rowId, OutboxStructs.columnsOf(after), reason));
             rows.add(null);
-            cancelled.add(false);
+            kinds.add(null);
             spans.none();
             missingColumnRows++;
             continue;
@@ -131,28 +133,28 @@ final class BatchConsumer
                     Map.of("raw", DeadLetters.clip(String.valueOf(after), MAX_RAW_CHARS)),
                     "row: " + e.getMessage()));
             rows.add(null);
-            cancelled.add(false);
+            kinds.add(null);
             spans.none();
             continue;
           }
           maxRowId = Math.max(maxRowId, row.id());
-          Mapped mapped = mapper.map(row, now);
-          if (mapped instanceof Mapped.Relayed r) {
-            out.add(new ProducerRecord<>(topics.tasks(), r.key(), r.value()));
-            if (r.kind() == OutboxKind.TASK) {
-              spans.task(row, out.get(out.size() - 1));
-            } else {
-              spans.none();
+          if (OutboxKind.ofColumn(row.kind()).orElse(null) == OutboxKind.BATCH) {
+            batchRows++;
+            List<OutboxRow> elements;
+            try {
+              elements = OutboxBatches.unpack(row);
+            } catch (TasklaneException e) {
+              relay(row, new Mapped.Rejected(e.getMessage()), "", out, rows, kinds, spans);
+              continue;
             }
-          } else if (mapped instanceof Mapped.Rejected rej) {
-            spans.none();
-            LOG.warn("outbox row {} goes to {}: {}", row.id(), topics.relayDlt(), rej.reason());
-            out.add(
-                DeadLetters.of(
-                    topics.relayDlt(), table, row.id(), DeadLetters.rowOf(row), rej.reason()));
+            for (int i = 0; i < elements.size(); i++) {
+              OutboxRow element = elements.get(i);
+              String where = "batch element " + i + " of " + elements.size() + ": ";
+              relay(element, mapper.map(element, now), where, out, rows, kinds, spans);
+            }
+          } else {
+            relay(row, mapper.map(row, now), "", out, rows, kinds, spans);
           }
-          rows.add(row);
-          cancelled.add(mapped instanceof Mapped.Relayed rel && rel.kind() == OutboxKind.CANCEL);
         }
         case "u" -> updates++;
         case "d" -> deletes++;
@@ -176,7 +178,8 @@ final class BatchConsumer
     }
     committer.markBatchFinished();
     long ackedAt = clock.millis();
-    int tasks = 0, cancels = 0, dead = 0;
+    int[] relayed = new int[OutboxKind.values().length];
+    int dead = 0;
     for (int i = 0; i < acked.size(); i++) {
       ProducerRecord<String, byte[]> r = acked.get(i);
       if (r == null) {
@@ -186,17 +189,16 @@ final class BatchConsumer
         dead++;
       } else {
         metrics.recordAck(rows.get(i).createdAt());
-        if (cancelled.get(i)) {
-          cancels++;
-        } else {
-          tasks++;
-        }
+        OutboxKind kind = kinds.get(i);
+        relayed[(kind == null ? OutboxKind.TASK : kind).ordinal()]++;
       }
     }
-    metrics.tasks.increment(tasks);
-    metrics.cancels.increment(cancels);
+    for (OutboxKind kind : OutboxKind.values()) {
+      metrics.relayed(kind, relayed[kind.ordinal()]);
+    }
     metrics.dlt.increment(dead);
     metrics.missingColumnRows.increment(missingColumnRows);
+    metrics.batchRows.increment(batchRows);
     metrics.updates.increment(updates);
     metrics.deletes.increment(deletes);
     metrics.snapshotRows.increment(snapshot);
@@ -213,6 +215,35 @@ final class BatchConsumer
   }
 
   /** "handler: column missing — was tasklane_outbox altered?" (several: "a, b: columns ..."). */
+  /**
+   * Adds what one row (or one element of a batch row, {@code where} naming it) becomes to the
+   * batch's output: its record on {@code <ns>.tasks}, or its dead letter.
+   */
+  private void relay(
+      OutboxRow row,
+      Mapped mapped,
+      String where,
+      List<ProducerRecord<String, byte[]>> out,
+      List<OutboxRow> rows,
+      List<OutboxKind> kinds,
+      PublishSpans spans) {
+    if (mapped instanceof Mapped.Relayed r) {
+      out.add(new ProducerRecord<>(topics.tasks(), r.key(), r.value()));
+      if (r.kind() == OutboxKind.TASK) {
+        spans.task(row, out.get(out.size() - 1));
+      } else {
+        spans.none();
+      }
+    } else if (mapped instanceof Mapped.Rejected rej) {
+      spans.none();
+      String reason = where + rej.reason();
+      LOG.warn("outbox row {} goes to {}: {}", row.id(), topics.relayDlt(), reason);
+      out.add(DeadLetters.of(topics.relayDlt(), table, row.id(), DeadLetters.rowOf(row), reason));
+    }
+    rows.add(row);
+    kinds.add(mapped instanceof Mapped.Relayed rel ? rel.kind() : null);
+  }
+
   private String missingReason(List<String> missing) {
     return String.join(", ", missing)
         + (missing.size() == 1 ? ": column missing" : ": columns missing")

@@ -8,7 +8,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tasklane.core.outbox.OutboxKind;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -20,8 +22,7 @@ public final class RelayMetrics {
   private final Clock clock;
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  final Counter tasks = counter("tasklane.relay.records", "kind", OutboxKind.TASK.recordType());
-  final Counter cancels = counter("tasklane.relay.records", "kind", OutboxKind.CANCEL.recordType());
+  private final Map<OutboxKind, Counter> records = recordCounters();
   final Counter dlt = counter("tasklane.relay.dlt", null, null);
   final Counter updates = counter("tasklane.relay.ignored", "op", "update");
   final Counter deletes = counter("tasklane.relay.ignored", "op", "delete");
@@ -35,6 +36,7 @@ public final class RelayMetrics {
   final Counter leaderships = counter("tasklane.relay.leaderships", null, null);
   final Counter topicRecreations = counter("tasklane.relay.topic.recreations", null, null);
   final Counter missingColumnRows = counter("tasklane.relay.missing.column.rows", null, null);
+  final Counter batchRows = counter("tasklane.relay.batch.rows", null, null);
   final Timer enqueueToAck;
   final AtomicLong binlogLagMs = new AtomicLong();
   final AtomicLong lastOffsetAtMs = new AtomicLong(-1);
@@ -132,7 +134,7 @@ public final class RelayMetrics {
   }
 
   public long relayed() {
-    return (long) (tasks.count() + cancels.count());
+    return (long) records.values().stream().mapToDouble(Counter::count).sum();
   }
 
   public long deadLettered() {
@@ -186,6 +188,24 @@ public final class RelayMetrics {
   private double offsetAgeMs() {
     long at = lastOffsetAtMs.get();
     return at < 0 ? -1 : clock.millis() - at;
+  }
+
+  /**
+   * Counts {@code n} records of {@code kind} the broker acknowledged on {@code <ns>.tasks}: {@code
+   * tasklane_relay_records_total{kind="task|cancel|schedule|unschedule"}}.
+   */
+  void relayed(OutboxKind kind, int n) {
+    if (n > 0) {
+      records.get(kind).increment(n);
+    }
+  }
+
+  private Map<OutboxKind, Counter> recordCounters() {
+    Map<OutboxKind, Counter> byKind = new EnumMap<>(OutboxKind.class);
+    for (OutboxKind kind : OutboxKind.values()) {
+      byKind.put(kind, counter("tasklane.relay.records", "kind", kind.recordType()));
+    }
+    return byKind;
   }
 
   private Counter counter(String name, String tag, String value) {

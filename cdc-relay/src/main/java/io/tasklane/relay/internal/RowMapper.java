@@ -40,6 +40,9 @@ final class RowMapper {
         case CANCEL -> cancel(row);
         case SCHEDULE -> schedule(row);
         case UNSCHEDULE -> unschedule(row);
+        case BATCH ->
+            throw new IllegalArgumentException(
+                "kind: a BATCH row is mapped element by element (OutboxBatches.unpack)");
       };
     } catch (TasklaneException | IllegalArgumentException e) {
       return new Mapped.Rejected(e.getMessage());

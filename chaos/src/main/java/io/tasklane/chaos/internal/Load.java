@@ -2,6 +2,8 @@ package io.tasklane.chaos.internal;
 
 import io.tasklane.harness.Database;
 import io.tasklane.outbox.JdbcTaskOutbox;
+import io.tasklane.outbox.OutboxConfig;
+import io.tasklane.outbox.TaskOutbox;
 import io.tasklane.outbox.TaskRequest;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -18,12 +20,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Offers the {@link Mix} at a steady rate: every 20 ms one transaction of {@code rate / 50} tasks
  * through {@link JdbcTaskOutbox}'s {@code enqueueAll} (one JDBC batch) on its own thread and
- * connection. A batch whose commit throws (e.g. MariaDB down) goes to the ledger as ambiguous, and
- * the connection is reopened.
+ * connection; every other transaction writes batched outbox rows ({@code batch-rows} {@value
+ * #BATCH_ROWS}), so that the relay's fan-out of batch rows goes through every kill too. A batch
+ * whose commit throws (e.g. MariaDB down) goes to the ledger as ambiguous, and the connection is
+ * reopened.
  */
 public final class Load implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Load.class);
   private static final long TICK_MS = 20;
+  static final int BATCH_ROWS = 10;
+  private static final OutboxConfig BATCHED = OutboxConfig.DEFAULT.withBatchRows(BATCH_ROWS);
   private final Database db;
   private final Ledger ledger;
   private final double perTick;
@@ -33,6 +39,7 @@ public final class Load implements AutoCloseable {
   private final AtomicLong failedBatches = new AtomicLong();
   private final AtomicLong nextRef = new AtomicLong(1);
   private double carry;
+  private long ticks;
   private Connection connection;
 
   public Load(Database db, Ledger ledger, int rate, long seed) {
@@ -63,7 +70,11 @@ public final class Load implements AutoCloseable {
       for (int i = 0; i < n; i++) {
         batch.add(Mix.next(random, nextRef.getAndIncrement()));
       }
-      ids.addAll(JdbcTaskOutbox.of(connection).enqueueAll(batch));
+      JdbcTaskOutbox outbox =
+          ticks++ % 2 == 0
+              ? JdbcTaskOutbox.of(connection)
+              : TaskOutbox.builder().config(BATCHED).jdbc(connection);
+      ids.addAll(outbox.enqueueAll(batch));
       connection.commit();
       ledger.committed(ids);
     } catch (Throwable t) {

@@ -24,9 +24,15 @@ public enum OutboxKind {
    */
   SCHEDULE("schedule"),
   /** A recurring schedule's deletion: the row becomes an {@link Unschedule} keyed by the name. */
-  UNSCHEDULE("unschedule");
+  UNSCHEDULE("unschedule"),
+  /**
+   * Several tasks in one row ({@link OutboxBatches}): the relay publishes one {@code task} record
+   * per task, in order, as if each had had a row of its own. Its {@code recordType} is only the
+   * relay's metric tag: no record on {@code <ns>.tasks} has it.
+   */
+  BATCH("batch");
 
-  private static final String EXPECTED = "TASK, CANCEL, SCHEDULE or UNSCHEDULE";
+  private static final String EXPECTED = "TASK, CANCEL, SCHEDULE, UNSCHEDULE or BATCH";
 
   private final String recordType;
 

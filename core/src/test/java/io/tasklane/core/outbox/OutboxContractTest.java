@@ -48,7 +48,8 @@ class OutboxContractTest {
     assertThat(OutboxKind.ofColumn(null)).isEmpty();
     assertThatThrownBy(() -> OutboxKind.parse("RETRY"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("kind: unknown kind 'RETRY' (expected TASK, CANCEL, SCHEDULE or UNSCHEDULE)");
+        .hasMessage(
+            "kind: unknown kind 'RETRY' (expected TASK, CANCEL, SCHEDULE, UNSCHEDULE or BATCH)");
     assertThatThrownBy(() -> OutboxKind.parse(null)).hasMessageContaining("'null'");
   }
 

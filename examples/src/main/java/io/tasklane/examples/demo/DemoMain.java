@@ -51,12 +51,27 @@ public final class DemoMain implements Callable<Integer> {
       description = "wait for the pipeline to drain (${DEFAULT-VALUE})")
   Duration settleTimeout;
 
+  @Option(
+      names = "--keep",
+      description =
+          "after the summary, leave the stack and the apps running and print the API URL, tokens"
+              + " and bin/tasklane commands (stop them with --stop)")
+  boolean keep;
+
+  @Option(
+      names = "--stop",
+      description = "stop everything a kept demo (--keep) left running and remove its state")
+  boolean stop;
+
   @Mixin Cli.Db db;
 
   @Mixin Cli.Home home;
 
   @Override
   public Integer call() throws Exception {
+    if (stop) {
+      return KeptDemo.stop(home.path(), System.out);
+    }
     DemoOptions options = options();
     try (DemoRun run = new DemoRun(options, System.out, null)) {
       return run.execute() ? 0 : 1;
@@ -66,7 +81,7 @@ public final class DemoMain implements Callable<Integer> {
   /** The run the flags describe; throws IllegalArgumentException naming a refused value. */
   DemoOptions options() {
     return new DemoOptions(
-        orders, rate, delay, payRatio, cases, settleTimeout, home.path(), db.kind());
+        orders, rate, delay, payRatio, cases, settleTimeout, home.path(), db.kind(), keep);
   }
 
   public static void main(String[] args) {

@@ -9,7 +9,8 @@ import java.util.Objects;
  * What the demo runs: {@code orders} orders at {@code rate} per second, each cancelled after {@code
  * unpaidTimeout} unless paid (a share {@code payRatio} is paid in time), and {@code cases} of each
  * scenario case (flaky partner, broken report, dependency pair, duplicate submission), with the
- * outbox and the effects on {@code db} (MariaDB or PostgreSQL).
+ * outbox and the effects on {@code db} (MariaDB or PostgreSQL). With {@code keep} the stack and the
+ * apps stay up after the summary ({@link KeptDemo}).
  */
 record DemoOptions(
     int orders,
@@ -19,7 +20,8 @@ record DemoOptions(
     int cases,
     Duration settleTimeout,
     Path home,
-    DatabaseKind db) {
+    DatabaseKind db,
+    boolean keep) {
 
   DemoOptions {
     Objects.requireNonNull(db, "--db must be set");

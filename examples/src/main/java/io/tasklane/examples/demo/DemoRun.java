@@ -1,6 +1,7 @@
 package io.tasklane.examples.demo;
 
 import io.micronaut.context.ApplicationContext;
+import io.tasklane.core.TaskIds;
 import io.tasklane.core.Topics;
 import io.tasklane.examples.launch.ExampleWorker;
 import io.tasklane.examples.orders.DemoSchema;
@@ -8,6 +9,7 @@ import io.tasklane.examples.orders.LateHandlers;
 import io.tasklane.examples.orders.OrderService;
 import io.tasklane.examples.orders.ScenarioHandlers;
 import io.tasklane.examples.orders.ScenarioService;
+import io.tasklane.examples.orders.ScheduleService;
 import io.tasklane.harness.Database;
 import io.tasklane.harness.DatabaseKind;
 import io.tasklane.harness.FreePorts;
@@ -18,12 +20,10 @@ import io.tasklane.harness.Verdict;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.LocalStackConfig;
-import java.io.IOException;
+import io.tasklane.testkit.Secrets;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +43,12 @@ final class DemoRun implements AutoCloseable {
   private long lastAt = t0;
 
   private final LocalStack givenStack;
+
+  /**
+   * The scheduler's viewer token of this run (the operator token is {@link TasklaneApps#TOKEN}).
+   */
+  private final String viewerToken = Secrets.token();
+
   private String namespace = NAMESPACE;
   private Database db;
 
@@ -58,6 +64,9 @@ final class DemoRun implements AutoCloseable {
   }
 
   boolean execute() throws Exception {
+    if (options.keep()) {
+      KeptDemo.requireNone(options.home());
+    }
     step("starting the local stack (" + stackText() + ")");
     LocalStack stack = startStack();
     // on a stack shared with other runs (tests, TASKLANE_STACK): this run's own topics and database
@@ -71,10 +80,10 @@ final class DemoRun implements AutoCloseable {
             DemoSchema::create);
     this.db = db;
     // after the relay stopped (closed in reverse order): a PostgreSQL slot left behind holds WAL
-    track(() -> db.dropReplicationSlots(Duration.ofSeconds(10)));
+    AutoCloseable dropSlots = track(() -> db.dropReplicationSlots(Duration.ofSeconds(10)));
     int httpPort = FreePorts.next();
     Path runDir = options.home().resolve("target/demo/run-" + t0);
-    track(() -> deleteTree(runDir.resolve("state-scheduler")));
+    AutoCloseable dropState = track(() -> KeptDemo.deleteTree(runDir.resolve("state-scheduler")));
     TasklaneApps apps =
         TasklaneApps.builder()
             .home(options.home())
@@ -85,9 +94,21 @@ final class DemoRun implements AutoCloseable {
             .build();
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
-    JavaProcess relay = track(apps.relay("relay").start());
-    JavaProcess scheduler = track(apps.scheduler("scheduler", httpPort).start());
-    JavaProcess worker = track(ExampleWorker.recipe(apps, "worker", false).start());
+    boolean keep = options.keep();
+    JavaProcess relay = track(apps.relay("relay").detached(keep).start());
+    JavaProcess scheduler =
+        track(
+            apps.scheduler("scheduler", httpPort)
+                .sysProp(
+                    "tasklane.scheduler.api.tokens",
+                    "viewer:"
+                        + viewerToken
+                        + ":viewer,operator:"
+                        + TasklaneApps.TOKEN
+                        + ":operator")
+                .detached(keep)
+                .start());
+    JavaProcess worker = track(ExampleWorker.recipe(apps, "worker", false).detached(keep).start());
     ApplicationContext orders = track(ordersContext(db));
     OrderService orderService = orders.getBean(OrderService.class);
     ScenarioService scenarios = orders.getBean(ScenarioService.class);
@@ -99,33 +120,72 @@ final class DemoRun implements AutoCloseable {
         String.format(
             "running %d orders at %d/s, unpaid orders cancelled after %s",
             options.orders(), options.rate(), options.unpaidTimeout()));
-    Workload load = track(new Workload(options, orderService, scenarios));
+    ScheduleService schedules = orders.getBean(ScheduleService.class);
+    schedules.start();
+    ScheduleVerifier scheduleVerifier = new ScheduleVerifier(db, System.currentTimeMillis());
+    Workload load =
+        track(
+            new Workload(
+                options,
+                orderService,
+                scenarios,
+                id ->
+                    TaskIds.isValid(id)
+                        && db.count("SELECT COUNT(*) FROM demo_effects WHERE task_id='" + id + "'")
+                            > 0));
     load.start();
     Verifier verifier = new Verifier(db);
     int cases = expectedCases();
     Duration offering = Duration.ofSeconds(60 + options.orders() / options.rate());
     progressUntil(db, load::allOffered, offering);
+    progressUntil(db, scheduleVerifier::ranLongEnough, Duration.ofSeconds(60));
+    schedules.stopCalendars();
+    scheduleVerifier.awaitDeleted(httpPort, TasklaneApps.TOKEN, Duration.ofSeconds(60));
     out.println();
     step(
         "deploying a worker with the late handler "
             + LateHandlers.AUDIT
             + " (its tasks waited as NO_HANDLER)");
-    track(ExampleWorker.recipe(apps, "worker-late", true).start());
+    JavaProcess late =
+        track(ExampleWorker.recipe(apps, "worker-late", true).detached(keep).start());
     load.awaitOffered(Duration.ofSeconds(5));
     progressUntil(
         db,
-        () -> verifier.settled(options, cases) && deadCount(stack, load) == load.brokenIds().size(),
+        () ->
+            verifier.settled(options, cases)
+                && scheduleVerifier.settled()
+                && deadCount(stack, load) == load.brokenIds().size(),
         options.settleTimeout());
+    schedules.stopChild();
     out.println();
 
     Verdict verdict = verifier.verify(options, cases, deadCount(stack, load), load.brokenIds());
+    scheduleVerifier.verify(verdict);
     verdict.check(
         "the workload itself raised no errors",
         load.errors().isEmpty(),
         load.errors().size()
             + " errors"
             + (load.errors().isEmpty() ? "" : ": " + load.errors().get(0)));
-    printSummary(verdict, verifier, httpPort, load);
+    printSummary(verdict, verifier, scheduleVerifier, httpPort, load);
+    if (keep) {
+      scope.release(stack, relay, scheduler, worker, late, dropSlots, dropState);
+      boolean own = givenStack == null && !stack.isAttached();
+      KeptDemo.write(
+          options.home(),
+          new KeptDemo.Kept(
+              "http://127.0.0.1:" + httpPort,
+              httpPort,
+              namespace,
+              stack.bootstrapServers(),
+              runDir,
+              own ? stack.baseDir() : null,
+              List.of(relay, scheduler, worker, late),
+              load.brokenIds().isEmpty() ? "<id>" : load.brokenIds().get(0)),
+          viewerToken,
+          TasklaneApps.TOKEN,
+          out);
+    }
     return verdict.ok();
   }
 
@@ -150,6 +210,7 @@ final class DemoRun implements AutoCloseable {
             : LocalStack.start(
                 LocalStackConfig.builder()
                     .baseDir(options.home().resolve("target/demo/stack-" + t0))
+                    .detached(options.keep()) // --keep: the servers outlive this JVM
                     .deleteOnClose(true)
                     .build());
     return track(stack);
@@ -217,7 +278,12 @@ final class DemoRun implements AutoCloseable {
     }
   }
 
-  private void printSummary(Verdict verdict, Verifier verifier, int httpPort, Workload load) {
+  private void printSummary(
+      Verdict verdict,
+      Verifier verifier,
+      ScheduleVerifier scheduleVerifier,
+      int httpPort,
+      Workload load) {
     Histogram latency = verifier.emailLatency();
     Histogram lateness = verifier.cancelLateness();
     out.println();
@@ -238,6 +304,7 @@ final class DemoRun implements AutoCloseable {
         lateness.getValueAtPercentile(99),
         lateness.getMaxValue(),
         lateness.getTotalCount());
+    scheduleVerifier.summary(out);
     out.printf(
         "  dead tasks: %d on %s%n",
         load.brokenIds().size(), new Topics(namespace).handlerDlt(ScenarioHandlers.BROKEN));
@@ -251,7 +318,9 @@ final class DemoRun implements AutoCloseable {
         load.brokenIds().isEmpty() ? "<id>" : load.brokenIds().get(0));
     out.println(verdict.ok() ? "RESULT: PASS — every invariant holds" : "RESULT: FAIL");
     out.printf(
-        "  (%.1f s in all; the apps stop now)%n", (System.currentTimeMillis() - t0) / 1000.0);
+        "  (%.1f s in all; %s)%n",
+        (System.currentTimeMillis() - t0) / 1000.0,
+        options.keep() ? "the stack and the apps keep running" : "the apps stop now");
   }
 
   private void step(String text) {
@@ -265,13 +334,5 @@ final class DemoRun implements AutoCloseable {
   @Override
   public void close() {
     scope.close();
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (Files.exists(dir)) {
-      try (var paths = Files.walk(dir)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
   }
 }

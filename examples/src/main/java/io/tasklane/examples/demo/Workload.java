@@ -26,11 +26,21 @@ final class Workload implements AutoCloseable {
   private final List<String> brokenIds = new CopyOnWriteArrayList<>();
   private final List<String> partnerIds = new CopyOnWriteArrayList<>();
   private final List<Throwable> errors = new CopyOnWriteArrayList<>();
+  private final java.util.function.Predicate<String> ran;
 
-  Workload(DemoOptions options, OrderService orders, ScenarioService scenarios) {
+  /**
+   * @param ran whether the task of an id has run (its effect is written): the late cancel of a
+   *     reminder waits for it, as a loaded pipeline may start the reminder seconds after its commit
+   */
+  Workload(
+      DemoOptions options,
+      OrderService orders,
+      ScenarioService scenarios,
+      java.util.function.Predicate<String> ran) {
     this.options = options;
     this.orders = orders;
     this.scenarios = scenarios;
+    this.ran = ran;
   }
 
   /** Starts offering; returns at once. */
@@ -76,6 +86,10 @@ final class Workload implements AutoCloseable {
 
   private void cancelAfterItRan(String taskId) {
     try {
+      if (!ran.test(taskId)) {
+        timer.schedule(() -> cancelAfterItRan(taskId), 1, TimeUnit.SECONDS);
+        return;
+      }
       scenarios.cancel(taskId);
     } catch (RuntimeException e) {
       errors.add(e);

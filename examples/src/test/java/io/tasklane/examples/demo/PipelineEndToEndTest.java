@@ -17,7 +17,8 @@ import picocli.CommandLine;
  * shared real stack, the demo's order service enqueueing in JPA transactions. The mixed workload
  * (about 1,900 tasks: immediate, delayed, cancelled before due, cancelled after they ran, retried,
  * dead, keyed duplicates, dependencies, a handler deployed late) must reach every expected terminal
- * state with every effect row exactly once.
+ * state with every effect row exactly once, while three recurring schedules (a 1-second sweep, a
+ * 3-shard broadcast and its child) fire once per instant, never early.
  */
 @TasklaneStack
 class PipelineEndToEndTest {
@@ -47,6 +48,10 @@ class PipelineEndToEndTest {
     String report = buffer.toString(StandardCharsets.UTF_8).replace('\r', '\n');
     System.out.println(report);
     assertThat(passed).as(report).isTrue();
-    assertThat(report).contains("RESULT: PASS").doesNotContain("FAIL ");
+    assertThat(report)
+        .contains("RESULT: PASS")
+        .contains("the 1-second schedule fired every second while defined")
+        .contains("schedule demo.sweep (every 1s)")
+        .doesNotContain("FAIL ");
   }
 }

@@ -17,6 +17,7 @@ import io.tasklane.examples.orders.DemoSchema;
 import io.tasklane.examples.orders.OrderRef;
 import io.tasklane.examples.orders.OrderService;
 import io.tasklane.examples.orders.ScenarioHandlers;
+import io.tasklane.examples.orders.ScheduleHandlers;
 import io.tasklane.harness.FreePorts;
 import io.tasklane.harness.TasklaneApps;
 import io.tasklane.outbox.JdbcTaskOutbox;
@@ -69,6 +70,9 @@ class SecuredPipelineTest {
           ScenarioHandlers.STEP,
           ScenarioHandlers.DUPLICATE,
           ScenarioHandlers.REMINDER,
+          ScheduleHandlers.SWEEP,
+          ScheduleHandlers.SHARD,
+          ScheduleHandlers.CHILD,
           MethodCall.DEFAULT_HANDLER);
 
   private static Path dir;

@@ -19,10 +19,12 @@ public class OutboxProperties {
   private int defaultMaxAttempts = OutboxConfig.DEFAULT_MAX_ATTEMPTS;
   private Duration defaultTimeout = OutboxConfig.DEFAULT_TIMEOUT;
   private boolean traceparent = OutboxConfig.DEFAULT_TRACEPARENT;
+  private int batchRows = OutboxConfig.DEFAULT_BATCH_ROWS;
   private AsyncOutsideTransaction asyncOutsideTransaction = AsyncOutsideTransaction.REFUSE;
 
   public OutboxConfig toConfig() {
-    return new OutboxConfig(maxPayloadBytes, defaultMaxAttempts, defaultTimeout, traceparent);
+    return new OutboxConfig(
+        maxPayloadBytes, defaultMaxAttempts, defaultTimeout, traceparent, batchRows);
   }
 
   public int getMaxPayloadBytes() {
@@ -55,6 +57,14 @@ public class OutboxProperties {
 
   public void setTraceparent(boolean traceparent) {
     this.traceparent = traceparent;
+  }
+
+  public int getBatchRows() {
+    return batchRows;
+  }
+
+  public void setBatchRows(int batchRows) {
+    this.batchRows = batchRows;
   }
 
   public AsyncOutsideTransaction getAsyncOutsideTransaction() {

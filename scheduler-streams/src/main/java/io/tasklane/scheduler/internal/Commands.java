@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.ControlCommand;
 import io.tasklane.core.ErrorInfo;
+import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskState;
 import java.util.List;
 import java.util.Set;
@@ -29,7 +30,11 @@ final class Commands {
     this.probes = new CycleProbes(machine);
   }
 
-  /** Cancels in any non-terminal state; an unknown id is remembered for the retention window. */
+  /**
+   * Cancels in any non-terminal state; an unknown id is remembered for the retention window. A
+   * DISPATCHED task's running attempt is also interrupted ({@code <ns>.interrupts}, same commit):
+   * the worker running it interrupts the handler and answers CANCELLED, recorded in the history.
+   */
   void cancel(String id, String reason, long now) {
     TaskRecord previous = store.get(id);
     String why = reason == null ? "cancelled" : "cancelled: " + reason;
@@ -49,6 +54,10 @@ final class Commands {
     machine.finish(e, id, TaskState.CANCELLED, why, now);
     store.put(id, previous, e.build());
     engine.metrics().count(SchedulerEvent.CANCELLED);
+    if (previous.state() == TaskState.DISPATCHED) {
+      machine.out.interrupt(TaskInterrupt.of(id, previous.attempt(), why, now), now);
+      engine.metrics().count(SchedulerEvent.INTERRUPT_SENT);
+    }
   }
 
   /** DEAD → PENDING with a fresh attempt budget, due now. */

@@ -5,12 +5,17 @@ import io.tasklane.core.config.ConfigException;
 import io.tasklane.core.config.ConfigKeys;
 import io.tasklane.core.config.ConfigSource;
 import io.tasklane.core.config.MicronautFileLayer;
+import io.tasklane.scheduler.AlertConfig;
+import io.tasklane.scheduler.ApiSettings;
 import io.tasklane.scheduler.ApiToken;
 import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -48,7 +53,27 @@ final class ConfigLoader {
               "api.tokens",
               "api.tokens.*",
               "max-waiters-per-task",
-              "inter-instance-token"),
+              "inter-instance-token",
+              "audit-retention",
+              "api.redact.*",
+              "api.viewer-payloads",
+              "api.session-ttl",
+              "api.max-sessions",
+              "worker-group-prefix",
+              "worker-lost-heartbeats",
+              "search-scan-bound",
+              "log-lines-per-task",
+              "log-bytes-per-task",
+              "alerts.webhook.url",
+              "alerts.webhook.secret",
+              "alerts.webhook.allow-http",
+              "alerts.group-window",
+              "alerts.dead",
+              "alerts.queue-capacity",
+              "alerts.no-worker",
+              "alerts.relay-lag",
+              "alerts.backlog.threshold",
+              "alerts.backlog.for"),
           List.of("kafka."));
 
   private ConfigLoader() {}
@@ -99,7 +124,71 @@ final class ConfigLoader {
         .maxWaitersPerTask(
             c.integer("max-waiters-per-task", SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK))
         .interInstanceToken(c.string("inter-instance-token"))
+        .api(api(c))
+        .workerGroupPrefix(c.string("worker-group-prefix"))
+        .workerLostHeartbeats(
+            c.integer("worker-lost-heartbeats", SchedulerConfig.DEFAULT_WORKER_LOST_HEARTBEATS))
+        .searchScanBound(c.integer("search-scan-bound", SchedulerConfig.DEFAULT_SEARCH_SCAN_BOUND))
+        .logLinesPerTask(
+            c.integer("log-lines-per-task", SchedulerConfig.DEFAULT_LOG_LINES_PER_TASK))
+        .logBytesPerTask(
+            c.integer("log-bytes-per-task", SchedulerConfig.DEFAULT_LOG_BYTES_PER_TASK))
+        .alerts(alerts(c))
         .build();
+  }
+
+  /** {@code api.*} beyond the tokens, and {@code audit-retention}. */
+  private static ApiSettings api(ConfigSource c) {
+    Map<String, List<String>> redact = new TreeMap<>();
+    c.values()
+        .forEach(
+            (k, v) -> {
+              String handler = ConfigKeys.freeSegment("api.redact.*", k);
+              if (handler != null) {
+                redact.put(
+                    handler,
+                    Arrays.stream(v.split(","))
+                        .map(String::trim)
+                        .filter(s -> !s.isEmpty())
+                        .toList());
+              }
+            });
+    return new ApiSettings(
+        redact,
+        c.bool("api.viewer-payloads", false),
+        c.duration("audit-retention"),
+        c.duration("api.session-ttl"),
+        c.integer("api.max-sessions", ApiSettings.DEFAULT_MAX_SESSIONS));
+  }
+
+  private static AlertConfig alerts(ConfigSource c) {
+    String url = c.string("alerts.webhook.url");
+    URI uri;
+    try {
+      uri = url == null || url.isBlank() ? null : new URI(url.trim());
+    } catch (URISyntaxException e) {
+      throw new SchedulerException(P + "alerts.webhook.url: '" + url + "' is not a URL");
+    }
+    return new AlertConfig(
+        uri,
+        c.string("alerts.webhook.secret"),
+        c.bool("alerts.webhook.allow-http", false),
+        c.duration("alerts.group-window"),
+        list(c.string("alerts.dead")),
+        c.integer("alerts.queue-capacity", AlertConfig.DEFAULT_QUEUE_CAPACITY),
+        list(c.string("alerts.no-worker")),
+        c.duration("alerts.relay-lag"),
+        c.string("alerts.backlog.threshold") == null
+            ? null
+            : new AlertConfig.Backlog(
+                c.number("alerts.backlog.threshold", 0), c.duration("alerts.backlog.for")));
+  }
+
+  /** A comma-separated list, blanks dropped; null: empty. */
+  private static List<String> list(String value) {
+    return value == null
+        ? List.of()
+        : Arrays.stream(value.split(",")).map(String::trim).filter(h -> !h.isEmpty()).toList();
   }
 
   /**
@@ -164,7 +253,7 @@ final class ConfigLoader {
       return SchedulerConfig.Role.valueOf(role.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw new SchedulerException(
-          P + "api.tokens: role '" + role + "' must be viewer or operator");
+          P + "api.tokens: role '" + role + "' must be viewer, operator or admin");
     }
   }
 

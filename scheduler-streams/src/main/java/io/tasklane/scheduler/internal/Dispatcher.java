@@ -16,8 +16,11 @@ import org.slf4j.LoggerFactory;
  * Dispatch} and goes DISPATCHED, or waits as NO_HANDLER while that topic does not exist, or waits
  * in its handler's queue ({@link FlowControlQueues}) while the handler has {@code max-dispatched}
  * attempts out in this partition; each tick the punctuator releases queued tasks into the free
- * slots ({@link #releaseQueued}). Used on the stream task's thread (processing and punctuation);
- * the dispatch record goes out with the commit that stores the DISPATCHED record.
+ * slots ({@link #releaseQueued}). A paused handler's due tasks ({@link HandlerPauses}) wait in its
+ * queue the same way, and its queue is not released until it is resumed: the index scan never sees
+ * them again, so a paused handler costs the other handlers nothing. Used on the stream task's
+ * thread (processing and punctuation); the dispatch record goes out with the commit that stores the
+ * DISPATCHED record.
  */
 final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -65,12 +68,16 @@ final class Dispatcher {
       e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
       return;
     }
-    if (store.queues().mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched())) {
+    boolean paused = engine.pauses().paused(e.task.handler());
+    if (paused
+        || store
+            .queues()
+            .mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched())) {
       if (e.state == TaskState.NO_HANDLER) {
         e.state = TaskState.PENDING;
       }
       e.timer(e.dueAt, TimerKind.QUEUED);
-      engine.metrics().count(SchedulerEvent.QUEUED);
+      engine.metrics().count(paused ? SchedulerEvent.PAUSED_HELD : SchedulerEvent.QUEUED);
       return;
     }
     e.attempt++;
@@ -103,6 +110,9 @@ final class Dispatcher {
     int max = engine.settings().maxDispatched();
     int released = 0;
     for (String handler : handlers) {
+      if (engine.pauses().paused(handler)) {
+        continue; // held in its queue until resumed
+      }
       int room = Math.min(budget - released, queues.freeSlots(handler, max));
       if (room <= 0) {
         continue;

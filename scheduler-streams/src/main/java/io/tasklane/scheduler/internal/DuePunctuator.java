@@ -56,6 +56,7 @@ final class DuePunctuator implements Punctuator {
       }
     }
     int released = machine.dispatcher.releaseQueued(now, bound, this::poisoned);
+    store.flushReports(now);
     engine.metrics().scanned(System.nanoTime() - started, due.size() + released);
   }
 

@@ -16,6 +16,7 @@ import java.util.random.RandomGenerator;
  * @param memory what each stream task of this process keeps in memory beside its stores
  * @param workers the handlers' live workers and partitions, for schedule fires
  * @param spans the admission and dispatch spans (no-ops unless tracing is configured)
+ * @param pauses the handlers an operator paused (their due tasks are held)
  */
 public record Engine(
     Topics topics,
@@ -25,7 +26,8 @@ public record Engine(
     Supplier<RandomGenerator> random,
     TaskMemory.Registry memory,
     HandlerWorkers workers,
-    TaskSpans spans) {
+    TaskSpans spans,
+    HandlerPauses pauses) {
 
   /** An engine with its own, empty memory of stream tasks, that records no spans. */
   public Engine(
@@ -43,7 +45,8 @@ public record Engine(
         random,
         new TaskMemory.Registry(),
         workers,
-        new TaskSpans(Tracing.off()));
+        new TaskSpans(Tracing.off()),
+        HandlerPauses.NONE);
   }
 
   /** An engine with its own, empty memory of stream tasks that knows no handler's workers. */

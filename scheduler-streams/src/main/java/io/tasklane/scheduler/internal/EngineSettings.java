@@ -20,6 +20,8 @@ import java.time.Duration;
  *     stores' changelog writes commit atomically and the pass is skipped
  * @param maxWaitersPerTask the most tasks one task's record keeps as waiters (dependency fan-in);
  *     an {@code await} over it makes its waiter DEAD naming the limit
+ * @param logLinesPerTask the most handler log lines kept per task ({@link LogProcessor})
+ * @param logBytesPerTask the most bytes of log messages kept per task
  */
 public record EngineSettings(
     Duration punctuationInterval,
@@ -31,7 +33,9 @@ public record EngineSettings(
     int maxDispatched,
     int partitions,
     boolean healTimers,
-    int maxWaitersPerTask) {
+    int maxWaitersPerTask,
+    int logLinesPerTask,
+    int logBytesPerTask) {
 
   /** The default of {@code tasklane.scheduler.max-waiters-per-task}. */
   public static final int DEFAULT_MAX_WAITERS_PER_TASK = 10_000;
@@ -53,6 +57,8 @@ public record EngineSettings(
     private int partitions;
     private boolean healTimers;
     private int maxWaitersPerTask = DEFAULT_MAX_WAITERS_PER_TASK;
+    private int logLinesPerTask = 200;
+    private int logBytesPerTask = 64 * 1024;
 
     private Builder() {}
 
@@ -116,6 +122,18 @@ public record EngineSettings(
       return this;
     }
 
+    /** Sets the most handler log lines kept per task. */
+    public Builder logLinesPerTask(int logLinesPerTask) {
+      this.logLinesPerTask = logLinesPerTask;
+      return this;
+    }
+
+    /** Sets the most bytes of log messages kept per task. */
+    public Builder logBytesPerTask(int logBytesPerTask) {
+      this.logBytesPerTask = logBytesPerTask;
+      return this;
+    }
+
     /** The settings. */
     public EngineSettings build() {
       return new EngineSettings(
@@ -128,7 +146,9 @@ public record EngineSettings(
           maxDispatched,
           partitions,
           healTimers,
-          maxWaitersPerTask);
+          maxWaitersPerTask,
+          logLinesPerTask,
+          logBytesPerTask);
     }
   }
 }

@@ -4,6 +4,7 @@ import io.tasklane.core.ControlRecord;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskTopicRecord;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -70,6 +71,15 @@ final class Outputs {
   /** A control record (dependency protocol) keyed by {@code key}. */
   void control(String key, ControlRecord command, long now) {
     context.forward(new Record<String, Object>(key, command, now), Stores.SINK_CONTROL);
+  }
+
+  /**
+   * An interrupt of a running attempt to {@code <ns>.interrupts}, keyed by task id: the task was
+   * cancelled while DISPATCHED.
+   */
+  void interrupt(TaskInterrupt interrupt, long now) {
+    context.forward(
+        new Record<String, Object>(interrupt.id(), interrupt, now), Stores.SINK_INTERRUPTS);
   }
 
   /**

@@ -97,6 +97,9 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
       case PERMANENT_FAILURE ->
           machine.dead(e, id, errorOf(r, "permanent failure"), "permanent failure", now);
       case RETRY_LATER -> snooze(e, id, r, now);
+        // Only answers an interrupt, which only a cancel sends: an interrupted attempt of a task
+        // that is not CANCELLED (not expected) counts as a failed one and is retried.
+      case CANCELLED -> machine.fail(e, id, errorOf(r, "interrupted"), now);
     }
     machine.store.put(id, previous, e.build());
   }

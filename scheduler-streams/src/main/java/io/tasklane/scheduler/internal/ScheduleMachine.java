@@ -46,7 +46,10 @@ final class ScheduleMachine {
   /**
    * Applies a validated definition when its version is higher than the stored one (an older or
    * equal one is ignored and counted), setting its timer to its first fire after {@code now} (and
-   * after its last fire) unless it is disabled.
+   * after its last fire). A disabled (paused) schedule keeps its timer so that each fire due while
+   * it is paused is recorded as skipped; a resume (an enabled definition after a disabled one) sets
+   * the timer to the first fire after the last one made, so the fires missed while paused are
+   * handled by the misfire policy at the next tick, as after an outage.
    *
    * @throws io.tasklane.core.InvalidTaskException when its trigger does not parse (nothing stored)
    */
@@ -63,11 +66,16 @@ final class ScheduleMachine {
       return;
     }
     long last = previous == null ? Fires.NONE : previous.lastFireAt();
-    long next = d.enabled() ? fires.after(Math.max(now - 1, last)) : Fires.NONE;
+    boolean resumed = d.enabled() && last != Fires.NONE && paused(previous);
+    long next = fires.after(resumed ? last : Math.max(now - 1, last));
     store.put(
         d.name(), previous, new ScheduleState(d, d.version(), false, next, last).keeping(previous));
     engine.metrics().count(SchedulerEvent.SCHEDULE_DEFINED);
     watchWorkers(d);
+  }
+
+  private static boolean paused(ScheduleState s) {
+    return s != null && !s.deleted() && s.definition() != null && !s.definition().enabled();
   }
 
   /**
@@ -100,7 +108,8 @@ final class ScheduleMachine {
    * is already out of the index): starts the fires its misfire policy keeps ({@link Misfires})
    * through the overlap policy ({@link FireRunner}), records a dropped one as misfired, and sets
    * the timer to the first fire after {@code now}. A timer that no longer matches the stored
-   * schedule is stale and ignored.
+   * schedule is stale and ignored. While the schedule is paused the latest due fire is recorded as
+   * skipped ({@code paused}) and its last fire stays, for the misfire policy at the resume.
    */
   void fire(String name, long at, long now) {
     ScheduleState s = store.get(name);
@@ -110,6 +119,13 @@ final class ScheduleMachine {
     }
     ScheduleDefinition d = s.definition();
     Fires fires = new Fires(d);
+    if (!d.enabled()) {
+      long latest = Math.max(at, fires.atOrBefore(now));
+      String fireId = TaskIds.forScheduleFire(name, latest, -1);
+      s = runner.start(s, FireRunner.fire(fireId, latest, FireRecord.Kind.CALENDAR, null), now);
+      store.putFired(name, s.withTimer(fires.after(Math.max(now, at)), s.lastFireAt()));
+      return;
+    }
     List<Long> made = Misfires.toFire(d.misfirePolicy(), fires, at, now, tolerance());
     for (long fireAt : made) {
       String fireId = TaskIds.forScheduleFire(name, fireAt, -1);
@@ -117,6 +133,9 @@ final class ScheduleMachine {
     }
     if (made.isEmpty()) {
       engine.metrics().count(SchedulerEvent.SCHEDULE_MISFIRE_SKIPPED);
+    }
+    if (made.isEmpty()
+        && FireHistory.find(s.fires(), TaskIds.forScheduleFire(name, at, -1)) == null) {
       String why = "late by " + (now - at) + " ms; misfire policy " + d.misfire();
       FireRecord missed =
           FireRecord.noTask(

@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The status API's JSON of one schedule ({@code GET /api/schedules/{name}}): its definition, its
- * timer, its next {@link #NEXT} fire instants, the waiting fire and its fire history newest first
- * (fire instant, kind, task ids with their routing keys and states, lateness, outcome and reason).
- * Epoch millis, each with an ISO-8601 twin. Pure.
+ * The status API's JSON of one schedule ({@code GET /api/schedules/{name}}, and its line in {@code
+ * GET /api/schedules}): its definition, its timer, its next {@link #NEXT} fire instants, the
+ * waiting fire and its fire history newest first (fire instant, kind, task ids with their routing
+ * keys and states, lateness, outcome and reason). Epoch millis, each with an ISO-8601 twin. Pure.
  */
 final class ScheduleView {
   /** How many coming fire instants the view lists. */
@@ -31,6 +31,7 @@ final class ScheduleView {
     if (s.definition() != null) {
       o.set("definition", WireCodec.mapper().valueToTree(s.definition()));
       o.put("enabled", s.definition().enabled());
+      o.put("paused", !s.definition().enabled());
       if (s.definition().routing() == io.tasklane.core.ScheduleDefinition.Routing.ALL_WORKERS) {
         var live = workers.liveConsumers(s.definition().handler());
         if (live.isPresent()) {
@@ -40,7 +41,7 @@ final class ScheduleView {
         }
       }
     }
-    time(o, "nextFireAt", s.nextFireAt());
+    time(o, "nextFireAt", nextFireAt(s));
     ArrayNode next = o.putArray("nextFires");
     for (long t : nextFires(s)) {
       next.add(Instant.ofEpochMilli(t).toString());
@@ -53,20 +54,7 @@ final class ScheduleView {
     java.util.Collections.reverse(newestFirst);
     for (FireRecord f : newestFirst) {
       ObjectNode n = fires.addObject();
-      n.put("fireId", f.fireId());
-      time(n, "fireAt", f.fireAt());
-      n.put("kind", f.kind().name());
-      n.put("outcome", f.outcome().name());
-      if (f.reason() != null) {
-        n.put("reason", f.reason());
-      }
-      if (f.parentFire() != null) {
-        n.put("parentFire", f.parentFire());
-      }
-      if (f.madeAt() > 0) {
-        time(n, "madeAt", f.madeAt());
-        n.put("latenessMs", f.latenessMs());
-      }
+      fire(n, f);
       ArrayNode tasks = n.putArray("tasks");
       for (FireRecord.FireTask t : f.tasks()) {
         ObjectNode tn = tasks.addObject();
@@ -81,12 +69,59 @@ final class ScheduleView {
   }
 
   /**
+   * One line of the schedule list ({@code GET /api/schedules}): name, handler, version, origin,
+   * enabled and paused, {@code nextFireAt} and the newest fire ({@code lastFire}, without its
+   * tasks) or null. Null for a deleted schedule (the list leaves it out).
+   */
+  static ObjectNode summary(String name, ScheduleState s) {
+    if (s.deleted() || s.definition() == null) {
+      return null;
+    }
+    ObjectNode o = WireCodec.mapper().createObjectNode();
+    o.put("name", name);
+    o.put("handler", s.definition().handler());
+    o.put("version", s.version());
+    o.put("origin", s.definition().origin());
+    o.put("enabled", s.definition().enabled());
+    o.put("paused", !s.definition().enabled());
+    time(o, "nextFireAt", nextFireAt(s));
+    if (s.fires().isEmpty()) {
+      o.putNull("lastFire");
+    } else {
+      fire(o.putObject("lastFire"), s.fires().get(s.fires().size() - 1));
+    }
+    return o;
+  }
+
+  private static void fire(ObjectNode n, FireRecord f) {
+    n.put("fireId", f.fireId());
+    time(n, "fireAt", f.fireAt());
+    n.put("kind", f.kind().name());
+    n.put("outcome", f.outcome().name());
+    if (f.reason() != null) {
+      n.put("reason", f.reason());
+    }
+    if (f.parentFire() != null) {
+      n.put("parentFire", f.parentFire());
+    }
+    if (f.madeAt() > 0) {
+      time(n, "madeAt", f.madeAt());
+      n.put("latenessMs", f.latenessMs());
+    }
+  }
+
+  /** The fire the timer waits for, or {@link Fires#NONE} when paused (its timer only records). */
+  private static long nextFireAt(ScheduleState s) {
+    return s.definition() == null || !s.definition().enabled() ? Fires.NONE : s.nextFireAt();
+  }
+
+  /**
    * The next {@link #NEXT} fire instants from the one the timer waits for (none when paused,
    * deleted or past its end).
    */
   static List<Long> nextFires(ScheduleState s) {
     List<Long> out = new ArrayList<>(NEXT);
-    if (s.definition() == null || s.deleted() || !s.hasTimer()) {
+    if (nextFireAt(s) == Fires.NONE || s.deleted()) {
       return out;
     }
     Fires fires = new Fires(s.definition());

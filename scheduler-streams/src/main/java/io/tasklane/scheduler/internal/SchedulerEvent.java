@@ -19,6 +19,8 @@ public enum SchedulerEvent {
   INVALID_RESULTS("invalid.results"),
   /** A record on {@code control} that did not decode. */
   INVALID_CONTROL("invalid.control"),
+  /** A record on {@code logs} that is no log line; skipped. */
+  INVALID_LOGS("invalid.logs"),
   /** A record on {@code tasks} keyed other than its routing key. */
   WRONG_KEY_TASKS("wrong-key.tasks"),
   /** A record on {@code results} keyed other than its task's routing key. */
@@ -59,12 +61,18 @@ public enum SchedulerEvent {
   TIMER_HEALED("timer.healed"),
   /** A record the timer write-back could not read; skipped. */
   TIMER_HEAL_UNREADABLE("timer.heal-unreadable"),
+  /** A search-index entry a crash lost, written back by the timer write-back pass. */
+  INDEX_HEALED("index.healed"),
   /** A cancel for a task not (yet) stored: a CANCELLED marker. */
   CANCEL_EARLY("cancel.early"),
   /** A cancel for a finished task. */
   CANCEL_IGNORED("cancel.ignored"),
   /** A task was cancelled. */
   CANCELLED("cancelled"),
+  /** A due task of a paused handler was held in its queue. */
+  PAUSED_HELD("paused.held"),
+  /** A DISPATCHED task was cancelled: its running attempt was sent an interrupt. */
+  INTERRUPT_SENT("interrupt.sent"),
   /** A retry-dead for a task that is not DEAD. */
   RETRY_DEAD_IGNORED("retry-dead.ignored"),
   /** A trigger for a task that is not PENDING, RETRYING or NO_HANDLER. */

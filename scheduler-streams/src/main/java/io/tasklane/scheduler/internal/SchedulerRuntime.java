@@ -46,6 +46,9 @@ public final class SchedulerRuntime {
   private final Admin admin;
   private final TopicWatcher watcher;
   private final WorkerGroupWatcher workers;
+  private final WorkerRegistry workerRegistry;
+  private final HandlerSettingsStore handlerSettings = new HandlerSettingsStore();
+  private final HandlerLag lag;
   private final MicrometerMetrics metrics;
   final KafkaProducer<String, byte[]> producer;
   private final ScheduledExecutorService timer;
@@ -57,6 +60,11 @@ public final class SchedulerRuntime {
 
   /** What this instance sends and accepts on forwarded status reads ({@link StatusQuery}). */
   final String interInstanceToken;
+
+  /** The alert rules' groups ({@code GET /api/alerts}) and their webhook delivery. */
+  final Alerts alerts;
+
+  private final AlertDelivery delivery;
 
   SchedulerRuntime(Environment env, MeterRegistry registry) {
     this.config = ConfigLoader.load(env);
@@ -76,10 +84,20 @@ public final class SchedulerRuntime {
         new WorkerGroupWatcher(
             admin,
             topics,
-            topics.namespace() + "-worker",
+            config.workerGroupPrefix(),
             java.time.Clock.systemUTC(),
             config.topicRefreshInterval().multipliedBy(3));
+    this.workerRegistry =
+        new WorkerRegistry(java.time.Clock.systemUTC(), config.workerLostHeartbeats());
+    workerRegistry.start(StreamsProps.clients(config), topics.workers());
+    handlerSettings.start(StreamsProps.clients(config), topics.handlerSettings());
+    this.lag = new HandlerLag(admin, config.workerGroupPrefix(), java.time.Clock.systemUTC());
     this.metrics = new MicrometerMetrics(registry, () -> streams);
+    this.delivery =
+        new AlertDelivery(
+            config.alerts(), java.time.Clock.systemUTC(), registry, config.applicationId());
+    this.alerts =
+        new Alerts(config.alerts(), java.time.Clock.systemUTC(), registry, delivery, workers);
     this.tracing = Tracing.fromEnvironment("io.tasklane.scheduler", "tasklane-scheduler");
     this.producer =
         new KafkaProducer<>(
@@ -96,20 +114,39 @@ public final class SchedulerRuntime {
   /** Creates the missing topics and checks them; returns their (common) partition count. */
   private int checkTopics() {
     int p = config.partitions();
-    TopicAdmin.ensure(
-        admin,
-        List.of(
-            TopicAdmin.Spec.of(topics.tasks(), p),
-            TopicAdmin.Spec.of(topics.results(), p),
-            TopicAdmin.Spec.of(topics.control(), p),
-            TopicAdmin.Spec.of(topics.logs(), p),
-            TopicAdmin.Spec.of(topics.schedulerDlt(), p)));
+    List<TopicAdmin.Spec> specs =
+        new java.util.ArrayList<>(
+            List.of(
+                TopicAdmin.Spec.of(topics.tasks(), p),
+                TopicAdmin.Spec.of(topics.results(), p),
+                TopicAdmin.Spec.of(topics.control(), p),
+                TopicAdmin.Spec.of(topics.logs(), p),
+                TopicAdmin.Spec.of(topics.schedulerDlt(), p),
+                auditTopic()));
+    specs.addAll(TopicAdmin.operatorTopics(topics));
+    TopicAdmin.ensure(admin, specs);
     Map<String, Integer> counts = partitionCounts(10);
     String refused = CoPartitioning.atStart(counts);
     if (refused != null) {
       throw new SchedulerException(refused);
     }
     return counts.get(topics.tasks());
+  }
+
+  /**
+   * {@code <ns>.audit}: one partition (the API's actions are few, and one partition keeps them in
+   * order), deleted after {@code audit-retention}. An existing topic is left as it is.
+   */
+  private TopicAdmin.Spec auditTopic() {
+    return new TopicAdmin.Spec(
+        topics.audit(),
+        1,
+        (short) -1,
+        Map.of(
+            "cleanup.policy",
+            "delete",
+            "retention.ms",
+            String.valueOf(config.api().auditRetention().toMillis())));
   }
 
   /**
@@ -157,6 +194,8 @@ public final class SchedulerRuntime {
             .partitions(partitions)
             .healTimers(config.processingGuarantee() != ProcessingGuarantee.EXACTLY_ONCE_V2)
             .maxWaitersPerTask(config.maxWaitersPerTask())
+            .logLinesPerTask(config.logLinesPerTask())
+            .logBytesPerTask(config.logBytesPerTask())
             .build();
     Engine engine =
         new Engine(
@@ -165,9 +204,10 @@ public final class SchedulerRuntime {
             watcher,
             metrics,
             ThreadLocalRandom::current,
-            new TaskMemory.Registry(),
+            new TaskMemory.Registry(alerts),
             workers,
-            new TaskSpans(tracing));
+            new TaskSpans(tracing),
+            handlerSettings);
     Properties props = StreamsProps.streams(config, self, metrics);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);
     s.setUncaughtExceptionHandler(
@@ -177,6 +217,7 @@ public final class SchedulerRuntime {
         });
     s.setStateListener((now, before) -> LOG.info("kafka streams {} -> {}", before, now));
     streams = s;
+    delivery.start(alerts);
     s.start();
     long every = config.topicRefreshInterval().toMillis();
     timer.scheduleWithFixedDelay(watcher::refresh, every, every, TimeUnit.MILLISECONDS);
@@ -225,13 +266,36 @@ public final class SchedulerRuntime {
     return streams;
   }
 
+  /** The lag of the handlers' consumer groups (cached). */
+  HandlerLag lag() {
+    return lag;
+  }
+
+  /** The handler topics as last listed. */
+  TopicWatcher handlerTopics() {
+    return watcher;
+  }
+
+  /** The operators' handler settings ({@code <ns>.handler-settings}). */
+  HandlerSettingsStore handlerSettings() {
+    return handlerSettings;
+  }
+
+  /** The workers registry ({@code <ns>.workers}). */
+  WorkerRegistry registry() {
+    return workerRegistry;
+  }
+
   @PreDestroy
   void close() {
     timer.shutdownNow();
+    workerRegistry.close();
+    handlerSettings.close();
     KafkaStreams s = streams;
     if (s != null) {
       s.close(Duration.ofSeconds(30));
     }
+    delivery.close();
     producer.close(Duration.ofSeconds(5));
     admin.close(Duration.ofSeconds(5));
     tracing.close(); // after Kafka Streams: the last dispatches' spans are flushed

@@ -1,39 +1,57 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
+import java.util.Objects;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The state-count store ({@link Stores#STATE_COUNTS}) of one stream task: tasks per state, read by
- * the {@code tasklane.scheduler.tasks} gauge. Used on the stream task's thread only; flushed with
- * the other stores at each commit.
+ * The state-count store ({@link Stores#STATE_COUNTS}) of one stream task: tasks per state (key
+ * {@code STATE}), read by the {@code tasklane.scheduler.tasks} gauge, and tasks per state and
+ * handler (key {@code STATE/handler}, tasks with an envelope only), read by {@code GET
+ * /api/tasks/counts}. Moved by {@link TaskIndex}. Used on the stream task's thread only; flushed
+ * with the other stores at each commit.
  */
 final class StateCounts {
+  /** Between the state and the handler in a per-handler key; never in a handler name. */
+  static final char SEP = '/';
+
   private final KeyValueStore<String, Long> store;
 
   StateCounts(KeyValueStore<String, Long> store) {
     this.store = store;
   }
 
-  /** A task moved from {@code before} (null when new) to {@code after}. */
-  void moved(TaskState before, TaskState after) {
+  /**
+   * A task moved from {@code before} of handler {@code handlerBefore} (nulls when new, or a task
+   * without an envelope) to {@code after} of {@code handlerAfter} (nulls when forgotten).
+   */
+  void moved(TaskState before, String handlerBefore, TaskState after, String handlerAfter) {
     if (before != after) {
-      add(before, -1);
-      add(after, 1);
+      add(before, -1, null);
+      add(after, 1, null);
+    }
+    if (before != after || !Objects.equals(handlerBefore, handlerAfter)) {
+      if (handlerBefore != null) {
+        add(before, -1, handlerBefore);
+      }
+      if (handlerAfter != null) {
+        add(after, 1, handlerAfter);
+      }
     }
   }
 
-  /** A task in {@code state} was forgotten. */
-  void removed(TaskState state) {
-    add(state, -1);
+  /** The key of the count of {@code state} and {@code handler} (null: of the state). */
+  static String key(TaskState state, String handler) {
+    return handler == null ? state.name() : state.name() + SEP + handler;
   }
 
-  private void add(TaskState state, long delta) {
+  private void add(TaskState state, long delta, String handler) {
     if (state == null) {
       return;
     }
-    Long now = store.get(state.name());
+    String key = key(state, handler);
+    Long now = store.get(key);
     long next = (now == null ? 0 : now) + delta;
-    store.put(state.name(), Math.max(0, next));
+    store.put(key, Math.max(0, next));
   }
 }

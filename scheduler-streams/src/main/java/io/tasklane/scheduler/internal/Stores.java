@@ -16,6 +16,18 @@ public final class Stores {
   /** Number of tasks per state (state name → count), kept by every transition. */
   public static final String STATE_COUNTS = "tasklane-state-counts";
 
+  /**
+   * The search index: {@code state ‖ 0x00 ‖ handler ‖ 0x00 ‖ updatedAt (8 bytes big-endian) ‖
+   * taskId} → {@code createdAt ‖ orderingKey} ({@link TaskIndexKey}), kept with every transition.
+   */
+  public static final String TASK_INDEX = "tasklane-task-index";
+
+  /**
+   * Handler log lines by task id ({@link TaskLogs} as JSON), from {@code <ns>.logs}; a sub-topology
+   * of its own, purged after the retention.
+   */
+  public static final String TASK_LOGS = "tasklane-task-logs";
+
   /** Recurring schedules by name: {@link ScheduleState} as JSON. */
   public static final String SCHEDULES = "tasklane-schedules";
 
@@ -25,11 +37,14 @@ public final class Stores {
   static final String ADMISSION = "admission";
   static final String RESULTS = "results";
   static final String CONTROL = "control";
+  static final String SOURCE_LOGS = "source-logs";
+  static final String LOGS = "logs";
   static final String SINK_DISPATCH = "sink-dispatch";
   static final String SINK_DLT = "sink-dlt";
   static final String SINK_CONTROL = "sink-control";
   static final String SINK_SCHEDULER_DLT = "sink-scheduler-dlt";
   static final String SINK_TASKS = "sink-tasks";
+  static final String SINK_INTERRUPTS = "sink-interrupts";
 
   private Stores() {}
 
@@ -56,11 +71,28 @@ public final class Stores {
         .withCachingEnabled();
   }
 
+  /** Cached like the due-index, and for the same reason: flushed together with the records. */
+  static StoreBuilder<KeyValueStore<Bytes, byte[]>> taskIndex() {
+    return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+            org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASK_INDEX),
+            Serdes.Bytes(),
+            Serdes.ByteArray())
+        .withCachingEnabled();
+  }
+
   static StoreBuilder<KeyValueStore<String, Long>> stateCounts() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(STATE_COUNTS),
             Serdes.String(),
             Serdes.Long())
+        .withCachingEnabled();
+  }
+
+  static StoreBuilder<KeyValueStore<String, TaskLogs>> taskLogs() {
+    return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+            org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASK_LOGS),
+            Serdes.String(),
+            TaskLogs.serde())
         .withCachingEnabled();
   }
 

@@ -1,7 +1,9 @@
 package io.tasklane.scheduler.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
@@ -19,49 +21,71 @@ import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskKey;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.SchedulerConfig.Role;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * {@code /api/tasks}: status of one task (viewer) and operator commands, which are written to
- * {@code <ns>.control} keyed by the task's routing key ({@code ?routingKey=}, default the id), with
- * the caller's token name as {@code actor}, and audit-logged ({@code io.tasklane.scheduler.audit}).
+ * {@code /api/tasks}: status of one task (viewer; its payload redacted for the caller's role by
+ * {@link Redactor}) and operator commands, which are written to {@code <ns>.control} keyed by the
+ * task's routing key ({@code ?routingKey=}, default the id), with the caller's token name as {@code
+ * actor}, recorded by {@link AuditLog} and answered with their outcome ({@link ActionWait}). Roles:
+ * {@link ApiRoles}.
  */
 @Controller("/api/tasks")
 @ExecuteOn(TaskExecutors.BLOCKING)
 @Internal
 public class TaskController {
-  /** Operator commands, one line each with the actor (the API token's name). */
-  private static final Logger AUDIT = LoggerFactory.getLogger("io.tasklane.scheduler.audit");
-
   private final StatusQuery query;
   private final SchedulerRuntime runtime;
+  private final AuditLog audit;
+  private final Redactor redactor;
+  private final TaskSearch search;
+  private final Clock clock;
+  private final ActionWait waiter;
 
-  TaskController(StatusQuery query, SchedulerRuntime runtime) {
+  TaskController(
+      StatusQuery query,
+      SchedulerRuntime runtime,
+      AuditLog audit,
+      Redactor redactor,
+      TaskSearch search,
+      Optional<Clock> clock) {
     this.query = query;
     this.runtime = runtime;
+    this.audit = audit;
+    this.redactor = redactor;
+    this.search = search;
+    this.clock = clock.orElse(Clock.systemUTC());
+    this.waiter = new ActionWait(query, this.clock);
   }
 
   /**
    * The status of the keyed task {@code handler} + {@code key} (its id is {@link
    * TaskKey#taskId()}), under {@code routingKey} (default the id), as {@code GET /api/tasks/{id}}
-   * answers it.
+   * answers it; with any other parameter (or none), a search ({@link TaskSearch}).
    */
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> byKey(
+      HttpRequest<?> request,
       @Nullable @QueryValue String handler,
       @Nullable @QueryValue String key,
-      @Nullable @QueryValue String routingKey) {
-    if (handler == null || key == null) {
-      return json(
-          400,
-          Map.of(
-              "error",
-              "send ?handler=<handler>&key=<idempotency key> (the pair the task was enqueued with)"
-                  + " or GET /api/tasks/{id}"));
+      @Nullable @QueryValue String routingKey,
+      @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
+    Map<String, String> params = SearchController.params(request);
+    if (handler == null
+        || key == null
+        || !Set.of("handler", "key", "routingKey").containsAll(params.keySet())) {
+      String refused = redactor.payloadSearchRefusal(params.get("payload"), role);
+      if (refused != null) {
+        return json(403, Map.of("error", "forbidden", "message", refused));
+      }
+      return SearchController.answer(search.list(params, now()));
     }
     String id;
     try {
@@ -69,21 +93,22 @@ public class TaskController {
     } catch (InvalidTaskException e) {
       return json(400, Map.of("error", e.getMessage()));
     }
-    return get(id, routingKey, null);
+    return get(id, routingKey, null, role);
   }
 
   @Get(value = "/{id}", produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> get(
       @PathVariable String id,
       @Nullable @QueryValue String routingKey,
-      @Nullable @QueryValue Boolean forwarded) {
+      @Nullable @QueryValue Boolean forwarded,
+      @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
     if (!TaskIds.isValid(id)) {
       return json(400, Map.of("error", "not a task id: a canonical lower-case UUID"));
     }
     StatusQuery.Answer a = query.find(id, routingKey, Boolean.TRUE.equals(forwarded));
     return HttpResponse.<String>status(io.micronaut.http.HttpStatus.valueOf(a.status()))
         .contentType(MediaType.APPLICATION_JSON_TYPE)
-        .body(a.json());
+        .body(a.status() == 200 ? redactor.apply(a.json(), role) : a.json());
   }
 
   @Post(value = "/{id}/cancel", produces = MediaType.APPLICATION_JSON)
@@ -91,62 +116,103 @@ public class TaskController {
       @PathVariable String id,
       @Nullable @QueryValue String routingKey,
       @Nullable @QueryValue String reason,
+      @Nullable @QueryValue String wait,
       @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
+    String why = reason == null ? "api" : reason;
     return send(
-        id, routingKey, actor, CancelCommand.of(id, reason == null ? "api" : reason, now(), actor));
+        TaskAction.CANCEL, id, routingKey, wait, actor, CancelCommand.of(id, why, now(), actor));
   }
 
   @Post(value = "/{id}/retry-dead", produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> retryDead(
       @PathVariable String id,
       @Nullable @QueryValue String routingKey,
+      @Nullable @QueryValue String wait,
       @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
-    return send(id, routingKey, actor, ControlCommand.RetryDead.of(id, now(), actor));
+    return send(
+        TaskAction.RETRY_DEAD,
+        id,
+        routingKey,
+        wait,
+        actor,
+        ControlCommand.RetryDead.of(id, now(), actor));
   }
 
   @Post(value = "/{id}/trigger", produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> trigger(
       @PathVariable String id,
       @Nullable @QueryValue String routingKey,
+      @Nullable @QueryValue String wait,
       @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
-    return send(id, routingKey, actor, ControlCommand.Trigger.of(id, now(), actor));
+    return send(
+        TaskAction.TRIGGER,
+        id,
+        routingKey,
+        wait,
+        actor,
+        ControlCommand.Trigger.of(id, now(), actor));
   }
 
   @Post(value = "/{id}/discard", produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> discard(
       @PathVariable String id,
       @Nullable @QueryValue String routingKey,
+      @Nullable @QueryValue String wait,
       @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
-    return send(id, routingKey, actor, ControlCommand.Discard.of(id, now(), actor));
+    return send(
+        TaskAction.DISCARD,
+        id,
+        routingKey,
+        wait,
+        actor,
+        ControlCommand.Discard.of(id, now(), actor));
   }
 
   /**
-   * Writes {@code command} to {@code control} keyed by the routing key, after checking that the
-   * task lives under it: a command keyed by the wrong routing key would reach another partition and
+   * Writes the command to {@code control} keyed by the routing key, after checking that the task
+   * lives under it: a command keyed by the wrong routing key would reach another partition and
    * never find the task (a cancel there would even leave a stray tombstone), so that is a 404 and
-   * nothing is written. Every attempt is audit-logged with its actor.
+   * nothing is written. A command the task's current state makes a no-op is not written either and
+   * answers 200 {@code ignored} with the reason ({@link TaskAction#noOp}). Otherwise it waits up to
+   * {@code ?wait=} for the change to show ({@link ActionWait}): 200 {@code applied} or {@code
+   * ignored}, else 202 {@code pending}. Every attempt is audit-logged with its actor.
    */
   private HttpResponse<String> send(
-      String id, String routingKey, String actor, ControlRecord command) {
-    String type = command.getClass().getSimpleName();
+      TaskAction action,
+      String id,
+      String routingKey,
+      String waitText,
+      String actor,
+      ControlRecord command) {
     if (!TaskIds.isValid(id)) {
-      AUDIT.info("actor={} command={} task={} refused: not a task id", actor, type, abbreviate(id));
+      audit.record(actor, action.path, "task/" + id, AuditLog.REFUSED, "not a task id");
       return json(400, Map.of("error", "not a task id: a canonical lower-case UUID"));
     }
+    Duration wait;
+    try {
+      wait = ActionWait.parseWait(waitText);
+    } catch (ActionWait.BadWait e) {
+      return json(400, Map.of("error", "invalid-parameter", "message", e.getMessage()));
+    }
     String key = routingKey == null ? id : routingKey;
+    String target = "task/" + id;
     StatusQuery.Answer found = query.find(id, routingKey, false);
     if (found.status() != 200) {
-      AUDIT.info(
-          "actor={} command={} task={} routingKey={} refused: {} {}",
+      audit.record(
           actor,
-          type,
-          id,
-          key,
-          found.status(),
-          found.json());
+          action.path,
+          target,
+          AuditLog.REFUSED,
+          "routingKey=" + key + ", " + found.status() + " " + found.json());
       return HttpResponse.<String>status(io.micronaut.http.HttpStatus.valueOf(found.status()))
           .contentType(MediaType.APPLICATION_JSON_TYPE)
           .body(found.json());
+    }
+    JsonNode before = ActionWait.task(found);
+    String noOp = action.noOp(before);
+    if (noOp != null) {
+      audit.record(actor, action.path, target, "ignored", "routingKey=" + key + ", " + noOp);
+      return json(200, ActionWait.answer(id, action, "ignored", noOp, before));
     }
     try {
       runtime
@@ -157,25 +223,16 @@ public class TaskController {
       Thread.currentThread().interrupt();
       return json(503, Map.of("error", "interrupted"));
     } catch (Exception e) {
-      AUDIT.warn(
-          "actor={} command={} task={} routingKey={} failed: {}",
-          actor,
-          type,
-          id,
-          key,
-          e.toString());
+      audit.record(actor, action.path, target, AuditLog.FAILED, "routingKey=" + key + ", " + e);
       return json(503, Map.of("error", "could not write the command: " + e.getMessage()));
     }
-    AUDIT.info("actor={} command={} task={} routingKey={} accepted", actor, type, id, key);
-    return json(202, Map.of("id", id, "accepted", WireCodec.mapper().valueToTree(command)));
+    audit.record(actor, action.path, target, AuditLog.ACCEPTED, "routingKey=" + key);
+    Map<String, Object> answer = waiter.await(action, id, routingKey, before, wait);
+    return json(ActionWait.isPending(answer) ? 202 : 200, answer);
   }
 
-  private static String abbreviate(String s) {
-    return s == null || s.length() <= 40 ? s : s.substring(0, 40) + "…";
-  }
-
-  private static long now() {
-    return System.currentTimeMillis();
+  private long now() {
+    return clock.millis();
   }
 
   private static HttpResponse<String> json(int status, Object body) {

@@ -14,19 +14,37 @@ import org.apache.kafka.streams.processor.TaskId;
 final class TaskMemory {
   final HandlerLoad load = new HandlerLoad();
 
+  /** The report figures not yet merged into the report stores, and the dead alert. */
+  final ReportRecorder reports;
+
   /** The last record key the timer repair read, null before the first slice. */
   String repairedUpTo;
 
   /** True once the timer repair has read the whole store. */
   boolean repaired;
 
+  TaskMemory(Alerts alerts) {
+    this.reports = new ReportRecorder(alerts);
+  }
+
   /** The memories of the stream tasks of one process, by task id. Thread-safe. */
   static final class Registry {
     private final Map<TaskId, TaskMemory> memories = new ConcurrentHashMap<>();
+    private final Alerts alerts;
+
+    /** Memories whose transitions raise no alerts. */
+    Registry() {
+      this(Alerts.OFF);
+    }
+
+    /** Memories whose transitions raise {@code alerts}. */
+    Registry(Alerts alerts) {
+      this.alerts = alerts;
+    }
 
     /** The memory of {@code task}; a new one after {@link #drop}. */
     TaskMemory of(TaskId task) {
-      return memories.computeIfAbsent(task, t -> new TaskMemory());
+      return memories.computeIfAbsent(task, t -> new TaskMemory(alerts));
     }
 
     /** Forgets the memory of {@code task}: it is derived from the stores again when next asked. */

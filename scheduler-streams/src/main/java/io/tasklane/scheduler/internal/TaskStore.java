@@ -1,28 +1,35 @@
 package io.tasklane.scheduler.internal;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The only way into the three stores of one stream task. Writing a record also moves its timer's
- * entry in the {@link DueIndex} (a time key, or a queue key), its {@link StateCounts} and its
- * handler's load in the {@link FlowControlQueues}, so none of them drifts from the records; the
- * {@link TimerRepair} writes back entries a crash lost. One instance per processor, opened in the
+ * The only way into the four stores of one stream task. Writing a record also moves its timer's
+ * entry in the {@link DueIndex} (a time key, or a queue key), its search entry and {@link
+ * StateCounts} ({@link TaskIndex}), its handler's load in the {@link FlowControlQueues} and the
+ * report figures ({@link ReportRecorder}), so none of them drifts from the records; the {@link
+ * TimerRepair} writes back entries a crash lost. One instance per processor, opened in the
  * processor's {@code init} and closed in its {@code close}, used on the stream task's thread only
  * (processing and punctuation). Its writes go to the stores' caches and reach the changelogs at the
  * next commit (under {@code exactly_once_v2} in the commit's transaction).
  */
 final class TaskStore {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskStore.class);
   private final KeyValueStore<String, TaskRecord> tasks;
   private final DueIndex index;
-  private final StateCounts counts;
+  private final TaskIndex search;
   private final FlowControlQueues queues;
   private final TimerRepair repair;
   private final TaskMemory.Registry memories;
   private final TaskId taskId;
+  private final Map<ReportGrain, WindowStore<String, byte[]>> reports;
 
   /**
    * Opens the stores of the processor's stream task; the task's {@link TaskMemory} is derived
@@ -34,14 +41,37 @@ final class TaskStore {
     memories.drop(taskId);
     this.tasks = context.getStateStore(Stores.TASKS);
     this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX));
-    this.counts = new StateCounts(context.getStateStore(Stores.STATE_COUNTS));
+    this.search =
+        new TaskIndex(
+            context.getStateStore(Stores.TASK_INDEX),
+            new StateCounts(context.getStateStore(Stores.STATE_COUNTS)));
     this.queues = new FlowControlQueues(index, this::get, () -> memory().load);
-    this.repair = new TimerRepair(tasks, index, this::memory);
+    this.repair = new TimerRepair(tasks, index, search, this::memory);
+    this.reports = ReportRecorder.stores(context);
   }
 
-  /** The processor closes (task moved, crashed or shut down): the task's memory is dropped. */
+  /**
+   * The processor closes (task moved, crashed or shut down): the report figures not yet merged are
+   * merged (best effort), and the task's memory is dropped.
+   */
   void close() {
+    try {
+      memory().reports.closed(taskId);
+      memory().reports.flush(0, true, reports);
+    } catch (RuntimeException e) {
+      LOG.debug("report figures of {} not merged at close: {}", taskId, e.toString());
+    }
     memories.drop(taskId);
+  }
+
+  /**
+   * Merges the report figures into the report stores and hands the queued counts to the backlog
+   * rule, each once a second (punctuator).
+   */
+  void flushReports(long now) {
+    TaskMemory m = memory();
+    m.reports.flush(now, false, reports);
+    m.reports.backlog(taskId, m.load, now);
   }
 
   /** Per-handler queues and load. */
@@ -118,13 +148,14 @@ final class TaskStore {
     if (next.hasTimer()) {
       index.put(id, next);
     }
-    counts.moved(previous == null ? null : previous.state(), next.state());
+    search.moved(id, previous, next);
     tasks.put(id, next);
     memory().load.moved(previous, next);
+    memory().reports.moved(id, previous, next);
   }
 
   private void forget(String id, TaskRecord previous) {
-    counts.removed(previous.state());
+    search.moved(id, previous, null);
     tasks.delete(id);
     memory().load.moved(previous, null);
   }

@@ -15,7 +15,8 @@ import java.util.Set;
  * The status API's JSON of one task: the stored record ({@link TaskRecord}, fields unchanged, epoch
  * millis) with an ISO-8601 UTC twin next to every time, e.g. {@code "dueAt":1767225600000,
  * "dueAtIso":"2026-01-01T00:00:00Z"}, in the record, its envelope, its history and its last refused
- * duplicate. Times of 0 or less (not set) get no twin.
+ * duplicate. Times of 0 or less (not set) get no twin. A task a schedule fired also has {@code
+ * "schedule":{"name","fireId"}} (from its envelope's headers).
  */
 final class TaskView {
   /** The fields holding epoch millis. */
@@ -36,6 +37,12 @@ final class TaskView {
   static String json(TaskRecord record) {
     JsonNode tree = WireCodec.mapper().valueToTree(record);
     addIso(tree);
+    Map<String, String> headers = record.task() == null ? Map.of() : record.task().headers();
+    if (headers.containsKey(ScheduleMachine.HEADER_SCHEDULE) && tree instanceof ObjectNode o) {
+      ObjectNode schedule = o.putObject("schedule");
+      schedule.put("name", headers.get(ScheduleMachine.HEADER_SCHEDULE));
+      schedule.put("fireId", headers.get(ScheduleMachine.HEADER_FIRE_ID));
+    }
     return WireCodec.encodeToString(tree);
   }
 

@@ -6,21 +6,27 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Writes due-index entries back where a crash under at-least-once lost them. Two ways: a repeated
- * input record that finds its change already made writes its task's entry again ({@link
- * #reassert}); and after every (re)start of the stream task the punctuator reads the task store a
- * slice per tick and writes back every missing entry ({@link #repairNextSlice}), since a change
- * made by the punctuator is not replayed. Used on the stream task's thread only.
+ * Writes due-index and search-index ({@link TaskIndex}) entries back where a crash under
+ * at-least-once lost them. Two ways: a repeated input record that finds its change already made
+ * writes its task's entry again ({@link #reassert}); and after every (re)start of the stream task
+ * the punctuator reads the task store a slice per tick and writes back every missing entry ({@link
+ * #repairNextSlice}), since a change made by the punctuator is not replayed. Used on the stream
+ * task's thread only.
  */
 final class TimerRepair {
   private final KeyValueStore<String, TaskRecord> tasks;
   private final DueIndex index;
+  private final TaskIndex search;
   private final Supplier<TaskMemory> memory;
 
   TimerRepair(
-      KeyValueStore<String, TaskRecord> tasks, DueIndex index, Supplier<TaskMemory> memory) {
+      KeyValueStore<String, TaskRecord> tasks,
+      DueIndex index,
+      TaskIndex search,
+      Supplier<TaskMemory> memory) {
     this.tasks = tasks;
     this.index = index;
+    this.search = search;
     this.memory = memory;
   }
 
@@ -33,6 +39,7 @@ final class TimerRepair {
     if (record.hasTimer()) {
       index.put(id, record);
     }
+    search.reassert(id, record);
   }
 
   /**
@@ -77,6 +84,9 @@ final class TimerRepair {
         if (kv.value != null && kv.value.hasTimer() && !index.has(kv.key, kv.value)) {
           index.put(kv.key, kv.value);
           metrics.count(SchedulerEvent.TIMER_HEALED);
+        }
+        if (kv.value != null && search.reassert(kv.key, kv.value)) {
+          metrics.count(SchedulerEvent.INDEX_HEALED);
         }
       }
     }

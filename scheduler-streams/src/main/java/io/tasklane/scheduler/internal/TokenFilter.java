@@ -4,27 +4,29 @@ import io.micronaut.core.annotation.Internal;
 import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
-import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
-import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Filter;
+import io.micronaut.http.cookie.Cookie;
 import io.micronaut.http.filter.HttpServerFilter;
 import io.micronaut.http.filter.ServerFilterChain;
-import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.ApiToken;
-import io.tasklane.scheduler.SchedulerConfig;
+import io.tasklane.scheduler.SchedulerConfig.Role;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
-import java.util.Map;
 import org.reactivestreams.Publisher;
 
 /**
- * Bearer tokens on every endpoint but {@code /health}: a viewer token may read, an operator token
- * may also send commands (any method but GET and HEAD). The matching token's name is the request's
- * actor ({@link #ACTOR} attribute). The inter-instance token is accepted only on a GET marked
- * {@code forwarded=true} (a status read another instance passes on).
+ * Authenticates every request but {@code /health} and {@code POST /api/session} (the sign-in, which
+ * checks the token in its body), then lets it through only when the caller's role covers the role
+ * {@link ApiRoles} asks for the method and path. A caller is a bearer token ({@code Authorization:
+ * Bearer <token>}, wins when present) or a browser session cookie ({@link Sessions}); a
+ * cookie-authenticated request other than GET and HEAD must also send {@code X-CSRF-Token} equal to
+ * its session's, else 403 {@code csrf}. The token's name is the request's actor ({@link #ACTOR}),
+ * its role {@link #ROLE}. The inter-instance token is accepted only on a GET or HEAD marked {@code
+ * forwarded=true} (a read another instance passes on); it acts as an admin read. A refused write
+ * (403) is audited. Runs on the event loop; never blocks.
  */
 @Filter("/**")
 @Internal
@@ -32,63 +34,132 @@ public final class TokenFilter implements HttpServerFilter {
   /** The request attribute holding the caller's token name. */
   static final String ACTOR = "tasklane.actor";
 
+  /** The request attribute holding the caller's {@link Role}. */
+  static final String ROLE = "tasklane.role";
+
+  /** The header a cookie-authenticated write carries: its session's CSRF token. */
+  static final String CSRF_HEADER = "X-CSRF-Token";
+
   private final List<ApiToken> tokens;
   private final byte[] interInstance;
+  private final Sessions sessions;
+  private final AuditLog audit;
 
-  TokenFilter(SchedulerRuntime runtime) {
+  TokenFilter(SchedulerRuntime runtime, Sessions sessions, AuditLog audit) {
     this.tokens = runtime.config.apiTokens();
     this.interInstance = runtime.interInstanceToken.getBytes(StandardCharsets.UTF_8);
+    this.sessions = sessions;
+    this.audit = audit;
   }
 
   @Override
   public Publisher<MutableHttpResponse<?>> doFilter(
       HttpRequest<?> request, ServerFilterChain chain) {
     String path = request.getPath();
+    HttpMethod method = request.getMethod();
     if (path.equals("/health") || path.startsWith("/health/")) {
       return chain.proceed(request);
     }
+    if (method == HttpMethod.POST && path.equals(SessionController.PATH)) {
+      return chain.proceed(request); // the sign-in checks the token of its body
+    }
+    Role needed;
+    try {
+      needed = ApiRoles.required(method, path);
+    } catch (IllegalArgumentException e) {
+      return Publishers.just(ApiErrors.badRequest(e.getMessage()));
+    }
+    boolean read = method == HttpMethod.GET || method == HttpMethod.HEAD;
     byte[] given = bearer(request.getHeaders().getAuthorization().orElse(null));
-    boolean read = request.getMethod() == HttpMethod.GET || request.getMethod() == HttpMethod.HEAD;
     if (given != null
         && read
         && "true".equals(request.getParameters().get(InterInstance.FORWARDED))
         && MessageDigest.isEqual(given, interInstance)) {
-      request.setAttribute(ACTOR, InterInstance.ACTOR);
-      return chain.proceed(request);
+      return proceed(request, chain, InterInstance.ACTOR, Role.ADMIN);
     }
-    ApiToken token = given == null ? null : match(given);
-    if (token == null) {
-      String message =
-          given == null
-              ? "send Authorization: Bearer <token>, a token of tasklane.scheduler.api.tokens"
-                  + " (name:token:role)"
-              : "the bearer token is not one of tasklane.scheduler.api.tokens; send"
-                  + " Authorization: Bearer <token> with a configured token";
-      return Publishers.just(
-          error(HttpStatus.UNAUTHORIZED, "unauthorized", message)
-              .header("WWW-Authenticate", "Bearer"));
+    String name;
+    Role role;
+    String kind;
+    if (given != null) {
+      ApiToken token = match(tokens, given);
+      if (token == null) {
+        return Publishers.just(
+            unauthorized(
+                "the bearer token is not one of tasklane.scheduler.api.tokens; send"
+                    + " Authorization: Bearer <token> with a configured token"));
+      }
+      name = token.name();
+      role = token.role();
+      kind = "token";
+    } else {
+      String id =
+          request.getCookies().findCookie(Sessions.COOKIE).map(Cookie::getValue).orElse(null);
+      if (id == null) {
+        return Publishers.just(
+            unauthorized(
+                "send Authorization: Bearer <token>, a token of tasklane.scheduler.api.tokens"
+                    + " (name:token:role)"));
+      }
+      Sessions.Session s = sessions.find(id);
+      if (s == null) {
+        return Publishers.just(
+            unauthorized(
+                "the session has expired or was signed out; sign in again with POST "
+                    + SessionController.PATH
+                    + " or send Authorization: Bearer <token>"));
+      }
+      if (!read && !Sessions.csrfMatches(s, request.getHeaders().get(CSRF_HEADER))) {
+        audit.record(s.name(), method + " " + path, path, AuditLog.FORBIDDEN, "no CSRF token");
+        return Publishers.just(
+            ApiErrors.json(
+                403,
+                "csrf",
+                method
+                    + " "
+                    + path
+                    + " with a session cookie needs header "
+                    + CSRF_HEADER
+                    + " equal to the csrf value of POST or GET "
+                    + SessionController.PATH));
+      }
+      name = s.name();
+      role = s.role();
+      kind = "session";
     }
-    if (!read && token.role() != SchedulerConfig.Role.OPERATOR) {
+    if (!role.includes(needed)) {
+      if (!read) {
+        audit.record(name, method + " " + path, path, AuditLog.FORBIDDEN, "role " + role.label());
+      }
       return Publishers.just(
-          error(
-              HttpStatus.FORBIDDEN,
+          ApiErrors.json(
+              403,
               "forbidden",
-              request.getMethod()
+              method
                   + " "
                   + path
-                  + " needs a token with role operator; token '"
-                  + token.name()
-                  + "' has role viewer (it may only read)"));
+                  + " needs a token with role "
+                  + needed.label()
+                  + "; "
+                  + kind
+                  + " '"
+                  + name
+                  + "' has role "
+                  + role.label()
+                  + (role == Role.VIEWER ? " (it may only read)" : "")));
     }
-    request.setAttribute(ACTOR, token.name());
+    return proceed(request, chain, name, role);
+  }
+
+  private static Publisher<MutableHttpResponse<?>> proceed(
+      HttpRequest<?> request, ServerFilterChain chain, String actor, Role role) {
+    request.setAttribute(ACTOR, actor);
+    request.setAttribute(ROLE, role);
     return chain.proceed(request);
   }
 
-  /** A JSON error body: {@code {"error":"<code>","message":"<what is missing>"}}. */
-  private static MutableHttpResponse<?> error(HttpStatus status, String code, String message) {
-    return HttpResponse.status(status)
-        .contentType(MediaType.APPLICATION_JSON_TYPE)
-        .body(WireCodec.encodeToString(Map.of("error", code, "message", message)));
+  private static MutableHttpResponse<?> unauthorized(String message) {
+    return ApiErrors.json(HttpStatus.UNAUTHORIZED.getCode(), "unauthorized", message)
+        .header("WWW-Authenticate", "Bearer");
   }
 
   private static byte[] bearer(String authorization) {
@@ -99,7 +170,7 @@ public final class TokenFilter implements HttpServerFilter {
   }
 
   /** The token equal to {@code given}, compared in constant time against every token. */
-  private ApiToken match(byte[] given) {
+  static ApiToken match(List<ApiToken> tokens, byte[] given) {
     ApiToken found = null;
     for (ApiToken t : tokens) {
       if (MessageDigest.isEqual(given, t.token().getBytes(StandardCharsets.UTF_8))) {

@@ -34,6 +34,18 @@ final class TopicWatcher implements HandlerTopics {
     return known.contains(topic);
   }
 
+  /** The handlers whose dispatch topic exists, as last listed, by name. */
+  java.util.SortedSet<String> handlers() {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (String t : known) {
+      String h = topics.handlerOf(t);
+      if (h != null) {
+        out.add(h);
+      }
+    }
+    return out;
+  }
+
   /** Lists the cluster's topics and creates missing DLTs. Never throws (a timer calls it). */
   void refresh() {
     try {

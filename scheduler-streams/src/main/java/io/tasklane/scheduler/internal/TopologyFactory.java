@@ -13,7 +13,9 @@ import org.apache.kafka.streams.Topology;
  * stores, with sinks for dispatches, dead letters, control records, the scheduler's own DLT
  * (records it could not decode or apply) and {@code tasks} (the fires of recurring schedules, kept
  * in a schedule store of the admission processor, and the notices of their finished tasks, which
- * travel keyed by the schedule's name to the partition that owns it).
+ * travel keyed by the schedule's name to the partition that owns it), and {@code interrupts} (the
+ * running attempts of cancelled tasks). A second sub-topology keeps the handlers' log lines of
+ * {@code logs} by task id ({@link LogProcessor}).
  */
 public final class TopologyFactory {
   private TopologyFactory() {}
@@ -43,7 +45,18 @@ public final class TopologyFactory {
     t.addStateStore(Stores.tasks(), processors);
     t.addStateStore(Stores.dueIndex(), processors);
     t.addStateStore(Stores.stateCounts(), processors);
+    t.addStateStore(Stores.taskIndex(), processors);
     t.addStateStore(Stores.schedules(), Stores.ADMISSION);
+    for (ReportGrain grain : ReportGrain.values()) {
+      t.addStateStore(grain.storeBuilder(), processors);
+    }
+    t.addSource(
+        Stores.SOURCE_LOGS,
+        Serdes.ByteArray().deserializer(),
+        Serdes.ByteArray().deserializer(),
+        engine.topics().logs());
+    t.addProcessor(Stores.LOGS, () -> new LogProcessor(engine), Stores.SOURCE_LOGS);
+    t.addStateStore(Stores.taskLogs(), Stores.LOGS);
     t.addSink(
         Stores.SINK_DISPATCH,
         (key, value, ctx) -> engine.topics().handler(((Dispatch) value).task().handler()),
@@ -65,6 +78,12 @@ public final class TopologyFactory {
         processors);
     t.addSink(
         Stores.SINK_TASKS, engine.topics().tasks(), Serdes.String().serializer(), json, processors);
+    t.addSink(
+        Stores.SINK_INTERRUPTS,
+        engine.topics().interrupts(),
+        Serdes.String().serializer(),
+        json,
+        processors);
     Serializer<ControlRecord> control = (topic, value) -> WireCodec.encode(value);
     t.addSink(
         Stores.SINK_CONTROL,

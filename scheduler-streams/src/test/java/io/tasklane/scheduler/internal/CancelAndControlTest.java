@@ -8,6 +8,7 @@ import io.tasklane.core.ControlCommand;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.Outcome;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
@@ -68,6 +69,55 @@ class CancelAndControlTest {
     assertThat(r.history().get(0).outcome()).isEqualTo("SUCCEEDED (after cancel)");
     d.advance(60_000);
     assertThat(d.dispatches()).isEmpty();
+  }
+
+  @Test
+  void cancellingADispatchedTaskInterruptsOnlyItsRunningAttempt() {
+    TaskEnvelope pending = Driver.task(T0 + 60_000);
+    TaskEnvelope running = Driver.task(T0);
+    d.send(pending);
+    d.send(running);
+    assertThat(d.dispatches()).hasSize(1);
+    cancelViaOutbox(pending.id());
+    assertThat(d.read(d.topics.interrupts())).as("a PENDING task runs nowhere").isEmpty();
+
+    cancelViaOutbox(running.id());
+    assertThat(d.read(d.topics.interrupts()))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.key()).isEqualTo(running.id());
+              TaskInterrupt i = WireCodec.decodeInterrupt(r.value());
+              assertThat(i.id()).isEqualTo(running.id());
+              assertThat(i.attempt()).isEqualTo(1);
+              assertThat(i.reason()).isEqualTo("cancelled: order paid");
+            });
+    assertThat(d.metrics.get("interrupt.sent")).isEqualTo(1);
+
+    // The interrupted attempt's answer is recorded; the task stays CANCELLED and is not retried.
+    d.sendResult(
+        TaskResult.failed(
+            running.id(), 1, Outcome.CANCELLED, null, null, d.now, d.now, "worker-1"));
+    TaskRecord r = d.record(running.id());
+    assertThat(r.state()).isEqualTo(TaskState.CANCELLED);
+    assertThat(r.history().get(0).outcome()).isEqualTo("CANCELLED (after cancel)");
+    d.advance(600_000);
+    assertThat(d.dispatches()).isEmpty();
+    // A second cancel of the finished task interrupts nothing.
+    cancelViaOutbox(running.id());
+    assertThat(d.read(d.topics.interrupts())).isEmpty();
+  }
+
+  @Test
+  void aCancelledOutcomeForATaskThatIsNotCancelledCountsAsAFailedAttempt() {
+    TaskEnvelope task = Driver.task(T0);
+    d.send(task);
+    assertThat(d.dispatches()).hasSize(1);
+    d.sendResult(
+        TaskResult.failed(task.id(), 1, Outcome.CANCELLED, null, null, d.now, d.now, "worker-1"));
+    TaskRecord r = d.record(task.id());
+    assertThat(r.state()).isEqualTo(TaskState.RETRYING);
+    assertThat(r.lastError().type()).isEqualTo("interrupted");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.Environment;
+import io.tasklane.scheduler.AlertConfig;
 import io.tasklane.scheduler.ApiToken;
 import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
@@ -74,7 +75,9 @@ class ConfigLoaderTest {
   void rejectsUnknownRolesAndMissingTokens() {
     Map<String, Object> p = base();
     p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":admin");
-    assertThatThrownBy(() -> load(p)).hasMessageContaining("must be viewer or operator");
+    assertThat(load(p).apiTokens().get(0).role()).isEqualTo(Role.ADMIN);
+    p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":root");
+    assertThatThrownBy(() -> load(p)).hasMessageContaining("must be viewer, operator or admin");
     assertThatThrownBy(() -> load(base()))
         .hasMessageStartingWith("tasklane.scheduler.api.tokens: needs at least one token");
   }
@@ -162,5 +165,44 @@ class ConfigLoaderTest {
                 + " unit");
     p.put("tasklane.scheduler.retention", "P7D");
     assertThat(load(p).retention()).isEqualTo(Duration.ofDays(7));
+  }
+
+  @Test
+  void readsTheAlertRulesAndTheirWebhookAndRefusesAWebhookWithoutASecret() {
+    Map<String, Object> p = base();
+    p.put("tasklane.scheduler.api.tokens", "ops-alice:" + A + ":operator");
+    p.put("tasklane.scheduler.alerts.webhook.url", "https://alerts.example.com/tasklane");
+    p.put("tasklane.scheduler.alerts.webhook.secret", B);
+    p.put("tasklane.scheduler.alerts.dead", "mail.send, report.build");
+    p.put("tasklane.scheduler.alerts.no-worker", "*");
+    p.put("tasklane.scheduler.alerts.relay-lag", "2m");
+    p.put("tasklane.scheduler.alerts.backlog.threshold", "5_000");
+    p.put("tasklane.scheduler.alerts.group-window", "30s");
+
+    AlertConfig a = load(p).alerts();
+
+    assertThat(a.webhookUrl()).hasToString("https://alerts.example.com/tasklane");
+    assertThat(a.deadHandlers()).containsExactly("mail.send", "report.build");
+    assertThat(a.deadAlerts("mail.send")).isTrue();
+    assertThat(a.deadAlerts("other")).isFalse();
+    assertThat(a.noWorkerAlerts("anything")).isTrue();
+    assertThat(a.relayLag()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(a.backlog()).isEqualTo(new AlertConfig.Backlog(5_000, Duration.ofMinutes(1)));
+    assertThat(a.groupWindow()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(load(p).toString()).doesNotContain(B);
+
+    p.remove("tasklane.scheduler.alerts.webhook.secret");
+    assertThatThrownBy(() -> load(p))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageContaining("tasklane.scheduler.alerts.webhook.secret: is required");
+    p.put("tasklane.scheduler.alerts.webhok.url", "https://x.example.com");
+    assertThatThrownBy(() -> load(p)).hasMessageContaining("tasklane.scheduler.alerts.webhok.url");
+    assertThat(load(base2()).alerts()).isEqualTo(AlertConfig.NONE);
+  }
+
+  private static Map<String, Object> base2() {
+    Map<String, Object> p = base();
+    p.put("tasklane.scheduler.api.tokens", "ops-alice:" + A + ":operator");
+    return p;
   }
 }

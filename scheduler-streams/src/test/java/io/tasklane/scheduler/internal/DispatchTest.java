@@ -4,6 +4,7 @@ import static io.tasklane.scheduler.internal.Driver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tasklane.core.Dispatch;
+import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskState;
 import java.nio.file.Path;
@@ -133,5 +134,30 @@ class DispatchTest {
     d.advance(100);
     assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(task.id());
     assertThat(d.metrics.get("duplicate")).isEqualTo(1);
+  }
+
+  @Test
+  void aPausedHandlersDueTasksWaitWhileOthersRunAndGoOutOnResume() {
+    String other = "sms.send";
+    d.known.topics.add(d.topics.handler(other));
+    d.paused.add(Driver.HANDLER);
+    TaskEnvelope held =
+        Driver.task(
+            Driver.HANDLER, T0, 3, RetryPolicy.fixed(java.time.Duration.ofSeconds(1)), List.of());
+    TaskEnvelope free =
+        Driver.task(other, T0, 3, RetryPolicy.fixed(java.time.Duration.ofSeconds(1)), List.of());
+    d.send(held);
+    d.send(free);
+    d.advance(60_000);
+    assertThat(d.dispatches(other)).extracting(Dispatch::id).containsExactly(free.id());
+    assertThat(d.dispatches()).isEmpty();
+    assertThat(d.record(held.id()).state()).isEqualTo(TaskState.PENDING);
+    assertThat(d.record(held.id()).timerKind()).isEqualTo(TimerKind.QUEUED);
+    assertThat(d.metrics.get("paused.held")).isEqualTo(1);
+
+    d.paused.remove(Driver.HANDLER);
+    d.advance(1_000);
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(held.id());
+    assertThat(d.record(held.id()).state()).isEqualTo(TaskState.DISPATCHED);
   }
 }

@@ -33,6 +33,10 @@ final class Driver implements AutoCloseable {
   final Topics topics = new Topics("t");
   final KnownTopics known = new KnownTopics();
   final CountingMetrics metrics = new CountingMetrics();
+
+  /** The handlers an operator paused (read by the dispatcher on the stream thread). */
+  final java.util.Set<String> paused = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   final TestWorkers workers = new TestWorkers();
   final EngineSettings settings;
   final Engine engine;
@@ -80,7 +84,17 @@ final class Driver implements AutoCloseable {
             .build();
     known.topics.add(topics.handler(HANDLER));
     known.topics.add(topics.handlerDlt(HANDLER));
-    engine = new Engine(topics, settings, known, metrics, FixedRandom::new, workers);
+    engine =
+        new Engine(
+            topics,
+            settings,
+            known,
+            metrics,
+            FixedRandom::new,
+            new TaskMemory.Registry(),
+            workers,
+            new TaskSpans(io.tasklane.core.tracing.Tracing.off()),
+            paused::contains);
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -69,7 +69,11 @@ class MicrometerMetricsTest {
           "schedule.fire-done-unknown",
           "schedule.child-started",
           "schedule.child-too-deep",
-          "schedule.workers-unknown");
+          "schedule.workers-unknown",
+          "invalid.logs",
+          "index.healed",
+          "paused.held",
+          "interrupt.sent");
 
   @Test
   void everyEventIsCountedUnderItsExportedTag() {

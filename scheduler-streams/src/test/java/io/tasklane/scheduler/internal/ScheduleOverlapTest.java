@@ -9,6 +9,7 @@ import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.ScheduleDefinition.Overlap;
 import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.TaskTopicRecord;
@@ -136,6 +137,11 @@ class ScheduleOverlapTest {
     assertThat(outcomes("r"))
         .containsExactly(FireRecord.Outcome.CANCELLED, FireRecord.Outcome.RUNNING);
     assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_REPLACED)).isEqualTo(1);
+    // The replaced task was running: its attempt is interrupted.
+    assertThat(d.read(d.topics.interrupts()))
+        .extracting(r -> WireCodec.decodeInterrupt(r.value()))
+        .extracting(TaskInterrupt::id, TaskInterrupt::attempt)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(old.id(), old.attempt()));
 
     succeed(old); // the worker could not be stopped: its late result changes nothing
     assertThat(d.record(old.id()).state()).isEqualTo(TaskState.CANCELLED);

@@ -218,11 +218,44 @@ class ScheduleTest {
     runTo(T0 + 15_000);
     assertThat(fireTimes(d.dispatches())).containsExactly(T0, T0 + 10_000);
     define(every10s("v").version(3).enabled(false).build());
-    runTo(T0 + 45_000);
+    runTo(T0 + 47_000);
     assertThat(d.dispatches()).isEmpty();
+    assertThat(pausedFires("v")).containsExactly(T0 + 20_000, T0 + 30_000, T0 + 40_000);
+    // resumed 7 s after the last skipped fire: late by more than the default 5 s, so not made
     define(every10s("v").version(4).build());
     runTo(T0 + 55_000);
     assertThat(fireTimes(d.dispatches())).containsExactly(T0 + 50_000);
+  }
+
+  @Test
+  void aResumeFiresTheFireMissedWhilePausedOnceWhenTheMisfirePolicyKeepsIt() {
+    define(every10s("r").build());
+    runTo(T0 + 5_000);
+    assertThat(fireTimes(d.dispatches())).containsExactly(T0);
+    define(every10s("r").version(2).enabled(false).build());
+    runTo(T0 + 33_000);
+    assertThat(d.dispatches()).isEmpty();
+    assertThat(pausedFires("r")).containsExactly(T0 + 10_000, T0 + 20_000, T0 + 30_000);
+    // resumed 3 s after the fire at 30 s: FIRE_ONCE_IF_LATE_BY_AT_MOST(5s) makes it, once
+    define(every10s("r").version(3).build());
+    runTo(T0 + 45_000);
+    assertThat(fireTimes(d.dispatches())).containsExactly(T0 + 30_000, T0 + 40_000);
+    assertThat(pausedFires("r")).containsExactly(T0 + 10_000, T0 + 20_000);
+    // FIRE_ALL(max 2) at a resume makes the two latest fires missed while paused, oldest first
+    define(every10s("r").version(4).enabled(false).build());
+    runTo(T0 + 85_000);
+    define(every10s("r").version(5).misfire("FIRE_ALL(max 2)").build());
+    runTo(T0 + 86_000);
+    assertThat(fireTimes(d.dispatches())).containsExactly(T0 + 70_000, T0 + 80_000);
+  }
+
+  /** The fire instants recorded as SKIPPED (paused), oldest first. */
+  private List<Long> pausedFires(String name) {
+    KeyValueStore<String, ScheduleState> store = d.driver.getKeyValueStore(Stores.SCHEDULES);
+    return store.get(name).fires().stream()
+        .filter(f -> f.outcome() == FireRecord.Outcome.SKIPPED && "paused".equals(f.reason()))
+        .map(FireRecord::fireAt)
+        .toList();
   }
 
   @Test
@@ -305,12 +338,14 @@ class ScheduleTest {
   }
 
   @Test
-  void unscheduleAndPauseRemoveTheTimerFromTheDueIndex() {
+  void unscheduleRemovesTheTimerFromTheDueIndexAndPauseKeepsItToRecordSkippedFires() {
     define(every10s("a").build());
     define(every10s("b").build());
     assertThat(scheduleTimers()).isEqualTo(2);
     send("a", Unschedule.of("a", 1, d.now));
     define(every10s("b").version(2).enabled(false).build());
+    assertThat(scheduleTimers()).isEqualTo(1);
+    send("b", Unschedule.of("b", 2, d.now));
     assertThat(scheduleTimers()).isZero();
   }
 

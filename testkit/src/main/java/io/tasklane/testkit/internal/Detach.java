@@ -8,11 +8,12 @@ import java.util.Optional;
  * Runs detached servers in their own session ({@code setsid}), so that a Ctrl-C in the terminal
  * that ran {@code bin/stack up} does not reach them. setsid execs in place: the pid stays the same.
  */
-final class Detach {
+public final class Detach {
 
   private Detach() {}
 
-  static Optional<String> prefix() {
+  /** The {@code setsid} program to put before a command, if this machine has one. */
+  public static Optional<String> prefix() {
     for (String dir : new String[] {"/usr/bin", "/bin", "/usr/local/bin"}) {
       Path setsid = Path.of(dir, "setsid");
       if (Files.isExecutable(setsid)) {

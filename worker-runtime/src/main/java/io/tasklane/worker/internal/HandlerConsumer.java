@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * most one poll holds the overflow), and commits per partition up to the lowest unacknowledged
  * offset. Stopping drains in-flight work until the grace deadline, commits, closes.
  */
-final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
+final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeats.Source {
   private static final Logger LOG = LoggerFactory.getLogger(HandlerConsumer.class);
   private static final Duration POLL = Duration.ofMillis(100);
 
@@ -241,7 +241,36 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges {
 
   @Override
   public int concurrency() {
-    return config.concurrency();
+    return pool.getMaximumPoolSize();
+  }
+
+  /**
+   * Settings thread: the pool takes {@code threads} (null: the configured concurrency) now, without
+   * a restart; running handlers are not disturbed (a smaller pool lets its extra threads end as
+   * they finish). {@code max-in-flight} stays as configured, so it caps the pool's useful size.
+   */
+  void resize(Integer threads) {
+    int n = threads == null ? config.concurrency() : threads;
+    synchronized (pool) {
+      if (n >= pool.getMaximumPoolSize()) {
+        pool.setMaximumPoolSize(n);
+        pool.setCorePoolSize(n);
+      } else {
+        pool.setCorePoolSize(n);
+        pool.setMaximumPoolSize(n);
+      }
+    }
+    LOG.info("{}: concurrency {} (max in flight {})", handler.name(), n, config.maxInFlight());
+  }
+
+  @Override
+  public String name() {
+    return handler.name();
+  }
+
+  @Override
+  public int inPool() {
+    return inPool.get();
   }
 
   @Override

@@ -62,6 +62,19 @@ final class KafkaClients {
     return p;
   }
 
+  /**
+   * A consumer without a group ({@code <ns>.interrupts}, {@code <ns>.handler-settings}): the caller
+   * assigns partitions and positions itself; nothing is committed.
+   */
+  static KafkaConsumer<byte[], byte[]> groupless(WorkerConfig config, String purpose) {
+    Map<String, Object> p = base(config);
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.workerName() + "-" + purpose);
+    p.putAll(config.kafka());
+    p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
   static Admin admin(WorkerConfig config) {
     return Admin.create(adminConfig(config));
   }

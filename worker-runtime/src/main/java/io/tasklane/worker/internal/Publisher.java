@@ -4,6 +4,7 @@ import io.tasklane.core.TaskLogLine;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
+import io.tasklane.core.WorkerHeartbeat;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -81,6 +82,21 @@ final class Publisher {
     } catch (RuntimeException e) {
       LOG.debug("log line of task {} not published: {}", line.id(), e.toString());
     }
+  }
+
+  /**
+   * This worker's heartbeat (or, {@code heartbeat} null, its tombstone) on {@code <ns>.workers},
+   * keyed by {@code workerId}; the future completes at the broker's ack.
+   */
+  java.util.concurrent.Future<?> heartbeat(String workerId, WorkerHeartbeat heartbeat) {
+    byte[] value = heartbeat == null ? null : WireCodec.encode(heartbeat);
+    return producer.send(
+        new ProducerRecord<>(topics.workers(), bytes(workerId), value),
+        (md, e) -> {
+          if (e != null) {
+            LOG.debug("heartbeat of {} not published: {}", workerId, e.toString());
+          }
+        });
   }
 
   /** Copies a poison record to the handler's DLT with error headers. */

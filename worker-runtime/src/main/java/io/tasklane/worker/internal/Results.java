@@ -54,6 +54,17 @@ record Results(Dispatch dispatch, long startedAt, Clock clock, String worker) {
         null);
   }
 
+  /** The attempt was stopped by an interrupt: its task was cancelled ({@code reason}). */
+  TaskResult cancelled(String reason) {
+    return failure(
+        Outcome.CANCELLED,
+        new ErrorInfo(
+            "cancelled",
+            "handler interrupted: " + (reason == null ? "task cancelled" : reason),
+            null),
+        null);
+  }
+
   TaskResult expired(String why) {
     return failure(Outcome.FAILED, new ErrorInfo("expired", why, null), null);
   }

@@ -4,6 +4,7 @@ import io.tasklane.core.Dispatch;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.Outcome;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * tell it separately when the pool thread is free again (it may be before or after the ack). The
  * timeout runs on the timer thread: it interrupts the handler and publishes FAILED(timeout) at
  * once, even if the handler ignores the interrupt (its pool thread then stays busy until it
- * returns).
+ * returns). An interrupt for this attempt ({@link RunningAttempts}, on the interrupt listener's
+ * thread) works the same way: it interrupts the handler and publishes CANCELLED at once.
  */
 final class TaskExecution implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(TaskExecution.class);
@@ -33,6 +35,7 @@ final class TaskExecution implements Runnable {
   private static final int RUNNING = 1;
   private static final int DONE = 2;
   private static final int TIMED_OUT = 3;
+  private static final int CANCELLED = 4;
 
   private final ConsumerRecord<byte[], byte[]> record;
   private final HandlerDefinition handler;
@@ -44,7 +47,7 @@ final class TaskExecution implements Runnable {
   private final BooleanSupplier abandoned;
   private final AtomicInteger state = new AtomicInteger(NEW);
   private Thread thread;
-  private Dispatch dispatch;
+  private volatile Dispatch dispatch;
   private Results results;
   private final long receivedAt;
   private long startedAt;
@@ -82,6 +85,9 @@ final class TaskExecution implements Runnable {
         report(results.thrown(t));
       }
     } finally {
+      if (dispatch != null) {
+        services.attempts().remove(this);
+      }
       released.run();
     }
   }
@@ -98,6 +104,10 @@ final class TaskExecution implements Runnable {
     results = new Results(dispatch, startedAt, services.clock(), services.config().workerName());
     state.set(RUNNING);
     metrics.started();
+    services.attempts().register(this);
+    if (state.get() != RUNNING) {
+      return; // interrupted before it started
+    }
     try {
       if (services.store().isProcessed(dispatch.id())) {
         metrics.duplicateSkipped();
@@ -112,7 +122,9 @@ final class TaskExecution implements Runnable {
     try {
       payload = handler.bind(dispatch.task().payload());
     } catch (RuntimeException e) {
-      state.set(DONE);
+      if (!state.compareAndSet(RUNNING, DONE)) {
+        return; // interrupted meanwhile: CANCELLED is on its way
+      }
       deadLetter(e, results.failure(Outcome.PERMANENT_FAILURE, ErrorInfo.of(e), null));
       return;
     }
@@ -151,7 +163,12 @@ final class TaskExecution implements Runnable {
                 state.get() != RUNNING
                     || abandoned.getAsBoolean()
                     || Thread.currentThread().isInterrupted());
-    thread = Thread.currentThread();
+    synchronized (this) {
+      if (state.get() != RUNNING) {
+        return; // interrupted before the handler started
+      }
+      thread = Thread.currentThread();
+    }
     ScheduledFuture<?> timer =
         services.timers().schedule(this::timeout, deadlineMs - startedAt, TimeUnit.MILLISECONDS);
     TaskResult result;
@@ -213,6 +230,45 @@ final class TaskExecution implements Runnable {
         handler.name(),
         deadlineMs - startedAt);
     report(results.timedOut(deadlineMs - startedAt));
+  }
+
+  /** The task id of this attempt (decoded: only asked of registered executions). */
+  String taskId() {
+    return dispatch.id();
+  }
+
+  /** The handler this attempt runs. */
+  String handlerName() {
+    return handler.name();
+  }
+
+  /**
+   * Interrupt listener's thread (or the pool thread at registration): the task was cancelled; when
+   * {@code interrupt} names this attempt and it is still running, interrupts the handler's thread
+   * and publishes CANCELLED at once. A handler that ignores the interrupt keeps its pool thread
+   * until it returns; what it returns then is dropped. True when this attempt was stopped.
+   */
+  boolean interrupt(TaskInterrupt interrupt) {
+    Dispatch d = dispatch;
+    if (d == null || interrupt.attempt() != d.attempt() || !d.id().equals(interrupt.id())) {
+      return false;
+    }
+    synchronized (this) {
+      if (!state.compareAndSet(RUNNING, CANCELLED)) {
+        return false;
+      }
+      if (thread != null) {
+        thread.interrupt();
+      }
+    }
+    LOG.info(
+        "task {} of {} attempt {} cancelled ({}); handler thread interrupted",
+        d.id(),
+        handler.name(),
+        d.attempt(),
+        interrupt.reason());
+    report(results.cancelled(interrupt.reason()));
+    return true;
   }
 
   /** Pool thread: publish unless the timer already did; clear a late interrupt. */

@@ -5,9 +5,11 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.context.event.StartupEvent;
 import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.HandlerSetting;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
+import io.tasklane.core.WireCodec;
 import io.tasklane.core.tracing.Tracing;
 import io.tasklane.worker.HandlerConfig;
 import io.tasklane.worker.IdempotencyStore;
@@ -60,6 +62,9 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
   private final Map<String, Thread> consumerThreads = new ConcurrentSkipListMap<>();
   private ScheduledExecutorService timers;
   private Publisher publisher;
+  private final RunningAttempts attempts = new RunningAttempts();
+  private final List<TopicFollower> followers = new ArrayList<>();
+  private Heartbeats heartbeats;
   private Tracing tracing = Tracing.off();
 
   WorkerRuntime(
@@ -111,7 +116,9 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
     publisher =
         new Publisher(KafkaClients.producer(config), config.topics(), config.workerName(), timers);
     tracing = Tracing.fromEnvironment("io.tasklane.worker", "tasklane-worker");
-    WorkerServices services = new WorkerServices(config, publisher, store, timers, clock, tracing);
+    WorkerServices services =
+        new WorkerServices(config, publisher, store, timers, clock, tracing, attempts);
+    startInterruptListener(config);
     for (HandlerDefinition h : handlers) {
       HandlerConfig hc = settings.handler(h.name());
       HandlerConsumer c =
@@ -130,6 +137,66 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
           hc.concurrency(),
           hc.maxInFlight());
     }
+    startSettingsListener(config);
+    heartbeats = new Heartbeats(config, publisher, clock, () -> consumers, attempts);
+    heartbeats.start();
+    LOG.info("worker {} publishes heartbeats as {}", config.workerName(), heartbeats.id());
+  }
+
+  /** Follows {@code <ns>.interrupts} from its end before any handler runs. */
+  private void startInterruptListener(WorkerConfig config) {
+    follow(
+        config,
+        config.topics().interrupts(),
+        true,
+        "interrupts",
+        r -> {
+          if (r.value() != null) {
+            attempts.interrupt(WireCodec.decodeInterrupt(r.value()));
+          }
+        });
+  }
+
+  /**
+   * Follows {@code <ns>.handler-settings} from its beginning: each handler's pool here takes the
+   * operator's concurrency (or its configured one when the setting has none).
+   */
+  private void startSettingsListener(WorkerConfig config) {
+    follow(
+        config,
+        config.topics().handlerSettings(),
+        false,
+        "settings",
+        r -> {
+          HandlerSetting s = r.value() == null ? null : WireCodec.decodeHandlerSetting(r.value());
+          String handler =
+              s != null
+                  ? s.handler()
+                  : r.key() == null
+                      ? null
+                      : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+          for (HandlerConsumer c : consumers) {
+            if (c.name().equals(handler)) {
+              c.resize(s == null ? null : s.concurrency());
+            }
+          }
+        });
+  }
+
+  private void follow(
+      WorkerConfig config,
+      String topic,
+      boolean fromEnd,
+      String purpose,
+      java.util.function.Consumer<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>>
+          apply) {
+    TopicFollower f =
+        new TopicFollower(KafkaClients.groupless(config, purpose), topic, fromEnd, apply);
+    f.assign();
+    Thread t = new Thread(f, "tasklane-worker-" + purpose);
+    t.setDaemon(true);
+    followers.add(f);
+    t.start();
   }
 
   /**
@@ -151,6 +218,7 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
     List<TopicAdmin.Spec> specs = new ArrayList<>();
     specs.add(TopicAdmin.Spec.of(topics.results(), TopicAdmin.DEFAULT_PARTITIONS));
     specs.add(TopicAdmin.Spec.of(topics.logs(), TopicAdmin.DEFAULT_PARTITIONS));
+    specs.addAll(TopicAdmin.operatorTopics(topics));
     for (HandlerDefinition h : handlers) {
       int partitions = settings.handler(h.name()).partitions();
       specs.add(TopicAdmin.Spec.of(topics.handler(h.name()), partitions));
@@ -193,6 +261,8 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
         break;
       }
     }
+    followers.forEach(TopicFollower::stop);
+    heartbeats.stop(Duration.ofSeconds(5));
     publisher.close(Duration.ofSeconds(5));
     tracing.close();
     timers.shutdownNow();

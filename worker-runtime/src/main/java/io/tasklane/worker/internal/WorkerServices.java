@@ -6,11 +6,15 @@ import io.tasklane.worker.WorkerConfig;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 
-/** What every handler's consumer and executions share. */
+/**
+ * What every handler's consumer and executions share; {@code attempts} are the attempts running now
+ * (stopped by interrupts, listed in heartbeats).
+ */
 record WorkerServices(
     WorkerConfig config,
     Publisher publisher,
     IdempotencyStore store,
     ScheduledExecutorService timers,
     Clock clock,
-    Tracing tracing) {}
+    Tracing tracing,
+    RunningAttempts attempts) {}

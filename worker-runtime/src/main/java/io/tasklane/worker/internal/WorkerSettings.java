@@ -47,6 +47,7 @@ public final class WorkerSettings {
               "idempotency.create-table",
               "recurring.app",
               "recurring.build",
+              "heartbeat-interval",
               "handlers.*.enabled",
               "handlers.*.concurrency",
               "handlers.*.max-in-flight",
@@ -76,6 +77,7 @@ public final class WorkerSettings {
       String bootstrap = source.string("bootstrap-servers");
       String namespace = source.string("namespace");
       Duration grace = source.duration("shutdown-grace");
+      Duration heartbeat = source.duration("heartbeat-interval");
       String methodCalls = source.string("method-calls.enabled");
       this.config =
           WorkerConfig.builder()
@@ -94,6 +96,8 @@ public final class WorkerSettings {
               .kafka(source.passThrough("kafka."))
               .recurringApp(source.string("recurring.app"))
               .recurringBuild(source.number("recurring.build", 0))
+              .heartbeatInterval(
+                  heartbeat == null ? WorkerConfig.DEFAULT_HEARTBEAT_INTERVAL : heartbeat)
               .build();
     } catch (ConfigException e) {
       throw new WorkerException(e.getMessage(), e);

@@ -1,0 +1,185 @@
+package io.tasklane.bench.internal;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.ErrorInfo;
+import io.tasklane.core.Outcome;
+import io.tasklane.core.TaskResult;
+import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.Topics;
+import io.tasklane.core.WireCodec;
+import io.tasklane.harness.TasklaneApps;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * {@code bin/bench api}: the operator API's latency with the scheduler holding {@code --scale}
+ * tasks (1,000,000 by default): far-future tasks preloaded straight to {@code <ns>.tasks}, plus 1 %
+ * (at least 1,000) of handler {@value #FAILING} made DEAD for real — dispatched, answered FAILED by
+ * a failing handler in this process, maxAttempts 1. Then {@value #REQUESTS} requests each of the
+ * first page (50) of that handler's DEAD tasks and of the counts per state and handler; results
+ * {@code api_dead_page_p50_ms}, {@code api_dead_page_p99_ms}, {@code api_counts_p50_ms}, {@code
+ * api_counts_p99_ms}.
+ */
+final class ApiScenario {
+  static final String FAILING = "bench.fail";
+  static final int REQUESTS = 300;
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private final BenchRun run;
+  private final Topics topics;
+
+  ApiScenario(BenchRun run, Topics topics) {
+    this.run = run;
+    this.topics = topics;
+  }
+
+  void run() throws Exception {
+    long n = run.options.scalePending();
+    long dead = Math.max(1_000, n / 100);
+    long before = sum(get("/api/tasks/counts"), null);
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", run.stack.bootstrapServers()))) {
+      TopicAdmin.ensure(
+          admin,
+          List.of(TopicAdmin.Spec.of(topics.handler(FAILING), TopicAdmin.DEFAULT_PARTITIONS)));
+    }
+    AtomicBoolean running = new AtomicBoolean(true);
+    Thread failer = Scenarios.background(() -> fail(running));
+    Thread load =
+        Scenarios.background(
+            () -> {
+              Preloader.preload(
+                  run.stack.bootstrapServers(), topics.tasks(), dead, 0, FAILING, 1, x -> {});
+              Preloader.preload(
+                  run.stack.bootstrapServers(),
+                  topics.tasks(),
+                  n - dead,
+                  Duration.ofDays(1).toMillis(),
+                  x -> {});
+            });
+    long[] held = new long[2];
+    run.progress(
+        "holding " + n + " tasks, " + dead + " of them DEAD",
+        () -> "held " + held[0] + ", DEAD " + held[1],
+        () -> {
+          String counts = get("/api/tasks/counts");
+          held[0] = sum(counts, null);
+          held[1] = sum(counts, FAILING);
+          return held[0] - before >= n && held[1] >= dead;
+        },
+        Duration.ofSeconds(Math.max(300, n / 1000)));
+    load.join();
+    running.set(false);
+    failer.join(10_000);
+    Histogram page = measure("/api/tasks?handler=" + FAILING + "&state=DEAD&limit=50");
+    Histogram counts = measure("/api/tasks/counts");
+    Results r = run.results;
+    r.put("api_tasks_held", held[0]);
+    r.put("api_dead_page_p50_ms", page.getValueAtPercentile(50) / 1000.0);
+    r.put("api_dead_page_p99_ms", page.getValueAtPercentile(99) / 1000.0);
+    r.put("api_counts_p50_ms", counts.getValueAtPercentile(50) / 1000.0);
+    r.put("api_counts_p99_ms", counts.getValueAtPercentile(99) / 1000.0);
+    run.out.printf(
+        "  %d tasks held: first page of DEAD p50 %.1f ms p99 %.1f ms; counts p50 %.1f ms p99 %.1f"
+            + " ms%n",
+        held[0],
+        page.getValueAtPercentile(50) / 1000.0,
+        page.getValueAtPercentile(99) / 1000.0,
+        counts.getValueAtPercentile(50) / 1000.0,
+        counts.getValueAtPercentile(99) / 1000.0);
+  }
+
+  /** {@link #REQUESTS} GETs of {@code path} after 20 to warm up; microseconds. */
+  private Histogram measure(String path) {
+    Histogram h = Results.histogram();
+    for (int i = 0; i < REQUESTS + 20; i++) {
+      long t0 = System.nanoTime();
+      String body = get(path);
+      long us = (System.nanoTime() - t0) / 1_000;
+      if (body.isEmpty()) {
+        throw new IllegalStateException("GET " + path + " failed");
+      }
+      if (i >= 20) {
+        h.recordValue(us);
+      }
+    }
+    return h;
+  }
+
+  private static final Pattern COUNT =
+      Pattern.compile("\"handler\":\"([^\"]+)\",\"state\":\"([A-Z_]+)\",\"count\":(\\d+)");
+
+  /** Tasks in the counts answer: of {@code deadOf}'s DEAD only, or all when null. */
+  private static long sum(String counts, String deadOf) {
+    long s = 0;
+    Matcher m = COUNT.matcher(counts);
+    while (m.find()) {
+      if (deadOf == null || (m.group(1).equals(deadOf) && m.group(2).equals("DEAD"))) {
+        s += Long.parseLong(m.group(3));
+      }
+    }
+    return s;
+  }
+
+  private String get(String path) {
+    try {
+      HttpRequest req =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + run.schedulerPort + path))
+              .header("Authorization", "Bearer " + TasklaneApps.TOKEN)
+              .timeout(Duration.ofSeconds(30))
+              .build();
+      HttpResponse<String> resp = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+      return resp.statusCode() == 200 ? resp.body() : "";
+    } catch (Exception e) {
+      return "";
+    }
+  }
+
+  /** The failing handler: answers every dispatch of {@value #FAILING} FAILED. */
+  private void fail(AtomicBoolean running) {
+    Properties c = new Properties();
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, run.stack.bootstrapServers());
+    c.put(ConsumerConfig.GROUP_ID_CONFIG, topics.namespace() + "-bench-failer");
+    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, run.stack.bootstrapServers());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, "10");
+    try (KafkaConsumer<String, byte[]> consumer =
+            new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaProducer<String, byte[]> producer =
+            new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+      consumer.subscribe(List.of(topics.handler(FAILING)));
+      ErrorInfo boom = new ErrorInfo("bench-failure", "the bench's failing handler", null);
+      while (running.get()) {
+        for (ConsumerRecord<String, byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
+          Dispatch d = WireCodec.decodeDispatch(rec.value());
+          long now = System.currentTimeMillis();
+          TaskResult failed =
+              TaskResult.failed(d.id(), d.attempt(), Outcome.FAILED, boom, null, now, now, "bench");
+          producer.send(
+              new ProducerRecord<>(topics.results(), d.routingKey(), WireCodec.encode(failed)));
+        }
+      }
+    }
+  }
+}

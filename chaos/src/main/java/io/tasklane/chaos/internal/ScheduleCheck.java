@@ -1,0 +1,129 @@
+package io.tasklane.chaos.internal;
+
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskTopicRecord;
+import io.tasklane.core.WireCodec;
+import io.tasklane.examples.orders.ScheduleHandlers;
+import io.tasklane.harness.Database;
+import io.tasklane.harness.TopicReader;
+import io.tasklane.outbox.JdbcTaskOutbox;
+import io.tasklane.outbox.ScheduleRequest;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+/**
+ * A 1-second schedule through the kill cycles, checked per fire: defined through the outbox when
+ * the load starts and deleted when it stops; afterwards every fire the scheduler made (a task with
+ * the schedule's header on {@code <ns>.tasks}, read to its end) must have exactly one effect row
+ * (its handler, {@link ScheduleHandlers#SWEEP}, writes the fire instant as {@code ref}), none may
+ * start before its instant, and no fire instant may have two effects. Fires the scheduler did not
+ * make while it was down are the misfire policy's skips (the default fires the latest once when it
+ * is late by at most 5 s), counted but not a failure. Runs on the caller's thread.
+ */
+public final class ScheduleCheck {
+  /** The schedule's name. */
+  public static final String NAME = "chaos.tick";
+
+  private static final String HEADER_SCHEDULE = "tasklane.schedule";
+
+  /**
+   * Per-fire counts.
+   *
+   * @param made fire instants the scheduler made a task for
+   * @param lost made fires without an effect row
+   * @param duplicates effect rows beyond the first per fire instant, and task ids beyond the first
+   *     per fire instant
+   * @param early effects that started before their fire instant
+   * @param skipped instants between the first and the last made fire that were not made
+   */
+  public record Fires(long made, long lost, long duplicates, long early, long skipped) {
+    public Map<String, Object> asMap() {
+      Map<String, Object> m = new java.util.LinkedHashMap<>();
+      m.put("schedule_fires", made);
+      m.put("schedule_fires_lost", lost);
+      m.put("schedule_fires_duplicate", duplicates);
+      m.put("schedule_fires_early", early);
+      m.put("schedule_fires_skipped_by_misfire", skipped);
+      return m;
+    }
+  }
+
+  private ScheduleCheck() {}
+
+  /** Defines the schedule in one outbox transaction. */
+  public static void define(Database db) throws SQLException {
+    try (Connection c = db.connect()) {
+      c.setAutoCommit(false);
+      JdbcTaskOutbox.of(c)
+          .schedule(
+              ScheduleRequest.named(NAME)
+                  .handler(ScheduleHandlers.SWEEP)
+                  .every("1s")
+                  .maxAttempts(20)
+                  .timeout(Duration.ofSeconds(10)));
+      c.commit();
+    }
+  }
+
+  /** Deletes the schedule in one outbox transaction. */
+  public static void delete(Database db) throws SQLException {
+    try (Connection c = db.connect()) {
+      c.setAutoCommit(false);
+      JdbcTaskOutbox.of(c).unschedule(NAME);
+      c.commit();
+    }
+  }
+
+  /** The fires made (by task id, their instants) against the effect rows. */
+  public static Fires verify(String bootstrap, String tasksTopic, Database db) {
+    Map<String, Long> made = new HashMap<>();
+    new TopicReader(bootstrap, "chaos-fires-")
+        .setting(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+        .setting(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000)
+        .timeouts(Duration.ofSeconds(30), Duration.ofSeconds(120), Duration.ofMillis(500))
+        .readAll(
+            tasksTopic,
+            r -> {
+              if (r.value() == null) {
+                return;
+              }
+              TaskTopicRecord t;
+              try {
+                t = WireCodec.decodeTaskRecord(r.value());
+              } catch (RuntimeException e) {
+                return; // not a task record: the relay's dead letters go elsewhere
+              }
+              if (t instanceof TaskEnvelope e
+                  && e.headers() != null
+                  && NAME.equals(e.headers().get(HEADER_SCHEDULE))) {
+                made.put(e.id(), e.dueAt());
+              }
+            });
+    Map<String, Integer> effects = new HashMap<>();
+    Map<Long, Integer> perInstant = new HashMap<>();
+    long[] early = {0};
+    db.forEach(
+        "SELECT task_id, ref, started_at FROM demo_effects WHERE kind='"
+            + ScheduleHandlers.SWEEP
+            + "'",
+        rs -> {
+          effects.merge(rs.getString(1), 1, Integer::sum);
+          perInstant.merge(rs.getLong(2), 1, Integer::sum);
+          if (rs.getLong(3) < rs.getLong(2)) {
+            early[0]++;
+          }
+        });
+    long lost = made.keySet().stream().filter(id -> !effects.containsKey(id)).count();
+    TreeSet<Long> instants = new TreeSet<>(made.values());
+    long duplicates =
+        perInstant.values().stream().mapToLong(n -> n - 1L).sum() + (made.size() - instants.size());
+    long skipped =
+        instants.isEmpty() ? 0 : (instants.last() - instants.first()) / 1_000 + 1 - instants.size();
+    return new Fires(instants.size(), lost, duplicates, early[0], skipped);
+  }
+}

@@ -1,0 +1,132 @@
+package io.tasklane.scheduler.internal;
+
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.ApiSettings;
+import io.tasklane.scheduler.SchedulerConfig.Role;
+import jakarta.inject.Singleton;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Hides payload fields in every API answer that carries a payload. Each field named {@code payload}
+ * in the answer is the payload of the nearest enclosing object's {@code handler} (the task's
+ * envelope, a refused duplicate, a schedule's definition): the fields the configuration names
+ * sensitive for that handler ({@code api.redact.<handler>}) become {@code "***"} for every role,
+ * and for a viewer the whole payload does unless {@code api.viewer-payloads} is on. A payload whose
+ * handler is unknown is hidden whole. Stateless after construction, thread-safe.
+ */
+@Singleton
+@Internal
+public final class Redactor {
+  /** What a hidden value is shown as. */
+  static final String MASK = "***";
+
+  private final Map<String, List<JsonPointer>> sensitive = new HashMap<>();
+  private final boolean viewerPayloads;
+
+  @jakarta.inject.Inject
+  Redactor(SchedulerRuntime runtime) {
+    this(runtime.config.api());
+  }
+
+  Redactor(ApiSettings api) {
+    api.redact().keySet().forEach(h -> sensitive.put(h, api.sensitive(h)));
+    this.viewerPayloads = api.viewerPayloads();
+  }
+
+  /** {@code json} (an API answer) with its payloads redacted for {@code role}. */
+  String apply(String json, Role role) {
+    if (json == null || !json.contains("\"payload\"")) {
+      return json;
+    }
+    JsonNode tree = WireCodec.readTree(json);
+    JsonNode taskHandler = tree.at("/task/handler"); // a task view: the refused duplicate's too
+    walk(tree, taskHandler.isTextual() ? taskHandler.asText() : null, role);
+    return WireCodec.encodeToString(tree);
+  }
+
+  private void walk(JsonNode node, String handler, Role role) {
+    if (node instanceof ObjectNode o) {
+      String h = o.path("handler").isTextual() ? o.get("handler").asText() : handler;
+      if (o.has("payload")) {
+        o.set("payload", redact(o.get("payload"), h, role));
+      }
+      o.fields()
+          .forEachRemaining(
+              e -> {
+                if (!"payload".equals(e.getKey())) {
+                  walk(e.getValue(), h, role);
+                }
+              });
+    } else if (node instanceof ArrayNode a) {
+      a.forEach(n -> walk(n, handler, role));
+    }
+  }
+
+  /**
+   * Why {@code role} may not search tasks by the payload field of {@code payloadParam} ({@code
+   * <pointer>=<value>}), or null when it may: a search answers which tasks hold a value, so a
+   * viewer that sees no payloads may not search them, and no role may search a field that {@code
+   * api.redact} hides for any handler (or a field above or below one).
+   */
+  String payloadSearchRefusal(String payloadParam, Role role) {
+    if (payloadParam == null || payloadParam.isEmpty()) {
+      return null;
+    }
+    if (role == Role.VIEWER && !viewerPayloads) {
+      return "payload: a viewer token cannot search payloads, which are hidden from it"
+          + " (tasklane.scheduler.api.viewer-payloads)";
+    }
+    int eq = payloadParam.indexOf('=');
+    String p = eq < 0 ? payloadParam : payloadParam.substring(0, eq);
+    for (List<JsonPointer> fields : sensitive.values()) {
+      for (JsonPointer field : fields) {
+        String f = field.toString();
+        if (p.isEmpty() || p.equals(f) || p.startsWith(f + "/") || f.startsWith(p + "/")) {
+          return "payload: "
+              + p
+              + " is a redacted field (tasklane.scheduler.api.redact.*) and cannot be searched";
+        }
+      }
+    }
+    return null;
+  }
+
+  /** One payload of {@code handler} as {@code role} may see it. */
+  JsonNode redact(JsonNode payload, String handler, Role role) {
+    if (payload == null || payload.isNull() || payload.isMissingNode()) {
+      return payload;
+    }
+    if (handler == null || (role == Role.VIEWER && !viewerPayloads)) {
+      return TextNode.valueOf(MASK);
+    }
+    List<JsonPointer> fields = sensitive.getOrDefault(handler, List.of());
+    if (fields.isEmpty()) {
+      return payload;
+    }
+    JsonNode copy = payload.deepCopy();
+    for (JsonPointer p : fields) {
+      if (p.matches()) {
+        return TextNode.valueOf(MASK);
+      }
+      JsonNode parent = copy.at(p.head());
+      String last = p.last().getMatchingProperty();
+      if (parent instanceof ObjectNode po && po.has(last)) {
+        po.put(last, MASK);
+      } else if (parent instanceof ArrayNode pa) {
+        int i = p.last().getMatchingIndex();
+        if (i >= 0 && i < pa.size()) {
+          pa.set(i, TextNode.valueOf(MASK));
+        }
+      }
+    }
+    return copy;
+  }
+}

@@ -1,0 +1,91 @@
+package io.tasklane.scheduler.internal;
+
+import io.tasklane.core.TaskState;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.kafka.common.utils.Bytes;
+
+/**
+ * Keys and values of the search index ({@link Stores#TASK_INDEX}): {@code state ‖ 0x00 ‖ handler ‖
+ * 0x00 ‖ updatedAt (8 bytes big-endian) ‖ taskId}, so one (state, handler) group is one contiguous
+ * range in {@code updatedAt} order; the value is {@code createdAt (8 bytes) ‖ orderingKey} (empty
+ * when none), enough to list ids and routing keys without reading the records. State names and
+ * handler names ({@code [a-z0-9._-]}) never contain 0x00. Stateless.
+ */
+final class TaskIndexKey {
+  private static final byte SEP = 0;
+
+  private TaskIndexKey() {}
+
+  /** The key of {@code r}, or null when it has no entry (a placeholder, or no envelope). */
+  static Bytes of(String id, TaskRecord r) {
+    if (r == null || r.state() == null || r.task() == null) {
+      return null;
+    }
+    return of(r.state(), r.task().handler(), r.updatedAt(), id);
+  }
+
+  static Bytes of(TaskState state, String handler, long updatedAt, String id) {
+    byte[] prefix = prefix(state, handler);
+    byte[] tail = id.getBytes(StandardCharsets.UTF_8);
+    return Bytes.wrap(
+        ByteBuffer.allocate(prefix.length + 8 + tail.length)
+            .put(prefix)
+            .putLong(updatedAt)
+            .put(tail)
+            .array());
+  }
+
+  /** The first bytes of every key of the group (state, handler). */
+  static byte[] prefix(TaskState state, String handler) {
+    byte[] s = state.name().getBytes(StandardCharsets.US_ASCII);
+    byte[] h = handler.getBytes(StandardCharsets.UTF_8);
+    byte[] out = new byte[s.length + h.length + 2];
+    System.arraycopy(s, 0, out, 0, s.length);
+    out[s.length] = SEP;
+    System.arraycopy(h, 0, out, s.length + 1, h.length);
+    out[out.length - 1] = SEP;
+    return out;
+  }
+
+  /** The key of group {@code prefix} at {@code updatedAt} before every id (lowest). */
+  static Bytes at(byte[] prefix, long updatedAt) {
+    return Bytes.wrap(
+        ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong(updatedAt).array());
+  }
+
+  /** The key of group {@code prefix} after every key at {@code updatedAt} (highest). */
+  static Bytes after(byte[] prefix, long updatedAt) {
+    byte[] k = Arrays.copyOf(at(prefix, updatedAt).get(), prefix.length + 9);
+    k[k.length - 1] = (byte) 0xFF; // ids are ASCII: 0xFF sorts after all of them
+    return Bytes.wrap(k);
+  }
+
+  static long updatedAt(Bytes key, int prefixLength) {
+    return ByteBuffer.wrap(key.get(), prefixLength, 8).getLong();
+  }
+
+  static String taskId(Bytes key, int prefixLength) {
+    byte[] k = key.get();
+    return new String(k, prefixLength + 8, k.length - prefixLength - 8, StandardCharsets.UTF_8);
+  }
+
+  /** The entry's value for {@code r}: its createdAt and ordering key. */
+  static byte[] value(TaskRecord r) {
+    String ok = r.task().orderingKey();
+    byte[] o = ok == null ? new byte[0] : ok.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(8 + o.length).putLong(r.task().createdAt()).put(o).array();
+  }
+
+  static long createdAt(byte[] value) {
+    return value.length < 8 ? 0 : ByteBuffer.wrap(value).getLong();
+  }
+
+  /** The ordering key of an entry's value, or null when the task has none. */
+  static String orderingKey(byte[] value) {
+    return value.length <= 8
+        ? null
+        : new String(value, 8, value.length - 8, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,91 @@
+package io.tasklane.scheduler.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.ApiSettings;
+import io.tasklane.scheduler.SchedulerConfig.Role;
+import io.tasklane.scheduler.SchedulerException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RedactorTest {
+  static final String TASK =
+      "{\"state\":\"PENDING\",\"task\":{\"id\":\"x\",\"handler\":\"pay\",\"payload\":"
+          + "{\"card\":{\"number\":\"4111\",\"exp\":\"12/30\"},\"items\":[\"a\",\"b\"],\"n\":1}},"
+          + "\"lastRefusedDuplicate\":{\"payload\":{\"card\":{\"number\":\"4222\"}}}}";
+
+  private static ApiSettings settings(boolean viewerPayloads) {
+    return new ApiSettings(
+        Map.of("pay", List.of("/card/number", "/items/1", "/absent/x")),
+        viewerPayloads,
+        null,
+        null,
+        ApiSettings.DEFAULT_MAX_SESSIONS);
+  }
+
+  @Test
+  void sensitiveFieldsAreHiddenFromEveryRoleIncludingInNestedPayloadsOfTheSameHandler() {
+    JsonNode out = WireCodec.readTree(new Redactor(settings(false)).apply(TASK, Role.ADMIN));
+    JsonNode p = out.path("task").path("payload");
+    assertThat(p.path("card").path("number").asText()).isEqualTo("***");
+    assertThat(p.path("card").path("exp").asText()).isEqualTo("12/30");
+    assertThat(p.path("items").get(0).asText()).isEqualTo("a");
+    assertThat(p.path("items").get(1).asText()).isEqualTo("***");
+    assertThat(p.path("n").asInt()).isEqualTo(1);
+    assertThat(p.has("absent")).isFalse();
+    assertThat(
+            out.path("lastRefusedDuplicate").path("payload").path("card").path("number").asText())
+        .isEqualTo("***");
+    assertThat(out.path("state").asText()).isEqualTo("PENDING");
+  }
+
+  @Test
+  void viewersSeeNoPayloadUnlessAllowedAndThenStillNoSensitiveField() {
+    String hidden = new Redactor(settings(false)).apply(TASK, Role.VIEWER);
+    assertThat(WireCodec.readTree(hidden).path("task").path("payload").asText()).isEqualTo("***");
+    assertThat(hidden).doesNotContain("4111").doesNotContain("12/30").doesNotContain("4222");
+
+    JsonNode allowed = WireCodec.readTree(new Redactor(settings(true)).apply(TASK, Role.VIEWER));
+    assertThat(allowed.path("task").path("payload").path("card").path("exp").asText())
+        .isEqualTo("12/30");
+    assertThat(allowed.path("task").path("payload").path("card").path("number").asText())
+        .isEqualTo("***");
+  }
+
+  @Test
+  void aPayloadWithoutAHandlerIsHiddenWhole() {
+    String out = new Redactor(settings(true)).apply("{\"payload\":{\"a\":1}}", Role.ADMIN);
+    assertThat(WireCodec.readTree(out).path("payload").asText()).isEqualTo("***");
+  }
+
+  @Test
+  void badPointersAndHandlerNamesAreRefusedNamingTheKey() {
+    assertThatThrownBy(() -> new ApiSettings(Map.of("pay", List.of("card")), false, null, null, 10))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageContaining("tasklane.scheduler.api.redact.pay: 'card' is not a JSON pointer");
+    assertThatThrownBy(
+            () -> new ApiSettings(Map.of("Bad Name", List.of("/a")), false, null, null, 10))
+        .hasMessageContaining(
+            "tasklane.scheduler.api.redact.Bad Name: 'Bad Name' is not a handler");
+    assertThatThrownBy(() -> new ApiSettings(Map.of(), false, null, null, 0))
+        .hasMessage("tasklane.scheduler.api.max-sessions: 0 is outside 1 to 100000");
+  }
+
+  @Test
+  void aSearchCannotProbeHiddenPayloads() {
+    Redactor strict = new Redactor(settings(false));
+    assertThat(strict.payloadSearchRefusal("/orderId=42", Role.VIEWER))
+        .contains("viewer token cannot search payloads");
+    assertThat(strict.payloadSearchRefusal("/orderId=42", Role.OPERATOR)).isNull();
+    assertThat(strict.payloadSearchRefusal(null, Role.VIEWER)).isNull();
+    assertThat(new Redactor(settings(true)).payloadSearchRefusal("/orderId=42", Role.VIEWER))
+        .isNull();
+    for (String p : List.of("/card/number=4111", "/card=x", "/card/number/x=1", "=whole")) {
+      assertThat(strict.payloadSearchRefusal(p, Role.ADMIN)).as(p).contains("redacted field");
+    }
+  }
+}
