@@ -22,8 +22,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * the schedule's header on {@code <ns>.tasks}, read to its end) must have exactly one effect row
  * (its handler, {@link ScheduleHandlers#SWEEP}, writes the fire instant as {@code ref}), none may
  * start before its instant, and no fire instant may have two effects. Fires the scheduler did not
- * make while it was down are the misfire policy's skips (the default fires the latest once when it
- * is late by at most 5 s), counted but not a failure. Runs on the caller's thread.
+ * make while it was down are the misfire policy's skips (the default makes each missed fire that is
+ * late by at most 5 s and skips the older ones), counted but not a failure. Runs on the caller's
+ * thread.
  */
 public final class ScheduleCheck {
   /** The schedule's name. */

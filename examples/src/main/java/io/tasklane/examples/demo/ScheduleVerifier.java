@@ -1,5 +1,7 @@
 package io.tasklane.examples.demo;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tasklane.core.TaskIds;
 import io.tasklane.examples.orders.ScheduleHandlers;
 import io.tasklane.examples.orders.ScheduleService;
@@ -36,21 +38,26 @@ final class ScheduleVerifier {
   /** A broadcast fire this close to the schedules' deletion need not have started its child. */
   static final long CHILD_GRACE_MS = 5_000;
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final Database db;
   private final long definedAt;
   private long stoppedAt = Long.MAX_VALUE;
+
+  /** The last sweep fire the scheduler made a task for, from its history once deleted. */
+  private long lastFireAt = Long.MIN_VALUE;
 
   ScheduleVerifier(Database db, long definedAt) {
     this.db = db;
     this.definedAt = definedAt;
   }
 
-  /** The sweep and the broadcast were deleted at {@code at} (commit time). */
   /**
    * Waits (at most {@code max}) until the scheduler on {@code port} applied the deletion of the
-   * 1-second schedule — its status answers 404 or {@code "deleted":true} — and takes that instant
-   * as the stop: the schedule is defined until the scheduler has the deletion, which the outbox,
-   * the relay and a loaded scheduler may take seconds to bring.
+   * 1-second schedule — its status answers {@code "deleted":true} — and takes that instant as the
+   * stop: the schedule is defined until the scheduler has the deletion, which the outbox, the relay
+   * and a loaded scheduler may take seconds to bring. The deleted schedule's history names its last
+   * fire that made a task; the sweep is settled once that fire's effect is written.
    */
   void awaitDeleted(int port, String token, Duration max) throws InterruptedException {
     HttpClient http = HttpClient.newHttpClient();
@@ -64,8 +71,12 @@ final class ScheduleVerifier {
     while (System.currentTimeMillis() < deadline) {
       try {
         HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 404 || r.body().contains("\"deleted\":true")) {
-          break;
+        if (r.statusCode() == 200) {
+          JsonNode status = JSON.readTree(r.body());
+          if (status.path("deleted").asBoolean()) {
+            lastFireAt = lastMadeFire(status);
+            break;
+          }
         }
       } catch (IOException e) {
         // the scheduler is busy: ask again
@@ -73,6 +84,16 @@ final class ScheduleVerifier {
       TimeUnit.MILLISECONDS.sleep(200);
     }
     stoppedAt = System.currentTimeMillis();
+  }
+
+  private static long lastMadeFire(JsonNode status) {
+    long last = Long.MIN_VALUE;
+    for (JsonNode fire : status.path("fires")) {
+      if (fire.path("tasks").size() > 0) {
+        last = Math.max(last, fire.path("fireAt").asLong());
+      }
+    }
+    return last;
   }
 
   private List<Effect> effects(String kindPrefix) {
@@ -106,15 +127,16 @@ final class ScheduleVerifier {
   }
 
   /**
-   * True once the schedules were stopped and every fire made is complete: the sweep has no gap up
-   * to 2 s before the stop, each broadcast fire has all its shards and its child.
+   * True once the schedules were stopped and every fire made is complete: the sweep's last fire
+   * (from the scheduler's history) has its effect, each broadcast fire has all its shards and its
+   * child.
    */
   boolean settled() {
     if (stoppedAt == Long.MAX_VALUE) {
       return false;
     }
     TreeMap<Long, List<Effect>> sweeps = byFire(effects(ScheduleHandlers.SWEEP));
-    if (sweeps.isEmpty() || sweeps.lastKey() < stoppedAt - 2_000) {
+    if (sweeps.isEmpty() || sweeps.lastKey() < lastFireAt) {
       return false;
     }
     TreeMap<Long, List<Effect>> shards = byFire(effects(ScheduleHandlers.SHARD + "."));

@@ -114,4 +114,29 @@ class FiresTest {
     assertThat(Misfires.toFire(MisfirePolicy.parse("FIRE_ALL(max 100)"), f, t, t + 25_000, 1_000))
         .containsExactly(t, t + 10_000, t + 20_000);
   }
+
+  @Test
+  void aTimerLateWithinTheThresholdMakesEveryFireItOwes() {
+    Fires f = new Fires(ScheduleDefinition.builder().name("s").handler("h").every("1s").build());
+    long t = at("2027-01-15T08:00:00Z");
+    // the timer for t is found 2.5 s late: t, t+1s, t+2s are due, all within 5 s
+    assertThat(Misfires.toFire(MisfirePolicy.DEFAULT, f, t, t + 2_500, 1_000))
+        .containsExactly(t, t + 1_000, t + 2_000);
+    // found 7.2 s late: only the fires late by at most 5 s (t+3s .. t+7s) are made
+    assertThat(Misfires.toFire(MisfirePolicy.DEFAULT, f, t, t + 7_200, 1_000))
+        .containsExactly(t + 3_000, t + 4_000, t + 5_000, t + 6_000, t + 7_000);
+    // SKIP makes the fires that are on time (late by at most the tolerance)
+    assertThat(Misfires.toFire(MisfirePolicy.parse("SKIP"), f, t, t + 2_500, 1_000))
+        .containsExactly(t + 2_000);
+    // a day-long threshold on a 1-second calendar is bounded
+    assertThat(
+            Misfires.toFire(
+                MisfirePolicy.parse("FIRE_ONCE_IF_LATE_BY_AT_MOST(1d)"),
+                f,
+                t,
+                t + 3_600_000,
+                1_000))
+        .hasSize(Misfires.MAX_WITHIN)
+        .endsWith(t + 3_600_000);
+  }
 }
