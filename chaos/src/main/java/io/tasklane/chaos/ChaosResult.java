@@ -18,6 +18,8 @@ import java.util.Map;
  * @param lostFires fires of the 1-second schedule the scheduler made that have no effect row
  * @param duplicateFires effect rows or tasks beyond the first per fire instant of that schedule
  * @param earlyFires its fires whose handler started before the fire instant
+ * @param misfiresOutsideFaults its fires skipped by the misfire policy at a time when no scheduler
+ *     was killed and the broker was up (the policy may only skip fires a fault made late)
  * @param maxRecoveryS longest time from a fault to the first task committed after it taking effect
  * @param faults one line per fault: what, which process, recovery seconds
  * @param notes anything odd (unexpected process exits, load errors, drain timeout)
@@ -31,18 +33,23 @@ public record ChaosResult(
     long lostFires,
     long duplicateFires,
     long earlyFires,
+    long misfiresOutsideFaults,
     double maxRecoveryS,
     List<String> faults,
     List<String> notes,
     Map<String, Object> extra) {
 
-  /** lost = 0, no effect written twice, and every schedule fire ran once, never early. */
+  /**
+   * lost = 0, no effect written twice, and every schedule fire ran once, never early, and was only
+   * skipped during a fault.
+   */
   public boolean passed() {
     return lost == 0
         && duplicateEffects == 0
         && lostFires == 0
         && duplicateFires == 0
-        && earlyFires == 0;
+        && earlyFires == 0
+        && misfiresOutsideFaults == 0;
   }
 
   /** results.json: the verdict's fields, then the details. */
@@ -56,6 +63,7 @@ public record ChaosResult(
     n.put("schedule_fires_lost", lostFires);
     n.put("schedule_fires_duplicate", duplicateFires);
     n.put("schedule_fires_early", earlyFires);
+    n.put("schedule_misfires_outside_faults", misfiresOutsideFaults);
     n.put("max_recovery_s", Math.round(maxRecoveryS * 10) / 10.0);
     n.put("passed", passed());
     n.set("faults", WireCodec.mapper().valueToTree(faults));

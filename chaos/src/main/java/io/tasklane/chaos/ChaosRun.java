@@ -132,7 +132,8 @@ public final class ChaosRun {
     if (loadErrors > 0) {
       notes.add(loadErrors + " load batches failed (ambiguous commits checked in the outbox)");
     }
-    ScheduleCheck.Fires fires = drainFires(stack, db, cluster, deadline, notes);
+    ScheduleCheck.Fires fires =
+        drainFires(stack, db, cluster, deadline, notes, faults.scheduleWindows());
     long deliveries =
         ResultsReader.duplicateDeliveries(
             stack.bootstrapServers(), new Topics(NAMESPACE).results());
@@ -152,6 +153,7 @@ public final class ChaosRun {
         fires.lost(),
         fires.duplicates(),
         fires.early(),
+        fires.skippedOutsideFaults(),
         faults.maxRecoveryS(),
         faults.lines(),
         notes,
@@ -160,26 +162,32 @@ public final class ChaosRun {
 
   /** The schedule's fires, once every fire made has its effect or the drain deadline passed. */
   private ScheduleCheck.Fires drainFires(
-      LocalStack stack, Database db, Cluster cluster, long deadline, List<String> notes)
+      LocalStack stack,
+      Database db,
+      Cluster cluster,
+      long deadline,
+      List<String> notes,
+      List<Faults.Window> windows)
       throws InterruptedException {
     String tasks = new Topics(NAMESPACE).tasks();
-    ScheduleCheck.Fires fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, db);
+    ScheduleCheck.Fires fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, db, windows);
     while (fires.lost() > 0 && System.nanoTime() < deadline) {
       notes.addAll(cluster.restartDead());
       step("drain: " + fires.lost() + " of " + fires.made() + " schedule fires without effect");
       TimeUnit.SECONDS.sleep(5);
-      fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, db);
+      fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, db, windows);
     }
     step(
         String.format(
             "schedule %s: %d fires made, %d lost, %d duplicate, %d early, %d skipped by the"
-                + " misfire policy",
+                + " misfire policy (%d of them outside a scheduler or broker fault)",
             ScheduleCheck.NAME,
             fires.made(),
             fires.lost(),
             fires.duplicates(),
             fires.early(),
-            fires.skipped()));
+            fires.skipped(),
+            fires.skippedOutsideFaults()));
     return fires;
   }
 

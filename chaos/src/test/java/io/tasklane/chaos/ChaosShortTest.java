@@ -46,6 +46,9 @@ class ChaosShortTest {
     assertThat(result.lostFires()).as("schedule fires without effect").isZero();
     assertThat(result.duplicateFires()).as("schedule fires run twice").isZero();
     assertThat(result.earlyFires()).as("schedule fires started early").isZero();
+    assertThat(result.misfiresOutsideFaults())
+        .as("schedule fires skipped while no fault made them late")
+        .isZero();
   }
 
   @Test

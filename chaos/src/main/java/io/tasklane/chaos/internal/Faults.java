@@ -50,8 +50,20 @@ public final class Faults {
             return t;
           });
   private final List<Future<String>> pending = new ArrayList<>();
+  private final List<Window> windows = new ArrayList<>();
   private double maxRecovery;
   private int kills;
+
+  /**
+   * A fault during which a schedule's fires may be missed: a scheduler killed or the broker down,
+   * from the fault's start until the first task committed after it took effect (epoch millis).
+   */
+  public record Window(String what, long startMs, long endMs) {
+    /** Whether a fire at {@code fireAt} lies in this window, with {@code slackMs} on each side. */
+    public boolean covers(long fireAt, long slackMs) {
+      return fireAt >= startMs - slackMs && fireAt <= endMs + slackMs;
+    }
+  }
 
   public Faults(
       ChaosOptions options,
@@ -76,19 +88,24 @@ public final class Faults {
     pause(System.nanoTime(), options.minGap());
     for (int cycle = 1; cycle <= options.cycles(); cycle++) {
       long since = System.nanoTime();
+      long sinceMs = System.currentTimeMillis();
       String victim = nextVictim();
       cluster.killAndRestart(victim);
       kills++;
-      recovered("cycle " + cycle + "/" + options.cycles() + ": kill -9 " + victim, since);
+      recovered(
+          "cycle " + cycle + "/" + options.cycles() + ": kill -9 " + victim,
+          since,
+          victim.startsWith("scheduler") ? sinceMs : -1);
       if (cycle == brokerAt && options.brokerRestart()) {
         long b = System.nanoTime();
+        long bMs = System.currentTimeMillis();
         stack.restartKafka(DOWNTIME);
-        recovered("Kafka broker restart (" + DOWNTIME.toSeconds() + " s down)", b);
+        recovered("Kafka broker restart (" + DOWNTIME.toSeconds() + " s down)", b, bMs);
       }
       if (cycle == mariaDbAt && options.mariaDbRestart() && onMariaDb()) {
         long m = System.nanoTime();
         stack.restartMariaDb(DOWNTIME);
-        recovered("MariaDB restart (" + DOWNTIME.toSeconds() + " s down)", m);
+        recovered("MariaDB restart (" + DOWNTIME.toSeconds() + " s down)", m, -1);
       }
       long gap =
           options.minGap().toMillis()
@@ -141,18 +158,21 @@ public final class Faults {
       s.execute("PURGE BINARY LOGS TO '" + purged + "'");
     }
     cluster.start(Cluster.RELAY);
-    recovered("binlog purged to " + purged + " under a stopped relay", since);
+    recovered("binlog purged to " + purged + " under a stopped relay", since, -1);
   }
 
-  /** Starts the recovery probe of a fault that began at {@code since} on a probe thread. */
-  private void recovered(String what, long since) {
+  /**
+   * Starts the recovery probe of a fault that began at {@code since} on a probe thread; {@code
+   * windowStartMs} (epoch millis, or -1) makes the fault a {@link Window} for the schedule check.
+   */
+  private void recovered(String what, long since, long windowStartMs) {
     notes.addAll(cluster.restartDead());
     step.accept(what);
-    pending.add(probes.submit(() -> measure(what, since)));
+    pending.add(probes.submit(() -> measure(what, since, windowStartMs)));
   }
 
   /** Probe thread. */
-  private String measure(String what, long since) throws InterruptedException {
+  private String measure(String what, long since, long windowStartMs) throws InterruptedException {
     double s = probe.await(since, PROBE_TIMEOUT);
     String line =
         s < 0
@@ -164,6 +184,9 @@ public final class Faults {
         s = PROBE_TIMEOUT.toSeconds();
       }
       maxRecovery = Math.max(maxRecovery, s);
+      if (windowStartMs >= 0) {
+        windows.add(new Window(what, windowStartMs, windowStartMs + Math.round(s * 1000)));
+      }
     }
     step.accept(line);
     return line;
@@ -207,6 +230,11 @@ public final class Faults {
       }
     }
     return round.remove(0);
+  }
+
+  /** The faults that stop schedule fires, once {@link #awaitProbes()} returned. */
+  public synchronized List<Window> scheduleWindows() {
+    return List.copyOf(windows);
   }
 
   public int kills() {

@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -41,8 +42,11 @@ public final class ScheduleCheck {
    *     per fire instant
    * @param early effects that started before their fire instant
    * @param skipped instants between the first and the last made fire that were not made
+   * @param skippedOutsideFaults skipped instants outside every fault that stops fires (a scheduler
+   *     killed, the broker down): the misfire policy may only skip fires a fault made late
    */
-  public record Fires(long made, long lost, long duplicates, long early, long skipped) {
+  public record Fires(
+      long made, long lost, long duplicates, long early, long skipped, long skippedOutsideFaults) {
     public Map<String, Object> asMap() {
       Map<String, Object> m = new java.util.LinkedHashMap<>();
       m.put("schedule_fires", made);
@@ -50,6 +54,7 @@ public final class ScheduleCheck {
       m.put("schedule_fires_duplicate", duplicates);
       m.put("schedule_fires_early", early);
       m.put("schedule_fires_skipped_by_misfire", skipped);
+      m.put("schedule_fires_skipped_outside_faults", skippedOutsideFaults);
       return m;
     }
   }
@@ -80,8 +85,18 @@ public final class ScheduleCheck {
     }
   }
 
-  /** The fires made (by task id, their instants) against the effect rows. */
-  public static Fires verify(String bootstrap, String tasksTopic, Database db) {
+  /**
+   * A skipped fire this close to a fault window still counts as in it: the fault's start and the
+   * probe's recovery instant bound the outage only to about a second.
+   */
+  static final long WINDOW_SLACK_MS = 2_000;
+
+  /**
+   * The fires made (by task id, their instants) against the effect rows; skipped instants are
+   * checked against {@code windows}, the faults that stop fires.
+   */
+  public static Fires verify(
+      String bootstrap, String tasksTopic, Database db, List<Faults.Window> windows) {
     Map<String, Long> made = new HashMap<>();
     new TopicReader(bootstrap, "chaos-fires-")
         .setting(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
@@ -123,8 +138,19 @@ public final class ScheduleCheck {
     TreeSet<Long> instants = new TreeSet<>(made.values());
     long duplicates =
         perInstant.values().stream().mapToLong(n -> n - 1L).sum() + (made.size() - instants.size());
-    long skipped =
-        instants.isEmpty() ? 0 : (instants.last() - instants.first()) / 1_000 + 1 - instants.size();
-    return new Fires(instants.size(), lost, duplicates, early[0], skipped);
+    long skipped = 0;
+    long outside = 0;
+    if (!instants.isEmpty()) {
+      for (long at = instants.first(); at <= instants.last(); at += 1_000) {
+        if (!instants.contains(at)) {
+          skipped++;
+          long fireAt = at;
+          if (windows.stream().noneMatch(w -> w.covers(fireAt, WINDOW_SLACK_MS))) {
+            outside++;
+          }
+        }
+      }
+    }
+    return new Fires(instants.size(), lost, duplicates, early[0], skipped, outside);
   }
 }

@@ -35,9 +35,6 @@ final class ScheduleVerifier {
 
   private record Effect(String taskId, String kind, long fireAt, long startedAt) {}
 
-  /** A broadcast fire this close to the schedules' deletion need not have started its child. */
-  static final long CHILD_GRACE_MS = 5_000;
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Database db;
@@ -141,22 +138,9 @@ final class ScheduleVerifier {
     }
     TreeMap<Long, List<Effect>> shards = byFire(effects(ScheduleHandlers.SHARD + "."));
     long children = db.count("SELECT COUNT(*) FROM demo_effects WHERE kind='schedule.child'");
+    // the broadcast is paused, not deleted, at the stop: every fire it made owes its child
     return shards.values().stream().allMatch(l -> l.size() >= ScheduleService.SHARD_COUNT)
-        && children >= owed(shards);
-  }
-
-  /**
-   * Whether the broadcast fire whose shards started last at {@code lastShard} owes a child: its
-   * shards finished well before the schedules were deleted. A fire still running when its schedule
-   * is deleted starts no child (the scheduler forgets a deleted schedule's chain), so a fire that
-   * ends within {@link #CHILD_GRACE_MS} of the stop may or may not have one.
-   */
-  private boolean owesChild(long lastShard) {
-    return lastShard <= stoppedAt - CHILD_GRACE_MS;
-  }
-
-  private long owed(TreeMap<Long, List<Effect>> shards) {
-    return shards.values().stream().filter(l -> owesChild(lastStart(l))).count();
+        && children >= shards.size();
   }
 
   private static long lastStart(List<Effect> effects) {
@@ -220,7 +204,7 @@ final class ScheduleVerifier {
       long lastShard = lastStart(f.getValue());
       if (child != null && child.startedAt() >= lastShard) {
         after++;
-      } else if (child == null && owesChild(lastShard)) {
+      } else if (child == null) {
         missing++;
       }
     }
@@ -234,9 +218,7 @@ final class ScheduleVerifier {
             + children.size()
             + " child runs, "
             + missing
-            + " missing (a fire ending within "
-            + CHILD_GRACE_MS / 1000
-            + " s of the schedule's deletion owes none)");
+            + " missing");
   }
 
   void summary(PrintStream out) {

@@ -41,24 +41,32 @@ public class ScheduleService {
             .every("1d")
             .startAt(Instant.now().plus(365, ChronoUnit.DAYS)));
     outbox.schedule(ScheduleRequest.named(SWEEP).handler(ScheduleHandlers.SWEEP).every("1s"));
-    outbox.schedule(
-        ScheduleRequest.named(SHARDS)
-            .handler(ScheduleHandlers.SHARD)
-            .every(SHARDS_EVERY_S + "s")
-            .broadcast(SHARD_COUNT)
-            .children(List.of(CHILD)));
+    outbox.schedule(shards());
   }
 
-  /** Deletes the sweep and the broadcast: no fire after this transaction's commit is made. */
+  private static ScheduleRequest shards() {
+    return ScheduleRequest.named(SHARDS)
+        .handler(ScheduleHandlers.SHARD)
+        .every(SHARDS_EVERY_S + "s")
+        .broadcast(SHARD_COUNT)
+        .children(List.of(CHILD));
+  }
+
+  /**
+   * Deletes the sweep and pauses the broadcast: neither makes a fire after the scheduler has this
+   * transaction. The broadcast is paused, not deleted, so that its fires still running finish their
+   * chain: a deleted schedule starts no children.
+   */
   @Transactional
   public void stopCalendars() {
     outbox.unschedule(SWEEP);
-    outbox.unschedule(SHARDS);
+    outbox.schedule(shards().enabled(false));
   }
 
-  /** Deletes the child (once the last parent fire's child ran). */
+  /** Deletes the broadcast and its child (once every broadcast fire's child ran). */
   @Transactional
   public void stopChild() {
+    outbox.unschedule(SHARDS);
     outbox.unschedule(CHILD);
   }
 }
