@@ -202,6 +202,7 @@ async function route() {
     }
     current.cleanup = cleanup;
     root.dataset.ready = 'true';
+    performance.mark(`tasklane:ready:${page.id}`);
   } catch (err) {
     if (gen !== generation) return;
     if (err instanceof ApiError && err.status === 401) return; // the sign-in screen is up
