@@ -395,10 +395,11 @@ class ApiSecurityTest {
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.headers().firstValue("Content-Type"))
         .hasValueSatisfying(v -> assertThat(v).startsWith("text/html"));
-    assertThat(page.body()).contains("<script type=\"module\" src=\"js/app.js\"></script>");
+    assertThat(page.body()).contains("<script type=\"module\" src=\"/console/js/app.js\"></script>");
     assertThat(page.headers().firstValue("Content-Security-Policy"))
         .hasValueSatisfying(v -> assertThat(v).contains("script-src 'self'"));
     assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+    assertThat(StackSupport.get(port, "/console", null).body()).isEqualTo(page.body());
     HttpResponse<String> script = StackSupport.get(port, "/console/js/app.js", null);
     assertThat(script.statusCode()).isEqualTo(200);
     assertThat(script.headers().firstValue("Content-Type"))

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 
 /**
  * The web console's static assets (docs/console.md): {@code GET /console/<path>} answers the
- * classpath resource {@value #ROOT}{@code <path>} ({@code /console/} answers {@code index.html}),
+ * classpath resource {@value #ROOT}{@code <path>} ({@code /console} answers {@code index.html}, which
+ * names its files by absolute path),
  * and {@code /console/vendor/uPlot.*} the chart library from its webjar. {@code GET /} redirects to
  * {@code /console/}. No token is needed (the assets hold no data; every datum comes from {@code
  * /api/**} with the session cookie; {@link TokenFilter} lets only these GET and HEAD paths through).
@@ -53,12 +54,8 @@ public class ConsoleController {
     return HttpResponse.seeOther(URI.create("/console/"));
   }
 
+  /** The page, at {@code /console} and {@code /console/} (Micronaut ignores a trailing slash). */
   @Get("/console")
-  HttpResponse<?> consoleNoSlash() {
-    return HttpResponse.seeOther(URI.create("/console/"));
-  }
-
-  @Get("/console/")
   MutableHttpResponse<?> index() {
     return asset("index.html");
   }
