@@ -10,14 +10,20 @@ import overview from './overview.js';
 import tasks from './tasks.js';
 import task from './task.js';
 import dead from './dead.js';
-import { notYet } from './not-yet.js';
+import schedules from './schedules.js';
+import scheduleForm from './schedule-form.js';
+import schedule from './schedule.js';
+import workers from './workers.js';
+import reports from './reports.js';
 
 export const pages = [
   overview,
   tasks,
   task,
   dead,
-  notYet('schedules', 'Schedules', /^schedules(?:\/(.+))?$/),
-  notYet('workers', 'Workers', /^workers$/),
-  notYet('reports', 'Reports', /^reports$/),
+  schedules,
+  scheduleForm,
+  schedule,
+  workers,
+  reports,
 ];
