@@ -395,7 +395,8 @@ class ApiSecurityTest {
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.headers().firstValue("Content-Type"))
         .hasValueSatisfying(v -> assertThat(v).startsWith("text/html"));
-    assertThat(page.body()).contains("<script type=\"module\" src=\"/console/js/app.js\"></script>");
+    assertThat(page.body())
+        .contains("<script type=\"module\" src=\"/console/js/app.js\"></script>");
     assertThat(page.headers().firstValue("Content-Security-Policy"))
         .hasValueSatisfying(v -> assertThat(v).contains("script-src 'self'"));
     assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");

@@ -102,8 +102,7 @@ class ConsoleBrowserTest {
     browser.waiting(Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("state=DEAD"));
     assertThat(browser.driver.getCurrentUrl()).contains("handler=" + ScenarioHandlers.REPAIRABLE);
     WebElement results = browser.ready("tasks");
-    assertThat(results.findElements(By.cssSelector("#task-results [data-state=DEAD]")))
-        .hasSize(50);
+    assertThat(results.findElements(By.cssSelector("#task-results [data-state=DEAD]"))).hasSize(50);
     browser.screenshot(SHOTS.resolve("tasks.png"));
 
     results.findElement(By.cssSelector("#task-results a.mono")).click();

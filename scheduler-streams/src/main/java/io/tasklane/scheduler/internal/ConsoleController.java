@@ -18,13 +18,13 @@ import java.util.regex.Pattern;
 
 /**
  * The web console's static assets (docs/console.md): {@code GET /console/<path>} answers the
- * classpath resource {@value #ROOT}{@code <path>} ({@code /console} answers {@code index.html}, which
- * names its files by absolute path),
- * and {@code /console/vendor/uPlot.*} the chart library from its webjar. {@code GET /} redirects to
- * {@code /console/}. No token is needed (the assets hold no data; every datum comes from {@code
- * /api/**} with the session cookie; {@link TokenFilter} lets only these GET and HEAD paths through).
- * A path outside {@link #SAFE} (a {@code ..} segment, an unknown extension) is 404. Assets are read
- * once and kept in memory; answered on the event loop.
+ * classpath resource {@value #ROOT}{@code <path>} ({@code /console} answers {@code index.html},
+ * which names its files by absolute path), and {@code /console/vendor/uPlot.*} the chart library
+ * from its webjar. {@code GET /} redirects to {@code /console/}. No token is needed (the assets
+ * hold no data; every datum comes from {@code /api/**} with the session cookie; {@link TokenFilter}
+ * lets only these GET and HEAD paths through). A path outside {@link #SAFE} (a {@code ..} segment,
+ * an unknown extension) is 404. Assets are read once and kept in memory; answered on the event
+ * loop.
  */
 @Controller
 @Internal
@@ -37,7 +37,8 @@ public class ConsoleController {
 
   /** The paths served: segments of letters, digits, {@code -_.} with a known extension. */
   static final Pattern SAFE =
-      Pattern.compile("([A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\\.(html|css|js|png|svg)");
+      Pattern.compile(
+          "([A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\\.(html|css|js|png|svg)");
 
   private static final Map<String, String> TYPES =
       Map.of(
@@ -68,8 +69,7 @@ public class ConsoleController {
     if (!SAFE.matcher(path).matches() || path.contains("..")) {
       return ApiErrors.json(HttpStatus.NOT_FOUND.getCode(), "not_found", "no console asset");
     }
-    String resource =
-        path.startsWith("vendor/uPlot.") ? UPLOT + path.substring(7) : ROOT + path;
+    String resource = path.startsWith("vendor/uPlot.") ? UPLOT + path.substring(7) : ROOT + path;
     Optional<byte[]> bytes = cache.computeIfAbsent(resource, ConsoleController::read);
     if (bytes.isEmpty()) {
       return ApiErrors.json(HttpStatus.NOT_FOUND.getCode(), "not_found", "no console asset");

@@ -15,8 +15,8 @@ import org.reactivestreams.Publisher;
  * TokenFilter}): a Content-Security-Policy allowing only the console's own scripts and styles (no
  * inline script, no framing), {@code X-Content-Type-Options: nosniff}, {@code X-Frame-Options:
  * DENY}, {@code Referrer-Policy: no-referrer}, {@code Cross-Origin-Opener-Policy: same-origin}, a
- * {@code Permissions-Policy} denying camera, microphone and geolocation, and {@code Cache-Control: no-store} on {@code
- * /api/**}. Runs on the event loop.
+ * {@code Permissions-Policy} denying camera, microphone and geolocation, and {@code Cache-Control:
+ * no-store} on {@code /api/**}. Runs on the event loop.
  */
 @Filter("/**")
 @Internal

@@ -19,14 +19,15 @@ import org.reactivestreams.Publisher;
 
 /**
  * Authenticates every request but {@code /health}, {@code POST /api/session} (the sign-in, which
- * checks the token in its body) and the web console's static assets ({@link #consoleAsset}), then lets it through only when the caller's role covers the role
- * {@link ApiRoles} asks for the method and path. A caller is a bearer token ({@code Authorization:
- * Bearer <token>}, wins when present) or a browser session cookie ({@link Sessions}); a
- * cookie-authenticated request other than GET and HEAD must also send {@code X-CSRF-Token} equal to
- * its session's, else 403 {@code csrf}. The token's name is the request's actor ({@link #ACTOR}),
- * its role {@link #ROLE}. The inter-instance token is accepted only on a GET or HEAD marked {@code
- * forwarded=true} (a read another instance passes on); it acts as an admin read. A refused write
- * (403) is audited. Runs on the event loop; never blocks.
+ * checks the token in its body) and the web console's static assets ({@link #consoleAsset}), then
+ * lets it through only when the caller's role covers the role {@link ApiRoles} asks for the method
+ * and path. A caller is a bearer token ({@code Authorization: Bearer <token>}, wins when present)
+ * or a browser session cookie ({@link Sessions}); a cookie-authenticated request other than GET and
+ * HEAD must also send {@code X-CSRF-Token} equal to its session's, else 403 {@code csrf}. The
+ * token's name is the request's actor ({@link #ACTOR}), its role {@link #ROLE}. The inter-instance
+ * token is accepted only on a GET or HEAD marked {@code forwarded=true} (a read another instance
+ * passes on); it acts as an admin read. A refused write (403) is audited. Runs on the event loop;
+ * never blocks.
  */
 @Filter("/**")
 @Internal
