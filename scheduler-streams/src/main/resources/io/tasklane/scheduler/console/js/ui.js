@@ -52,12 +52,23 @@ const STATE_KIND = {
   CANCELLED: 'muted',
 };
 
+// Attempt outcomes, bulk job states and handler flags.
+const OTHER_KIND = {
+  FAILED: 'bad',
+  PERMANENT_FAILURE: 'bad',
+  TIMEOUT: 'warn',
+  RETRY_LATER: 'warn',
+  RUNNING: 'info',
+  DONE: 'ok',
+  paused: 'warn',
+};
+
 /** The task states in lifecycle order. */
 export const STATES = Object.keys(STATE_KIND);
 
 /** A coloured badge for a task state (or any word: RUNNING, DONE, FAILED, paused...). */
 export function badge(state) {
-  const kind = STATE_KIND[state] || { DONE: 'ok', FAILED: 'bad', RUNNING: 'info' }[state] || 'neutral';
+  const kind = STATE_KIND[state] || OTHER_KIND[state] || 'neutral';
   return h('span', { class: `badge badge-${kind}`, 'data-state': state }, state);
 }
 
