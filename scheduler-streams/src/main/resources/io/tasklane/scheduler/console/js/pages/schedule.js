@@ -116,7 +116,9 @@ export default {
       replace(state, s.deleted ? badge('DELETED') : badge(s.paused ? 'PAUSED' : 'ACTIVE'));
       state.dataset.state = s.deleted ? 'DELETED' : s.paused ? 'PAUSED' : 'ACTIVE';
       if (!current || current.paused !== s.paused || current.deleted !== s.deleted) drawActions(s);
+      const unchanged = current && JSON.stringify(current) === JSON.stringify(s);
       current = s;
+      if (unchanged) return; // nothing moved: keep the DOM (and the reader's selection) as it is
       replace(defBox, h('h2', null, 'Definition'), definitionProps(s), s.definition ? [h('h3', null, 'Payload'), pre(s.definition.payload)] : null);
       const next = (s.nextFires || []).map((iso) => Date.parse(iso));
       replace(

@@ -70,12 +70,16 @@ export default {
       );
     };
 
+    let lastHandlers = null;
     const load = async (force) => {
       const [workers, handlers] = await Promise.all([ctx.api.get('/api/workers'), ctx.api.get('/api/handlers')]);
       const all = workers.workers || [];
       replace(liveBox, h('h2', null, 'Live workers'), workerTable(all.filter((w) => w.live), 'No live worker.'));
       replace(lostBox, h('h2', null, 'Lost workers'), workerTable(all.filter((w) => !w.live), 'No lost worker.'));
       if (!force && handlersBox.contains(document.activeElement) && document.activeElement.tagName === 'INPUT') return;
+      const seen = JSON.stringify(handlers.handlers || []);
+      if (!force && seen === lastHandlers) return; // unchanged: keep the rows (and their inputs)
+      lastHandlers = seen;
       const columns = [
         { title: 'Handler', render: (x) => h('span', { 'data-handler': x.name }, x.name) },
         { title: 'Dispatch', render: (x) => badge(x.paused ? 'PAUSED' : 'ACTIVE') },
