@@ -388,4 +388,44 @@ class ApiSecurityTest {
     HttpResponse<String> health = StackSupport.get(port, "/health", null);
     assertThat(health.headers().firstValue("X-Frame-Options")).hasValue("DENY");
   }
+
+  @Test
+  void theConsolesStaticAssetsNeedNoTokenButNothingElseComesThroughTheirPrefix() throws Exception {
+    HttpResponse<String> page = StackSupport.get(port, "/console/", null);
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/html"));
+    assertThat(page.body())
+        .contains("<script type=\"module\" src=\"/console/js/app.js\"></script>");
+    assertThat(page.headers().firstValue("Content-Security-Policy"))
+        .hasValueSatisfying(v -> assertThat(v).contains("script-src 'self'"));
+    assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+    assertThat(StackSupport.get(port, "/console", null).body()).isEqualTo(page.body());
+    HttpResponse<String> script = StackSupport.get(port, "/console/js/app.js", null);
+    assertThat(script.statusCode()).isEqualTo(200);
+    assertThat(script.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/javascript"));
+    assertThat(script.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    HttpResponse<String> chart = StackSupport.get(port, "/console/vendor/uPlot.iife.min.js", null);
+    assertThat(chart.statusCode()).isEqualTo(200);
+    assertThat(chart.body()).contains("uPlot");
+    HttpResponse<String> root = StackSupport.get(port, "/", null);
+    assertThat(root.statusCode()).isEqualTo(303);
+    assertThat(root.headers().firstValue("Location")).hasValue("/console/");
+
+    assertThat(StackSupport.get(port, "/console/nope.js", null).statusCode()).isEqualTo(404);
+    assertThat(StackSupport.get(port, "/console/openapi.yml", null).statusCode()).isEqualTo(404);
+    for (String sneaky :
+        List.of(
+            "/console/../api/tasks/counts",
+            "/console/%2e%2e/api/tasks/counts",
+            "/console//api/tasks/counts",
+            "/console/../../io/tasklane/scheduler/openapi.yml")) {
+      HttpResponse<String> r = StackSupport.get(port, sneaky, null);
+      assertThat(r.statusCode()).as(sneaky).isIn(400, 401, 404);
+      assertThat(r.body()).as(sneaky).doesNotContain("\"counts\"", "openapi:");
+    }
+    assertThat(StackSupport.post(port, "/console/js/app.js", null).statusCode()).isEqualTo(401);
+    assertThat(StackSupport.get(port, "/api/tasks/counts", null).statusCode()).isEqualTo(401);
+  }
 }

@@ -13,6 +13,7 @@ public class ScenarioHandlers {
   public static final String STEP = "pipeline.step";
   public static final String DUPLICATE = "coupon.grant";
   public static final String REMINDER = "reminder.send";
+  public static final String REPAIRABLE = "invoice.render";
 
   /** Fails on its first two attempts, then succeeds: retried with backoff by the scheduler. */
   @TaskHandler(PARTNER)
@@ -35,6 +36,25 @@ public class ScenarioHandlers {
       throw new PermanentTaskException("report template missing for order " + ref.orderId());
     }
     throw new IllegalArgumentException("report renderer crashed");
+  }
+
+  /**
+   * Fails permanently (DEAD at once) until its payload's {@code brokenUntil} passes, as a handler
+   * does until a fix is deployed; an operator's retry after that succeeds.
+   */
+  @TaskHandler(REPAIRABLE)
+  public void renderInvoice(RepairRef ref, TaskContext ctx) throws Exception {
+    long started = System.currentTimeMillis();
+    if (started < ref.brokenUntil()) {
+      ctx.log().error("invoice template v2 not deployed yet for order {}", ref.orderId());
+      throw new PermanentTaskException("invoice template missing for order " + ref.orderId());
+    }
+    ctx.log().info("rendered the invoice of order {}", ref.orderId());
+    ctx.inTransaction(
+        c -> {
+          Effects.record(c, ctx, REPAIRABLE, ref.orderId(), started);
+          return null;
+        });
   }
 
   /** One step of a pipeline; step B of each pair depends on step A. */
@@ -69,6 +89,9 @@ public class ScenarioHandlers {
           return null;
         });
   }
+
+  /** The payload of {@link #renderInvoice}: broken until epoch millis {@code brokenUntil}. */
+  public record RepairRef(long orderId, long brokenUntil) {}
 
   /** The payload of a pipeline step. */
   public record StepRef(long pair, String step) {}

@@ -80,4 +80,16 @@ public class ScenarioService {
     return outbox.enqueue(
         TaskRequest.to(ScenarioHandlers.DUPLICATE).payload(new OrderRef(ref)).key("coupon-" + ref));
   }
+
+  /**
+   * An invoice whose handler fails permanently until {@code brokenUntil} (epoch millis): DEAD at
+   * once, and an operator's retry-dead after that time succeeds.
+   */
+  @Transactional
+  public String repairableInvoice(long ref, long brokenUntil) {
+    return outbox.enqueue(
+        TaskRequest.to(ScenarioHandlers.REPAIRABLE)
+            .payload(new ScenarioHandlers.RepairRef(ref, brokenUntil))
+            .maxAttempts(1));
+  }
 }

@@ -33,7 +33,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * {@link Redactor}), trigger-now (operator), which writes a {@link ScheduleTrigger} to {@code
  * <ns>.tasks} keyed by the name, and define, pause, resume and delete (admin; {@link
  * ScheduleCommands}), each answering its outcome. Every action is recorded by {@link AuditLog}.
- * Roles: {@link ApiRoles}.
+ * {@code /api/schedules/preview} (viewer) computes the next fires of a cron or rate without
+ * defining anything ({@link SchedulePreview}). Roles: {@link ApiRoles}.
  */
 @Controller("/api/schedules")
 @ExecuteOn(TaskExecutors.BLOCKING)
@@ -47,6 +48,7 @@ public class ScheduleController {
   private final SchedulerRuntime runtime;
   private final AuditLog audit;
   private final Redactor redactor;
+  private final SchedulePreview preview = new SchedulePreview(java.time.Clock.systemUTC());
 
   ScheduleController(
       ScheduleQuery query,
@@ -149,6 +151,46 @@ public class ScheduleController {
 
   private static HttpResponse<String> error(int status, String code, String message) {
     return json(status, Map.of("error", code, "message", message));
+  }
+
+  /**
+   * The next {@code count} (1 to 50, default 5) fires of {@code cron} or {@code every} in {@code
+   * zone} (default UTC) from now, by the scheduler's own parsing and fire rules; nothing is
+   * written. A bad field answers 400 {@code {"valid":false,"error":"invalid","field":...}}. Without
+   * {@code cron} and {@code every} this is the status of the schedule named {@code preview}.
+   */
+  @Get(value = "/preview", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> preview(
+      @Nullable @QueryValue String cron,
+      @Nullable @QueryValue String every,
+      @Nullable @QueryValue String zone,
+      @Nullable @QueryValue String count,
+      @Nullable @QueryValue Boolean forwarded,
+      @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
+    if (cron == null && every == null) {
+      return get("preview", forwarded, role);
+    }
+    try {
+      Integer n = null;
+      if (count != null) {
+        try {
+          n = Integer.parseInt(count.trim());
+        } catch (NumberFormatException e) {
+          throw new InvalidTaskException(
+              "count", "'" + abbreviate(count) + "' is not a number from 1 to 50");
+        }
+      }
+      return json(200, preview.preview(cron, every, zone, n).json());
+    } catch (InvalidTaskException e) {
+      return json(
+          400,
+          Map.of(
+              "valid", false, "error", "invalid", "field", e.field(), "message", e.getMessage()));
+    }
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 40 ? s : s.substring(0, 40) + "…";
   }
 
   @Get(value = "/{name}", produces = MediaType.APPLICATION_JSON)

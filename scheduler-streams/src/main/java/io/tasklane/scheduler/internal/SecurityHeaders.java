@@ -14,8 +14,9 @@ import org.reactivestreams.Publisher;
  * Browser-hardening headers on every response, errors and refusals included (it runs before {@link
  * TokenFilter}): a Content-Security-Policy allowing only the console's own scripts and styles (no
  * inline script, no framing), {@code X-Content-Type-Options: nosniff}, {@code X-Frame-Options:
- * DENY}, {@code Referrer-Policy: no-referrer}, and {@code Cache-Control: no-store} on {@code
- * /api/**}. Runs on the event loop.
+ * DENY}, {@code Referrer-Policy: no-referrer}, {@code Cross-Origin-Opener-Policy: same-origin}, a
+ * {@code Permissions-Policy} denying camera, microphone and geolocation, and {@code Cache-Control:
+ * no-store} on {@code /api/**}. Runs on the event loop.
  */
 @Filter("/**")
 @Internal
@@ -40,6 +41,8 @@ public final class SecurityHeaders implements HttpServerFilter {
           response.header("X-Content-Type-Options", "nosniff");
           response.header("X-Frame-Options", "DENY");
           response.header("Referrer-Policy", "no-referrer");
+          response.header("Cross-Origin-Opener-Policy", "same-origin");
+          response.header("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
           if (api) {
             response.header("Cache-Control", "no-store");
           }

@@ -18,15 +18,16 @@ import java.util.List;
 import org.reactivestreams.Publisher;
 
 /**
- * Authenticates every request but {@code /health} and {@code POST /api/session} (the sign-in, which
- * checks the token in its body), then lets it through only when the caller's role covers the role
- * {@link ApiRoles} asks for the method and path. A caller is a bearer token ({@code Authorization:
- * Bearer <token>}, wins when present) or a browser session cookie ({@link Sessions}); a
- * cookie-authenticated request other than GET and HEAD must also send {@code X-CSRF-Token} equal to
- * its session's, else 403 {@code csrf}. The token's name is the request's actor ({@link #ACTOR}),
- * its role {@link #ROLE}. The inter-instance token is accepted only on a GET or HEAD marked {@code
- * forwarded=true} (a read another instance passes on); it acts as an admin read. A refused write
- * (403) is audited. Runs on the event loop; never blocks.
+ * Authenticates every request but {@code /health}, {@code POST /api/session} (the sign-in, which
+ * checks the token in its body) and the web console's static assets ({@link #consoleAsset}), then
+ * lets it through only when the caller's role covers the role {@link ApiRoles} asks for the method
+ * and path. A caller is a bearer token ({@code Authorization: Bearer <token>}, wins when present)
+ * or a browser session cookie ({@link Sessions}); a cookie-authenticated request other than GET and
+ * HEAD must also send {@code X-CSRF-Token} equal to its session's, else 403 {@code csrf}. The
+ * token's name is the request's actor ({@link #ACTOR}), its role {@link #ROLE}. The inter-instance
+ * token is accepted only on a GET or HEAD marked {@code forwarded=true} (a read another instance
+ * passes on); it acts as an admin read. A refused write (403) is audited. Runs on the event loop;
+ * never blocks.
  */
 @Filter("/**")
 @Internal
@@ -59,6 +60,9 @@ public final class TokenFilter implements HttpServerFilter {
     HttpMethod method = request.getMethod();
     if (path.equals("/health") || path.startsWith("/health/")) {
       return chain.proceed(request);
+    }
+    if (consoleAsset(method, path)) {
+      return chain.proceed(request); // static files of the web console: no data, no token
     }
     if (method == HttpMethod.POST && path.equals(SessionController.PATH)) {
       return chain.proceed(request); // the sign-in checks the token of its body
@@ -148,6 +152,21 @@ public final class TokenFilter implements HttpServerFilter {
                   + (role == Role.VIEWER ? " (it may only read)" : "")));
     }
     return proceed(request, chain, name, role);
+  }
+
+  /**
+   * Whether the request reads a static asset of the web console ({@link ConsoleController}): GET or
+   * HEAD of {@code /}, {@code /console} or {@code /console/...} spelled without {@code ..}, {@code
+   * %} or {@code //}, so no other route can hide behind the prefix.
+   */
+  static boolean consoleAsset(HttpMethod method, String path) {
+    if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
+      return false;
+    }
+    if (path.contains("..") || path.contains("%") || path.contains("//")) {
+      return false;
+    }
+    return path.equals("/") || path.equals("/console") || path.startsWith("/console/");
   }
 
   private static Publisher<MutableHttpResponse<?>> proceed(

@@ -16,6 +16,7 @@ class ApiRolesTest {
     "HEAD, /api/tasks/abc, VIEWER",
     "GET, /api/handlers/h, VIEWER",
     "GET, /api/schedules/s, VIEWER",
+    "GET, /api/schedules/preview, VIEWER",
     "GET, /api/openapi.yml, VIEWER",
     "GET, /prometheus, VIEWER",
     "GET, /api/audit, OPERATOR",

@@ -1,0 +1,300 @@
+package io.tasklane.examples.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.WireCodec;
+import io.tasklane.examples.orders.ScenarioHandlers;
+import io.tasklane.examples.orders.ScheduleHandlers;
+import io.tasklane.testkit.LocalStack;
+import io.tasklane.testkit.TasklaneStack;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+
+/**
+ * The console's Schedules, Workers and Reports pages in a real Chromium against the full pipeline
+ * ({@link ConsolePipeline}): an admin creates a cron schedule with seconds in Tokyo's zone in the
+ * form, sees the live preview (and a bad cron refused naming the field), saves it and finds the
+ * same next 5 fires on its page, pauses and resumes it, triggers it and sees the fire succeed in
+ * the history; the workers page lists the live worker with its handlers and lets the admin pause,
+ * resume and resize a handler; the reports page draws its charts; a viewer sees no action on these
+ * pages. No page logs a console error. Saves PNGs under docs/console/.
+ */
+@TasklaneStack
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleSchedulesBrowserTest {
+  static final HttpClient HTTP = HttpClient.newHttpClient();
+  static final Path HOME = Path.of("").toAbsolutePath().getParent();
+  static final Path SHOTS = HOME.resolve("docs/console");
+  static final String NAME = "reports.tokyo";
+  static final String CRON = "15 30 2 * * ?";
+
+  static ConsolePipeline pipeline;
+  static Browser browser;
+
+  @BeforeAll
+  static void start(LocalStack stack) throws Exception {
+    String missing = Browser.missing();
+    Assumptions.assumeTrue(missing == null, () -> "console browser tests skipped: " + missing);
+    pipeline = new ConsolePipeline(stack, HOME);
+    try {
+      // a busy neighbour for the list and the reports: a 5-second sweep
+      put(
+          "/api/schedules/sweep.5s",
+          "{\"handler\":\"" + ScheduleHandlers.SWEEP + "\",\"every\":\"5s\"}");
+      Awaitility.await("the sweep fired twice")
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> api("/api/schedules/sweep.5s").path("fires").size() >= 2);
+      browser = new Browser(pipeline.base());
+    } catch (Exception | Error e) {
+      stop();
+      throw e;
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    try {
+      if (browser != null) {
+        browser.close();
+      }
+    } finally {
+      if (pipeline != null) {
+        pipeline.close();
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void anAdminCreatesACronScheduleWithALivePreviewAndSeesItsNextFires() throws Exception {
+    browser.signIn(pipeline.admin);
+    browser.go("#/schedules");
+    browser.ready("schedules");
+    browser.find("#schedule-new").click();
+    browser.ready("schedule-form");
+    browser.find("#schedule-form input[name=name]").sendKeys(NAME);
+    browser.find("#schedule-form input[name=handler]").sendKeys(ScheduleHandlers.SWEEP);
+    WebElement zone = browser.find("#schedule-form input[name=zone]");
+    zone.clear();
+    zone.sendKeys("Asia/Tokyo");
+    WebElement expr = browser.find("#schedule-form input[name=expression]");
+    expr.sendKeys("61 * * * *");
+    WebElement bad = browser.find("#schedule-preview .preview-bad");
+    assertThat(bad.getText()).startsWith("cron: '61 * * * *' is not a valid cron");
+
+    expr.clear();
+    expr.sendKeys(CRON);
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#preview-fires li"), 5));
+    List<String> previewed = instants("#preview-fires time");
+    for (WebElement li : browser.driver.findElements(By.cssSelector("#preview-fires li"))) {
+      assertThat(li.getText()).contains(" 02:30:15+09:00");
+    }
+    browser.screenshot(SHOTS.resolve("schedule-form.png"));
+
+    browser.find("#schedule-save").click();
+    browser.ready("schedule");
+    assertThat(browser.find("#schedule-state").getAttribute("data-state")).isEqualTo("ACTIVE");
+    assertThat(instants("#next-fires time")).isEqualTo(previewed);
+    for (WebElement li : browser.driver.findElements(By.cssSelector("#next-fires li"))) {
+      assertThat(li.getText()).contains(" 02:30:15");
+    }
+    JsonNode stored = api("/api/schedules/" + NAME).path("definition");
+    assertThat(stored.path("cron").asText()).isEqualTo(CRON);
+    assertThat(stored.path("zone").asText()).isEqualTo("Asia/Tokyo");
+
+    browser.go("#/schedules");
+    WebElement list = browser.ready("schedules");
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(ExpectedConditions.textToBePresentInElement(list, NAME));
+    assertThat(list.getText()).contains("sweep.5s", ScheduleHandlers.SWEEP);
+    browser
+        .waiting(Duration.ofSeconds(30))
+        .until(
+            ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#schedule-list [data-outcome=SUCCEEDED]")));
+    browser.screenshot(SHOTS.resolve("schedules.png"));
+    // the live preview's answer to the bad cron is a 400 on purpose
+    browser.assertNoConsoleErrors(
+        "schedules", java.util.regex.Pattern.compile("schedules/preview\\?.*status of 400"));
+  }
+
+  @Test
+  @Order(2)
+  void anAdminPausesResumesAndTriggersTheScheduleAndSeesTheFireInTheHistory() throws Exception {
+    browser.go("#/schedules/" + NAME);
+    browser.ready("schedule");
+    browser.find("#schedule-actions [data-action=pause]").click();
+    awaitState("PAUSED");
+    assertThat(browser.find("#next-fires").getText()).contains("Paused");
+    assertThat(api("/api/schedules/" + NAME).path("paused").asBoolean()).isTrue();
+    browser.find("#schedule-actions [data-action=resume]").click();
+    awaitState("ACTIVE");
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#next-fires li"), 5));
+
+    browser.find("#schedule-actions [data-action=trigger]").click();
+    WebElement done =
+        browser
+            .waiting(Duration.ofSeconds(60))
+            .until(
+                ExpectedConditions.presenceOfElementLocated(
+                    By.cssSelector("#fire-history [data-outcome=SUCCEEDED]")));
+    WebElement row = done.findElement(By.xpath("./ancestor::tr"));
+    assertThat(row.getText()).contains("TRIGGER");
+    assertThat(row.findElements(By.cssSelector("a.mono"))).hasSize(1);
+    browser.screenshot(SHOTS.resolve("schedule-detail.png"));
+    browser.assertNoConsoleErrors("schedule detail", null);
+  }
+
+  @Test
+  @Order(3)
+  void theWorkersPageListsTheLiveWorkerAndAnAdminPausesResumesAndResizesAHandler()
+      throws Exception {
+    browser.go("#/workers");
+    browser.ready("workers");
+    WebElement live = browser.find("#live-workers");
+    assertThat(
+            live.findElements(By.cssSelector("li[data-handler='" + ScheduleHandlers.SWEEP + "']")))
+        .hasSize(1);
+    assertThat(
+            live.findElements(
+                By.cssSelector("li[data-handler='" + ScenarioHandlers.REPAIRABLE + "']")))
+        .hasSize(1);
+    String handler = ScenarioHandlers.DUPLICATE;
+    String actions = "#handlers [data-handler-actions='" + handler + "'] ";
+    browser.find(actions + "[data-action=pause]").click();
+    browser.find(actions + "[data-action=resume]");
+    assertThat(api("/api/handlers/" + handler).path("paused").asBoolean()).isTrue();
+    browser.find(actions + "[data-action=resume]").click();
+    browser.find(actions + "[data-action=pause]");
+    assertThat(api("/api/handlers/" + handler).path("paused").asBoolean()).isFalse();
+    WebElement threads = browser.find(actions + "input[name=concurrency]");
+    threads.clear();
+    threads.sendKeys("3");
+    browser.find(actions + "[data-action=concurrency]").click();
+    Awaitility.await("concurrency 3 stored")
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> api("/api/handlers/" + handler).path("concurrencySet").asInt() == 3);
+    threads = browser.find(actions + "input[name=concurrency]");
+    threads.clear();
+    threads.sendKeys("0");
+    browser.find(actions + "[data-action=concurrency]").click();
+    assertThat(browser.find("#handler-answer .error-box").getText())
+        .contains("value: '0' must be an integer from 1 to 1000");
+    browser.screenshot(SHOTS.resolve("workers.png"));
+    browser.assertNoConsoleErrors(
+        "workers", java.util.regex.Pattern.compile("concurrency\\?value=0 .*status of 400"));
+  }
+
+  @Test
+  @Order(4)
+  void theReportsPageDrawsItsCharts() throws Exception {
+    browser.go("#/reports?handler=" + ScheduleHandlers.SWEEP + "&bucket=hour");
+    browser.ready("reports");
+    browser.find("#report-counts .uplot canvas");
+    browser.find("#report-runtimes .uplot canvas");
+    String totals = browser.find("#report-totals").getText();
+    assertThat(totals).contains("Succeeded, 30 days", "Worst p99 run time per hour");
+    long succeeded =
+        Long.parseLong(
+            browser.find("#report-totals .stat:first-child .value").getText().replace(",", ""));
+    assertThat(succeeded).isGreaterThanOrEqualTo(2);
+    new Select(browser.find("#report-bucket")).selectByValue("day");
+    browser.waiting(Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("bucket=day"));
+    browser.ready("reports");
+    browser.find("#report-counts .uplot canvas");
+    browser.go("#/reports?handler=" + ScheduleHandlers.SWEEP + "&bucket=hour");
+    browser.ready("reports");
+    browser.find("#report-runtimes .uplot canvas");
+    browser.screenshot(SHOTS.resolve("reports.png"));
+    browser.assertNoConsoleErrors("reports", null);
+    browser.signOut();
+  }
+
+  @Test
+  @Order(5)
+  void aViewerSeesNoActionOnThesePages() throws Exception {
+    browser.signIn(pipeline.viewer);
+    browser.go("#/schedules");
+    WebElement page = browser.ready("schedules");
+    assertThat(page.getText()).contains(NAME);
+    assertThat(page.findElements(By.tagName("button"))).isEmpty();
+    browser.go("#/schedules/" + NAME);
+    page = browser.ready("schedule");
+    assertThat(browser.find("#next-fires li").getText()).contains("02:30:15");
+    assertThat(page.findElements(By.tagName("button"))).isEmpty();
+    assertThat(browser.driver.findElements(By.id("schedule-actions"))).isEmpty();
+    browser.go("#/new-schedule");
+    page = browser.ready("schedule-form");
+    assertThat(page.findElements(By.tagName("form"))).isEmpty();
+    browser.go("#/workers");
+    page = browser.ready("workers");
+    assertThat(page.getText()).contains(ScheduleHandlers.SWEEP);
+    assertThat(page.findElements(By.tagName("button"))).isEmpty();
+    assertThat(page.findElements(By.tagName("input"))).isEmpty();
+    browser.go("#/reports?handler=" + ScheduleHandlers.SWEEP);
+    page = browser.ready("reports");
+    browser.find("#report-counts .uplot canvas");
+    assertThat(page.findElements(By.tagName("button"))).isEmpty();
+    browser.assertNoConsoleErrors("viewer pages", null);
+    browser.signOut();
+  }
+
+  private static void awaitState(String state) {
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(ExpectedConditions.attributeToBe(By.id("schedule-state"), "data-state", state));
+  }
+
+  /** The ISO instants of the time elements matching css. */
+  private static List<String> instants(String css) {
+    return browser.driver.findElements(By.cssSelector(css)).stream()
+        .map(e -> e.getAttribute("datetime"))
+        .toList();
+  }
+
+  private static JsonNode api(String path) throws Exception {
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(pipeline.base() + path))
+                .header("Authorization", "Bearer " + pipeline.admin)
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+    return WireCodec.readTree(r.body());
+  }
+
+  private static void put(String path, String body) throws Exception {
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(pipeline.base() + path))
+                .header("Authorization", "Bearer " + pipeline.admin)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+  }
+}
