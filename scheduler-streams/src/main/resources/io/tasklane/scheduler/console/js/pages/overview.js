@@ -80,6 +80,24 @@ function chartData(points) {
   return [xs, ok, failed, dead];
 }
 
+/** The per-minute report of every handler over the last hour, summed per minute. */
+async function lastHour(api, handlers, now) {
+  const reports = await Promise.all(
+    handlers.map((x) => api.get('/api/reports', { handler: x.name, bucket: 'minute', since: now - HOUR, until: now })),
+  );
+  const byStart = new Map();
+  for (const r of reports) {
+    for (const p of r.points || []) {
+      const sum = byStart.get(p.start) || { start: p.start, succeeded: 0, failed: 0, dead: 0 };
+      sum.succeeded += p.succeeded || 0;
+      sum.failed += p.failed || 0;
+      sum.dead += p.dead || 0;
+      byStart.set(p.start, sum);
+    }
+  }
+  return [...byStart.values()].sort((a, b) => a.start - b.start);
+}
+
 export default {
   id: 'overview',
   title: 'Overview',
@@ -103,17 +121,17 @@ export default {
 
     const load = async () => {
       const now = Date.now();
-      const [counts, report, handlers, workers, dead] = await Promise.all([
+      const [counts, handlers, workers, dead] = await Promise.all([
         ctx.api.get('/api/tasks/counts'),
-        ctx.api.get('/api/reports', { bucket: 'minute', since: now - HOUR, until: now }),
         ctx.api.get('/api/handlers'),
         ctx.api.get('/api/workers'),
         ctx.api.get('/api/tasks', { state: 'DEAD', sort: 'updated', order: 'desc', limit: 10 }),
       ]);
+      const report = { points: await lastHour(ctx.api, handlers.handlers || [], now) };
       const c = counts.counts || [];
       const total = (state) => c.filter((x) => x.state === state).reduce((a, x) => a + x.count, 0);
       const live = (workers.workers || []).filter((w) => w.live);
-      const lastHour = (report.points || []).reduce((a, p) => ({ ok: a.ok + p.succeeded, bad: a.bad + p.failed + p.dead }), { ok: 0, bad: 0 });
+      const hour = (report.points || []).reduce((a, p) => ({ ok: a.ok + p.succeeded, bad: a.bad + p.failed + p.dead }), { ok: 0, bad: 0 });
       const stat = (label, value, href) =>
         h('a', { class: 'stat', href }, h('div', { class: 'value' }, num(value)), h('div', { class: 'label' }, label));
       replace(
@@ -121,8 +139,8 @@ export default {
         stat('Backlog', BACKLOG.reduce((a, s) => a + total(s), 0), '#/tasks?state=PENDING'),
         stat('Retrying', total('RETRYING'), '#/tasks?state=RETRYING'),
         stat('Dead', total('DEAD'), '#/dead'),
-        stat('Succeeded, last hour', lastHour.ok, '#/tasks?state=SUCCEEDED'),
-        stat('Failures, last hour', lastHour.bad, '#/dead'),
+        stat('Succeeded, last hour', hour.ok, '#/tasks?state=SUCCEEDED'),
+        stat('Failures, last hour', hour.bad, '#/dead'),
         stat('Live workers', live.length, '#/workers'),
       );
       replace(countsBox, h('h2', null, 'Tasks by state'), countsTable(c));
