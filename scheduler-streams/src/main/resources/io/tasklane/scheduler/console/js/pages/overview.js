@@ -1,6 +1,6 @@
 // Overview: counts by state per handler, completions and failures over the last hour (uPlot),
 // backlog and lag per handler, live workers, recent DEAD tasks. Refreshes every 5 s while visible.
-import { badge, card, h, num, replace, STATES, table, taskLink, time } from '../ui.js';
+import { badge, button, card, confirmDialog, h, num, replace, STATES, table, taskLink, time, toast } from '../ui.js';
 
 const HOUR = 3_600_000;
 const BACKLOG = ['PENDING', 'WAITING', 'NO_HANDLER', 'DISPATCHED', 'RETRYING'];
@@ -30,7 +30,23 @@ function countsTable(counts) {
   );
 }
 
-function handlersTable(handlers, counts) {
+function handlersTable(handlers, counts, ctx, reload) {
+  const toggle = async (x) => {
+    const verb = x.paused ? 'resume' : 'pause';
+    const ok = await confirmDialog(
+      x.paused ? `Resume dispatching ${x.name}?` : `Pause ${x.name}? Its due tasks wait until it is resumed.`,
+      x.paused ? 'Resume' : 'Pause',
+      x.paused ? 'primary' : 'danger',
+    );
+    if (!ok) return;
+    try {
+      await ctx.api.post(`/api/handlers/${encodeURIComponent(x.name)}/${verb}`);
+      toast(`${x.name}: ${verb}d`, 'ok');
+    } catch (err) {
+      toast(`${verb} ${x.name}: ${err.message}`, 'bad');
+    }
+    await reload();
+  };
   const backlog = (name) =>
     counts.filter((c) => c.handler === name && BACKLOG.includes(c.state)).reduce((a, c) => a + c.count, 0);
   return table(
@@ -40,6 +56,9 @@ function handlersTable(handlers, counts) {
       { title: 'Lag', class: 'num', render: (x) => num(x.lag) },
       { title: 'In flight', class: 'num', render: (x) => num(x.inFlight) },
       { title: 'Workers', class: 'num', render: (x) => num((x.workers || []).length) },
+      ...(ctx.can('admin')
+        ? [{ title: '', render: (x) => button(x.paused ? 'Resume' : 'Pause', () => toggle(x), '', { 'data-handler': x.name }) }]
+        : []),
     ],
     handlers,
     'No handlers.',
@@ -144,7 +163,7 @@ export default {
         stat('Live workers', live.length, '#/workers'),
       );
       replace(countsBox, h('h2', null, 'Tasks by state'), countsTable(c));
-      replace(handlersBox, h('h2', null, 'Handlers: backlog and lag'), handlersTable(handlers.handlers || [], c));
+      replace(handlersBox, h('h2', null, 'Handlers: backlog and lag'), handlersTable(handlers.handlers || [], c, ctx, load));
       replace(
         workersBox,
         h('h2', null, 'Live workers'),
