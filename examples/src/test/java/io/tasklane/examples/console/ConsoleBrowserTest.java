@@ -101,11 +101,20 @@ class ConsoleBrowserTest {
     browser.find("#search").click();
     browser.waiting(Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("state=DEAD"));
     assertThat(browser.driver.getCurrentUrl()).contains("handler=" + ScenarioHandlers.REPAIRABLE);
-    WebElement results = browser.ready("tasks");
-    assertThat(results.findElements(By.cssSelector("#task-results [data-state=DEAD]"))).hasSize(50);
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(
+            d ->
+                d.findElements(
+                            By.cssSelector(
+                                ".page-root[data-ready='true'] #task-results [data-state=DEAD]"))
+                        .size()
+                    == 50); // the first page of the 101 DEAD invoices
+    assertThat(browser.driver.findElements(By.cssSelector("#task-results [data-state]")))
+        .hasSize(50);
     browser.screenshot(SHOTS.resolve("tasks.png"));
 
-    results.findElement(By.cssSelector("#task-results a.mono")).click();
+    browser.driver.findElement(By.cssSelector("#task-results a.mono")).click();
     browser.ready("task");
     assertThat(browser.find("#task-state").getText()).isEqualTo("DEAD");
     browser
