@@ -104,14 +104,18 @@ async function lastHour(api, handlers, now) {
   const reports = await Promise.all(
     handlers.map((x) => api.get('/api/reports', { handler: x.name, bucket: 'minute', since: now - HOUR, until: now })),
   );
+  // one point per minute of the hour, zero where nothing ended, so the axis always spans the hour
+  const MINUTE = 60_000;
+  const first = Math.floor((now - HOUR) / MINUTE) * MINUTE;
   const byStart = new Map();
+  for (let t = first; t <= now; t += MINUTE) byStart.set(t, { start: t, succeeded: 0, failed: 0, dead: 0 });
   for (const r of reports) {
     for (const p of r.points || []) {
-      const sum = byStart.get(p.start) || { start: p.start, succeeded: 0, failed: 0, dead: 0 };
+      const sum = byStart.get(Math.floor(p.start / MINUTE) * MINUTE);
+      if (!sum) continue;
       sum.succeeded += p.succeeded || 0;
       sum.failed += p.failed || 0;
       sum.dead += p.dead || 0;
-      byStart.set(p.start, sum);
     }
   }
   return [...byStart.values()].sort((a, b) => a.start - b.start);
