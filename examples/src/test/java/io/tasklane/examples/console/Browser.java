@@ -112,6 +112,8 @@ final class Browser implements AutoCloseable {
   /** Signs in on the sign-in screen with {@code token}; waits for the shell. */
   void signIn(String token) {
     open("#/overview");
+    driver.manage().deleteAllCookies(); // a session a failed test left behind
+    open("#/overview");
     WebElement input = find("#token");
     input.sendKeys(token);
     driver.findElement(By.id("signin-submit")).click();

@@ -1,6 +1,6 @@
 // Overview: counts by state per handler, completions and failures over the last hour (uPlot),
 // backlog and lag per handler, live workers, recent DEAD tasks. Refreshes every 5 s while visible.
-import { badge, card, h, num, replace, STATES, table, taskLink, time } from '../ui.js';
+import { badge, button, card, confirmDialog, h, num, replace, STATES, table, taskLink, time, toast } from '../ui.js';
 
 const HOUR = 3_600_000;
 const BACKLOG = ['PENDING', 'WAITING', 'NO_HANDLER', 'DISPATCHED', 'RETRYING'];
@@ -30,7 +30,23 @@ function countsTable(counts) {
   );
 }
 
-function handlersTable(handlers, counts) {
+function handlersTable(handlers, counts, ctx, reload) {
+  const toggle = async (x) => {
+    const verb = x.paused ? 'resume' : 'pause';
+    const ok = await confirmDialog(
+      x.paused ? `Resume dispatching ${x.name}?` : `Pause ${x.name}? Its due tasks wait until it is resumed.`,
+      x.paused ? 'Resume' : 'Pause',
+      x.paused ? 'primary' : 'danger',
+    );
+    if (!ok) return;
+    try {
+      await ctx.api.post(`/api/handlers/${encodeURIComponent(x.name)}/${verb}`);
+      toast(`${x.name}: ${verb}d`, 'ok');
+    } catch (err) {
+      toast(`${verb} ${x.name}: ${err.message}`, 'bad');
+    }
+    await reload();
+  };
   const backlog = (name) =>
     counts.filter((c) => c.handler === name && BACKLOG.includes(c.state)).reduce((a, c) => a + c.count, 0);
   return table(
@@ -40,6 +56,9 @@ function handlersTable(handlers, counts) {
       { title: 'Lag', class: 'num', render: (x) => num(x.lag) },
       { title: 'In flight', class: 'num', render: (x) => num(x.inFlight) },
       { title: 'Workers', class: 'num', render: (x) => num((x.workers || []).length) },
+      ...(ctx.can('admin')
+        ? [{ title: '', render: (x) => button(x.paused ? 'Resume' : 'Pause', () => toggle(x), '', { 'data-handler': x.name }) }]
+        : []),
     ],
     handlers,
     'No handlers.',
@@ -80,6 +99,28 @@ function chartData(points) {
   return [xs, ok, failed, dead];
 }
 
+/** The per-minute report of every handler over the last hour, summed per minute. */
+async function lastHour(api, handlers, now) {
+  const reports = await Promise.all(
+    handlers.map((x) => api.get('/api/reports', { handler: x.name, bucket: 'minute', since: now - HOUR, until: now })),
+  );
+  // one point per minute of the hour, zero where nothing ended, so the axis always spans the hour
+  const MINUTE = 60_000;
+  const first = Math.floor((now - HOUR) / MINUTE) * MINUTE;
+  const byStart = new Map();
+  for (let t = first; t <= now; t += MINUTE) byStart.set(t, { start: t, succeeded: 0, failed: 0, dead: 0 });
+  for (const r of reports) {
+    for (const p of r.points || []) {
+      const sum = byStart.get(Math.floor(p.start / MINUTE) * MINUTE);
+      if (!sum) continue;
+      sum.succeeded += p.succeeded || 0;
+      sum.failed += p.failed || 0;
+      sum.dead += p.dead || 0;
+    }
+  }
+  return [...byStart.values()].sort((a, b) => a.start - b.start);
+}
+
 export default {
   id: 'overview',
   title: 'Overview',
@@ -103,17 +144,17 @@ export default {
 
     const load = async () => {
       const now = Date.now();
-      const [counts, report, handlers, workers, dead] = await Promise.all([
+      const [counts, handlers, workers, dead] = await Promise.all([
         ctx.api.get('/api/tasks/counts'),
-        ctx.api.get('/api/reports', { bucket: 'minute', since: now - HOUR, until: now }),
         ctx.api.get('/api/handlers'),
         ctx.api.get('/api/workers'),
         ctx.api.get('/api/tasks', { state: 'DEAD', sort: 'updated', order: 'desc', limit: 10 }),
       ]);
+      const report = { points: await lastHour(ctx.api, handlers.handlers || [], now) };
       const c = counts.counts || [];
       const total = (state) => c.filter((x) => x.state === state).reduce((a, x) => a + x.count, 0);
       const live = (workers.workers || []).filter((w) => w.live);
-      const lastHour = (report.points || []).reduce((a, p) => ({ ok: a.ok + p.succeeded, bad: a.bad + p.failed + p.dead }), { ok: 0, bad: 0 });
+      const hour = (report.points || []).reduce((a, p) => ({ ok: a.ok + p.succeeded, bad: a.bad + p.failed + p.dead }), { ok: 0, bad: 0 });
       const stat = (label, value, href) =>
         h('a', { class: 'stat', href }, h('div', { class: 'value' }, num(value)), h('div', { class: 'label' }, label));
       replace(
@@ -121,12 +162,12 @@ export default {
         stat('Backlog', BACKLOG.reduce((a, s) => a + total(s), 0), '#/tasks?state=PENDING'),
         stat('Retrying', total('RETRYING'), '#/tasks?state=RETRYING'),
         stat('Dead', total('DEAD'), '#/dead'),
-        stat('Succeeded, last hour', lastHour.ok, '#/tasks?state=SUCCEEDED'),
-        stat('Failures, last hour', lastHour.bad, '#/dead'),
+        stat('Succeeded, last hour', hour.ok, '#/tasks?state=SUCCEEDED'),
+        stat('Failures, last hour', hour.bad, '#/dead'),
         stat('Live workers', live.length, '#/workers'),
       );
       replace(countsBox, h('h2', null, 'Tasks by state'), countsTable(c));
-      replace(handlersBox, h('h2', null, 'Handlers: backlog and lag'), handlersTable(handlers.handlers || [], c));
+      replace(handlersBox, h('h2', null, 'Handlers: backlog and lag'), handlersTable(handlers.handlers || [], c, ctx, load));
       replace(
         workersBox,
         h('h2', null, 'Live workers'),

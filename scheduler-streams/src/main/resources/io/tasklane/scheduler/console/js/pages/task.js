@@ -110,19 +110,22 @@ export default {
   async render(root, ctx) {
     const id = ctx.match[1];
     let shown = null;
-    const draw = async () => {
-      const [view, log] = await Promise.all([
+    const fetchBoth = () =>
+      Promise.all([
         ctx.api.get(`/api/tasks/${encodeURIComponent(id)}`),
         ctx.api.get(`/api/tasks/${encodeURIComponent(id)}/logs`).catch((e) => ({ lines: [], error: e })),
       ]);
-      shown = view.updatedAt;
+    const signature = (view, log) => `${view.updatedAt}:${(log.lines || []).length}`;
+    const draw = async (fetched) => {
+      const [view, log] = fetched || (await fetchBoth());
+      shown = signature(view, log);
       const t = view.task || {};
       const deps = t.dependsOn || [];
       const waiters = (view.waiters || []).map((w) => (typeof w === 'string' ? w : w.id)).filter(Boolean);
       replace(
         root,
         h('h1', null, 'Task ', h('span', { class: 'mono' }, id), ' ', h('span', { id: 'task-state' }, badge(view.state))),
-        actions(view, ctx, draw),
+        actions(view, ctx, () => draw()),
         h(
           'div',
           { class: 'grid' },
@@ -161,8 +164,8 @@ export default {
     };
     await draw();
     ctx.refresh(async () => {
-      const v = await ctx.api.get(`/api/tasks/${encodeURIComponent(id)}`);
-      if (v.updatedAt !== shown) await draw();
+      const fetched = await fetchBoth(); // redrawn only on a change: an open stack trace stays open
+      if (signature(...fetched) !== shown) await draw(fetched);
     }, 3000);
   },
 };
