@@ -91,6 +91,8 @@ final class DemoRun implements AutoCloseable {
             .database(db.url(), db.user(), db.password())
             .bootstrap(stack.bootstrapServers())
             .namespace(namespace)
+            // -Dtasklane.demo.jfr=true: relay, scheduler and workers record JFR into the run dir
+            .jfr(Boolean.getBoolean("tasklane.demo.jfr"))
             .build();
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
@@ -168,6 +170,7 @@ final class DemoRun implements AutoCloseable {
             + " errors"
             + (load.errors().isEmpty() ? "" : ": " + load.errors().get(0)));
     printSummary(verdict, verifier, scheduleVerifier, httpPort, load);
+    new HopTimes(db, new Topics(namespace), stack.bootstrapServers()).print(out);
     if (keep) {
       scope.release(stack, relay, scheduler, worker, late, dropSlots, dropState);
       boolean own = givenStack == null && !stack.isAttached();
