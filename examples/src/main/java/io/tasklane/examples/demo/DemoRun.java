@@ -42,6 +42,7 @@ final class DemoRun implements AutoCloseable {
   private long lastEffects;
   private long lastAt = t0;
 
+  private static final String SCHEDULER_PASS_THROUGH = "tasklane.demo.scheduler.";
   private final LocalStack givenStack;
 
   /**
@@ -98,18 +99,20 @@ final class DemoRun implements AutoCloseable {
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
     boolean keep = options.keep();
     JavaProcess relay = track(apps.relay("relay").detached(keep).start());
-    JavaProcess scheduler =
-        track(
-            apps.scheduler("scheduler", httpPort)
-                .sysProp(
-                    "tasklane.scheduler.api.tokens",
-                    "viewer:"
-                        + viewerToken
-                        + ":viewer,operator:"
-                        + TasklaneApps.TOKEN
-                        + ":operator")
-                .detached(keep)
-                .start());
+    JavaProcess.Builder schedulerRecipe =
+        apps.scheduler("scheduler", httpPort)
+            .sysProp(
+                "tasklane.scheduler.api.tokens",
+                "viewer:" + viewerToken + ":viewer,operator:" + TasklaneApps.TOKEN + ":operator");
+    // -Dtasklane.demo.scheduler.<key>=<value>: tasklane.scheduler.<key> (tuning experiments)
+    System.getProperties().stringPropertyNames().stream()
+        .filter(k -> k.startsWith(SCHEDULER_PASS_THROUGH))
+        .forEach(
+            k ->
+                schedulerRecipe.sysProp(
+                    "tasklane.scheduler." + k.substring(SCHEDULER_PASS_THROUGH.length()),
+                    System.getProperty(k)));
+    JavaProcess scheduler = track(schedulerRecipe.detached(keep).start());
     JavaProcess worker = track(ExampleWorker.recipe(apps, "worker", false).detached(keep).start());
     ApplicationContext orders = track(ordersContext(db));
     OrderService orderService = orders.getBean(OrderService.class);
@@ -170,7 +173,8 @@ final class DemoRun implements AutoCloseable {
             + " errors"
             + (load.errors().isEmpty() ? "" : ": " + load.errors().get(0)));
     printSummary(verdict, verifier, scheduleVerifier, httpPort, load);
-    new HopTimes(db, new Topics(namespace), stack.bootstrapServers()).print(out);
+    new HopTimes(db, new Topics(namespace), stack.bootstrapServers())
+        .print(out, runDir.resolve("hops.csv"));
     if (keep) {
       scope.release(stack, relay, scheduler, worker, late, dropSlots, dropState);
       boolean own = givenStack == null && !stack.isAttached();

@@ -9,7 +9,10 @@ import io.tasklane.examples.orders.OrderService;
 import io.tasklane.examples.orders.ScheduleHandlers;
 import io.tasklane.harness.Database;
 import io.tasklane.harness.TopicReader;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -29,14 +32,19 @@ final class HopTimes {
   private final Topics topics;
   private final String bootstrap;
 
+  private final StringBuilder csv = new StringBuilder("kind,task,start,tasks,dispatch,started\n");
+
   HopTimes(Database db, Topics topics, String bootstrap) {
     this.db = db;
     this.topics = topics;
     this.bootstrap = bootstrap;
   }
 
-  /** Prints one line per latency: p50 / p99 of each hop. */
-  void print(PrintStream out) {
+  /**
+   * Prints one line per latency: p50 / p99 of each hop; writes every measured task's four instants
+   * to {@code csv} (null: not written).
+   */
+  void print(PrintStream out, Path csvFile) {
     Map<String, Long> tasksAt = new HashMap<>();
     reader()
         .readAll(
@@ -76,6 +84,14 @@ final class HopTimes {
                 rs.getLong(3)));
     line(out, "commit → handler start (e-mails)", "relay", mail);
     line(out, "fire instant → handler start (sweep)", "fire task", sweep);
+    if (csvFile != null) {
+      try {
+        Files.createDirectories(csvFile.getParent());
+        Files.writeString(csvFile, csv);
+      } catch (IOException e) {
+        out.println("  (hop times not written to " + csvFile + ": " + e + ")");
+      }
+    }
   }
 
   private Map<String, Long> dispatches(String handler) {
@@ -96,10 +112,13 @@ final class HopTimes {
     return at;
   }
 
-  private static void record(Histogram[] h, long start, Long tasks, Long dispatch, long started) {
+  private void record(
+      String kind, String id, Histogram[] h, long start, Long tasks, Long dispatch, long started) {
     if (tasks == null || dispatch == null) {
       return;
     }
+    csv.append(kind).append(',').append(id).append(',').append(start).append(',');
+    csv.append(tasks).append(',').append(dispatch).append(',').append(started).append('\n');
     h[0].recordValue(Math.max(0, tasks - start));
     h[1].recordValue(Math.max(0, dispatch - tasks));
     h[2].recordValue(Math.max(0, started - dispatch));
