@@ -65,6 +65,8 @@ final class HopTimes {
             + "' AND e.attempt=1",
         rs ->
             record(
+                "email",
+                rs.getString(1),
                 mail,
                 rs.getLong(2),
                 tasksAt.get(rs.getString(1)),
@@ -77,6 +79,8 @@ final class HopTimes {
             + "' AND attempt=1",
         rs ->
             record(
+                "sweep",
+                rs.getString(1),
                 sweep,
                 rs.getLong(2),
                 tasksAt.get(rs.getString(1)),
