@@ -20,9 +20,14 @@ final class ScheduleStore {
   private final KeyValueStore<String, ScheduleState> schedules;
   private final DueIndex index;
 
-  ScheduleStore(ProcessingContext context) {
+  /**
+   * @param memories the process's task memories: the stream task's one learns of every schedule
+   *     timer written, so that its punctuator does not skip it
+   */
+  ScheduleStore(ProcessingContext context, TaskMemory.Registry memories) {
     this.schedules = context.getStateStore(Stores.SCHEDULES);
-    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX));
+    org.apache.kafka.streams.processor.TaskId task = context.taskId();
+    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), () -> memories.of(task));
   }
 
   /** The due-index id of schedule {@code name}'s timer. */
