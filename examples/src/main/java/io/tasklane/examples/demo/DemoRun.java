@@ -143,6 +143,8 @@ final class DemoRun implements AutoCloseable {
     int cases = expectedCases();
     Duration offering = Duration.ofSeconds(60 + options.orders() / options.rate());
     progressUntil(db, load::allOffered, offering);
+    out.println();
+    StreamsFigures.print(out, httpPort, TasklaneApps.TOKEN);
     progressUntil(db, scheduleVerifier::ranLongEnough, Duration.ofSeconds(60));
     schedules.stopCalendars();
     scheduleVerifier.awaitDeleted(httpPort, TasklaneApps.TOKEN, Duration.ofSeconds(60));
