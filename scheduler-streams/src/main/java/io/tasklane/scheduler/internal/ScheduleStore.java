@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal;
 
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -26,7 +27,7 @@ final class ScheduleStore {
    */
   ScheduleStore(ProcessingContext context, TaskMemory.Registry memories) {
     this.schedules = context.getStateStore(Stores.SCHEDULES);
-    org.apache.kafka.streams.processor.TaskId task = context.taskId();
+    TaskId task = context.taskId();
     this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), () -> memories.of(task));
   }
 
