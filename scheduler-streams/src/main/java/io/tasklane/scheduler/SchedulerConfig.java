@@ -25,6 +25,12 @@ import java.util.TreeSet;
  * @param punctuationInterval how often the due-index is scanned
  * @param scanBound the most due-index entries one scan handles
  * @param processingGuarantee {@code at_least_once} (default) or {@code exactly_once_v2}
+ * @param commitInterval Kafka Streams' {@code commit.interval.ms}; null: {@link
+ *     #DEFAULT_COMMIT_INTERVAL_EOS} under {@code exactly_once_v2}, where a dispatch (and a
+ *     schedule's fire task) is visible to read_committed readers only once the transaction that
+ *     wrote it commits, so each hop waits up to one interval; {@link #DEFAULT_COMMIT_INTERVAL_ALOS}
+ *     under {@code at_least_once}, where records are visible as soon as they are sent and the
+ *     interval only bounds the input replayed after a crash (shorter: more commits, more CPU)
  * @param numStandbyReplicas warm standby copies of each store on other instances
  * @param stateDir where RocksDB keeps the stores (keep it out of /tmp)
  * @param retention how long finished tasks stay queryable and deduplicated
@@ -69,6 +75,7 @@ public record SchedulerConfig(
     Duration punctuationInterval,
     int scanBound,
     ProcessingGuarantee processingGuarantee,
+    Duration commitInterval,
     int numStandbyReplicas,
     Path stateDir,
     Duration retention,
@@ -95,6 +102,17 @@ public record SchedulerConfig(
   public static final int DEFAULT_SCAN_BOUND = 5_000;
   public static final ProcessingGuarantee DEFAULT_PROCESSING_GUARANTEE =
       ProcessingGuarantee.AT_LEAST_ONCE;
+
+  /**
+   * 100 ms under {@code exactly_once_v2} (Kafka Streams' own default there): each transaction
+   * commit makes the dispatches of the last interval visible, so the interval is added to every
+   * hop.
+   */
+  public static final Duration DEFAULT_COMMIT_INTERVAL_EOS = Duration.ofMillis(100);
+
+  /** 1 s under {@code at_least_once}: a crash replays at most a second of input (deduplicated). */
+  public static final Duration DEFAULT_COMMIT_INTERVAL_ALOS = Duration.ofSeconds(1);
+
   public static final int DEFAULT_NUM_STANDBY_REPLICAS = 0;
   public static final Path DEFAULT_STATE_DIR =
       Path.of(System.getProperty("user.home"), ".tasklane", "scheduler-state");
@@ -167,6 +185,13 @@ public record SchedulerConfig(
     range("scan-bound", scanBound, 1, 1_000_000);
     processingGuarantee =
         processingGuarantee == null ? DEFAULT_PROCESSING_GUARANTEE : processingGuarantee;
+    commitInterval =
+        orDefault(
+            commitInterval,
+            processingGuarantee == ProcessingGuarantee.EXACTLY_ONCE_V2
+                ? DEFAULT_COMMIT_INTERVAL_EOS
+                : DEFAULT_COMMIT_INTERVAL_ALOS);
+    range("commit-interval", commitInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
     range("num-standby-replicas", numStandbyReplicas, 0, 10);
     stateDir = stateDir == null ? DEFAULT_STATE_DIR : stateDir;
     retention = orDefault(retention, DEFAULT_RETENTION);
@@ -246,6 +271,8 @@ public record SchedulerConfig(
         + scanBound
         + ", processingGuarantee="
         + processingGuarantee.streamsValue()
+        + ", commitInterval="
+        + commitInterval
         + ", numStandbyReplicas="
         + numStandbyReplicas
         + ", stateDir="
@@ -325,6 +352,9 @@ public record SchedulerConfig(
     }
     if (bare.equals("processing.guarantee")) {
       require("kafka." + key, false, "cannot be set: use " + PREFIX + ".processing-guarantee");
+    }
+    if (key.equals("commit.interval.ms")) {
+      require("kafka." + key, false, "cannot be set: use " + PREFIX + ".commit-interval");
     }
     require(
         "kafka." + key,

@@ -17,6 +17,7 @@ public final class SchedulerConfigBuilder {
   private Duration punctuationInterval;
   private int scanBound = SchedulerConfig.DEFAULT_SCAN_BOUND;
   private ProcessingGuarantee processingGuarantee;
+  private Duration commitInterval;
   private int numStandbyReplicas = SchedulerConfig.DEFAULT_NUM_STANDBY_REPLICAS;
   private Path stateDir;
   private Duration retention;
@@ -72,6 +73,15 @@ public final class SchedulerConfigBuilder {
   /** Sets scanBound: the most due-index entries one scan handles. */
   public SchedulerConfigBuilder scanBound(int scanBound) {
     this.scanBound = scanBound;
+    return this;
+  }
+
+  /**
+   * Sets commitInterval: Kafka Streams' {@code commit.interval.ms} (null: by the processing
+   * guarantee, {@link SchedulerConfig#commitInterval()}).
+   */
+  public SchedulerConfigBuilder commitInterval(Duration commitInterval) {
+    this.commitInterval = commitInterval;
     return this;
   }
 
@@ -212,6 +222,7 @@ public final class SchedulerConfigBuilder {
         punctuationInterval,
         scanBound,
         processingGuarantee,
+        commitInterval,
         numStandbyReplicas,
         stateDir,
         retention,

@@ -51,6 +51,26 @@ class SchedulerConfigTest {
   }
 
   @Test
+  void theCommitIntervalFollowsTheGuaranteeUnlessSetAndPassThroughIsRefused() {
+    assertThat(config(6, null, null).commitInterval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(config(6, null, ProcessingGuarantee.EXACTLY_ONCE_V2).commitInterval())
+        .isEqualTo(Duration.ofMillis(100));
+    assertThat(
+            base()
+                .processingGuarantee(ProcessingGuarantee.EXACTLY_ONCE_V2)
+                .commitInterval(Duration.ofMillis(50))
+                .build()
+                .commitInterval())
+        .isEqualTo(Duration.ofMillis(50));
+    assertThatThrownBy(() -> base().commitInterval(Duration.ofMillis(5)).build())
+        .hasMessageStartingWith("tasklane.scheduler.commit-interval: PT0.005S is outside");
+    assertThatThrownBy(() -> base().kafka(Map.of("commit.interval.ms", "1000")).build())
+        .hasMessage(
+            "tasklane.scheduler.kafka.commit.interval.ms: cannot be set: use"
+                + " tasklane.scheduler.commit-interval");
+  }
+
+  @Test
   void theWorkersGroupPrefixDefaultsToTheNamespacesAndIsChecked() {
     assertThat(base().namespace("shop").build().workerGroupPrefix()).isEqualTo("shop-worker");
     assertThat(base().workerGroupPrefix("billing-workers").build().workerGroupPrefix())

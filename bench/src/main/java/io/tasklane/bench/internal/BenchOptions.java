@@ -21,9 +21,9 @@ import java.util.List;
  * @param scalePending tasks the scale scenario admits
  * @param failoverRate offered tasks/s during failover
  * @param failoverSeconds duration of the failover load (the kill is at a third)
- * @param schedules schedules of 1 to 60 s periods the schedules scenario holds (beside 100 1-second
- *     ones)
- * @param scheduleSeconds how long the schedules scenario measures their fires
+ * @param schedules 1-second schedules of the schedules scenario's part (a), end to end; part (b)
+ *     fires ten times as many through the scheduler alone ({@link ScheduleLoad})
+ * @param scheduleSeconds how long parts (a) and (b) measure their fires
  * @param jfr record the apps with JFR (files next to the logs)
  * @param writeDocs regenerate docs/benchmarks.md and its charts
  * @param db the outbox database: MariaDB (every scenario) or PostgreSQL (throughput only; its
@@ -70,7 +70,8 @@ public record BenchOptions(
       throw new IllegalArgumentException(
           "--db postgres runs "
               + POSTGRES_SCENARIOS
-              + " only (the other scenarios measure the scheduler and db-scheduler on MariaDB); got "
+              + " only (the other scenarios measure the scheduler and db-scheduler on MariaDB); got"
+              + " "
               + scenarios);
     }
     if (tasks < 1
@@ -109,7 +110,7 @@ public record BenchOptions(
    * Collects the settings of a {@link BenchOptions}; {@link #build()} validates them. Starts from
    * the full mode: every scenario, 200,000 tasks after 20,000 to warm up, 1,000 tasks/s for 60 s,
    * 1,000,000 pending, 10,000 due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s,
-   * 10,000 schedules measured for 120 s, docs written, no JFR, MariaDB. Not thread-safe.
+   * 1,000 schedules measured for 60 s, docs written, no JFR, MariaDB. Not thread-safe.
    */
   public static final class Builder {
     private final Path home;
@@ -125,8 +126,8 @@ public record BenchOptions(
     private long scalePending = 1_000_000L;
     private int failoverRate = 500;
     private int failoverSeconds = 30;
-    private int schedules = 10_000;
-    private int scheduleSeconds = 120;
+    private int schedules = 1_000;
+    private int scheduleSeconds = 60;
     private boolean jfr;
     private boolean writeDocs = true;
     private DatabaseKind db = DatabaseKind.MARIADB;
@@ -192,7 +193,7 @@ public record BenchOptions(
       return this;
     }
 
-    /** Schedules held beside the 100 1-second ones, and how long their fires are measured. */
+    /** 1-second schedules of part (a) (ten times as many in (b)) and how long each is measured. */
     public Builder schedules(int count, int seconds) {
       this.schedules = count;
       this.scheduleSeconds = seconds;

@@ -42,6 +42,7 @@ final class DemoRun implements AutoCloseable {
   private long lastEffects;
   private long lastAt = t0;
 
+  private static final String SCHEDULER_PASS_THROUGH = "tasklane.demo.scheduler.";
   private final LocalStack givenStack;
 
   /**
@@ -91,23 +92,27 @@ final class DemoRun implements AutoCloseable {
             .database(db.url(), db.user(), db.password())
             .bootstrap(stack.bootstrapServers())
             .namespace(namespace)
+            // -Dtasklane.demo.jfr=true: relay, scheduler and workers record JFR into the run dir
+            .jfr(Boolean.getBoolean("tasklane.demo.jfr"))
             .build();
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
     boolean keep = options.keep();
     JavaProcess relay = track(apps.relay("relay").detached(keep).start());
-    JavaProcess scheduler =
-        track(
-            apps.scheduler("scheduler", httpPort)
-                .sysProp(
-                    "tasklane.scheduler.api.tokens",
-                    "viewer:"
-                        + viewerToken
-                        + ":viewer,operator:"
-                        + TasklaneApps.TOKEN
-                        + ":operator")
-                .detached(keep)
-                .start());
+    JavaProcess.Builder schedulerRecipe =
+        apps.scheduler("scheduler", httpPort)
+            .sysProp(
+                "tasklane.scheduler.api.tokens",
+                "viewer:" + viewerToken + ":viewer,operator:" + TasklaneApps.TOKEN + ":operator");
+    // -Dtasklane.demo.scheduler.<key>=<value>: tasklane.scheduler.<key> (tuning experiments)
+    System.getProperties().stringPropertyNames().stream()
+        .filter(k -> k.startsWith(SCHEDULER_PASS_THROUGH))
+        .forEach(
+            k ->
+                schedulerRecipe.sysProp(
+                    "tasklane.scheduler." + k.substring(SCHEDULER_PASS_THROUGH.length()),
+                    System.getProperty(k)));
+    JavaProcess scheduler = track(schedulerRecipe.detached(keep).start());
     JavaProcess worker = track(ExampleWorker.recipe(apps, "worker", false).detached(keep).start());
     ApplicationContext orders = track(ordersContext(db));
     OrderService orderService = orders.getBean(OrderService.class);
@@ -138,6 +143,8 @@ final class DemoRun implements AutoCloseable {
     int cases = expectedCases();
     Duration offering = Duration.ofSeconds(60 + options.orders() / options.rate());
     progressUntil(db, load::allOffered, offering);
+    out.println();
+    StreamsFigures.print(out, httpPort, TasklaneApps.TOKEN);
     progressUntil(db, scheduleVerifier::ranLongEnough, Duration.ofSeconds(60));
     schedules.stopCalendars();
     scheduleVerifier.awaitDeleted(httpPort, TasklaneApps.TOKEN, Duration.ofSeconds(60));
@@ -168,6 +175,8 @@ final class DemoRun implements AutoCloseable {
             + " errors"
             + (load.errors().isEmpty() ? "" : ": " + load.errors().get(0)));
     printSummary(verdict, verifier, scheduleVerifier, httpPort, load);
+    new HopTimes(db, new Topics(namespace), stack.bootstrapServers())
+        .print(out, runDir.resolve("hops.csv"));
     if (keep) {
       scope.release(stack, relay, scheduler, worker, late, dropSlots, dropState);
       boolean own = givenStack == null && !stack.isAttached();

@@ -52,7 +52,8 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
     this.machine = new TaskMachine(ctx, engine);
     this.commands = new Commands(machine);
     this.inputs = new Inputs("tasks", engine, machine.out);
-    this.schedules = new ScheduleMachine(new ScheduleStore(ctx), engine, machine.out);
+    this.schedules =
+        new ScheduleMachine(new ScheduleStore(ctx, engine.memory()), engine, machine.out);
     DuePunctuator punctuator = new DuePunctuator(machine, schedules);
     ctx.schedule(
         engine.settings().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, punctuator);

@@ -42,6 +42,7 @@ final class ConfigLoader {
               "punctuation-interval",
               "scan-bound",
               "processing-guarantee",
+              "commit-interval",
               "num-standby-replicas",
               "state-dir",
               "retention",
@@ -110,6 +111,7 @@ final class ConfigLoader {
         .punctuationInterval(c.duration("punctuation-interval"))
         .scanBound(c.integer("scan-bound", SchedulerConfig.DEFAULT_SCAN_BOUND))
         .processingGuarantee(c.enumValue("processing-guarantee", ProcessingGuarantee.class))
+        .commitInterval(c.duration("commit-interval"))
         .numStandbyReplicas(
             c.integer("num-standby-replicas", SchedulerConfig.DEFAULT_NUM_STANDBY_REPLICAS))
         .stateDir(c.string("state-dir") == null ? null : Path.of(c.string("state-dir")))

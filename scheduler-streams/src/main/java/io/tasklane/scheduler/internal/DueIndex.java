@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -16,13 +17,32 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * TimerKind#PURGE}, a queue key for {@link TimerKind#QUEUED} ({@link DueIndexKey}). The value is
  * the timer kind's byte. Used on the stream task's thread only (processors and punctuator); its
  * writes go to the store's cache and reach the changelog at the next commit, with the other two
- * stores'.
+ * stores'. The stream task's {@link TaskMemory#nextDueAt} spares the punctuator the store reads of
+ * the ticks at which nothing is due: every time entry written here lowers it, every due scan moves
+ * it to the first entry after the scan.
  */
 final class DueIndex {
-  private final KeyValueStore<Bytes, byte[]> store;
+  /** How far past a scan the next due entry is looked for; no entry in it: scanned again then. */
+  static final long NEXT_DUE_HORIZON_MS = 10_000;
 
-  DueIndex(KeyValueStore<Bytes, byte[]> store) {
+  private final KeyValueStore<Bytes, byte[]> store;
+  private final Supplier<TaskMemory> memory;
+
+  /**
+   * @param memory the stream task's memory, looked up at each use (the processors' stores open it
+   *     afresh)
+   */
+  DueIndex(KeyValueStore<Bytes, byte[]> store, Supplier<TaskMemory> memory) {
     this.store = store;
+    this.memory = memory;
+  }
+
+  /** A time entry at {@code at} is written: the next scan must not skip it. */
+  private void timeEntryAt(long at) {
+    TaskMemory m = memory.get();
+    if (at < m.nextDueAt) {
+      m.nextDueAt = at;
+    }
   }
 
   /** An entry read by a due scan; decoding its kind may throw (a corrupt value). */
@@ -43,6 +63,9 @@ final class DueIndex {
 
   /** Writes the entry of {@code r}'s timer ({@code r} has one). */
   void put(String id, TaskRecord r) {
+    if (r.timerKind() != TimerKind.QUEUED) {
+      timeEntryAt(r.timerAt());
+    }
     store.put(keyOf(id, r), new byte[] {r.timerKind().code});
   }
 
@@ -58,6 +81,7 @@ final class DueIndex {
 
   /** Writes a time entry of {@code kind} for {@code id} at {@code at} (a schedule's timer). */
   void put(long at, String id, TimerKind kind) {
+    timeEntryAt(at);
     store.put(DueIndexKey.of(at, id), new byte[] {kind.code});
   }
 
@@ -76,8 +100,16 @@ final class DueIndex {
     store.delete(key);
   }
 
-  /** Up to {@code bound} time entries due at or before {@code now}, in due order. */
+  /**
+   * Up to {@code bound} time entries due at or before {@code now}, in due order. Reads nothing
+   * before {@link TaskMemory#nextDueAt}; a scan that found fewer than {@code bound} entries (the
+   * caller takes every one out of the index) sets it to the first entry after {@code now}.
+   */
   List<Entry> due(long now, int bound) {
+    TaskMemory m = memory.get();
+    if (now < m.nextDueAt) {
+      return List.of();
+    }
     List<Entry> due = new ArrayList<>();
     try (KeyValueIterator<Bytes, byte[]> it =
         store.range(DueIndexKey.FIRST, DueIndexKey.upTo(now))) {
@@ -86,7 +118,23 @@ final class DueIndex {
         due.add(new Entry(kv.key, kv.value));
       }
     }
+    if (due.size() < bound) {
+      m.nextDueAt = firstAfter(now);
+    }
     return due;
+  }
+
+  /**
+   * The due time of the first time entry after {@code now} within {@link #NEXT_DUE_HORIZON_MS}, or
+   * the end of that horizon (a range over the cached store copies the cached keys in it first, so
+   * the horizon bounds the copy too).
+   */
+  private long firstAfter(long now) {
+    long horizon = now + NEXT_DUE_HORIZON_MS;
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.range(DueIndexKey.of(now + 1, ""), DueIndexKey.upTo(horizon))) {
+      return it.hasNext() ? DueIndexKey.dueAt(it.next().key) : horizon + 1;
+    }
   }
 
   /**

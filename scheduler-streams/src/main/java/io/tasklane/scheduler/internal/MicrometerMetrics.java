@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tasklane.core.TaskState;
 import java.time.Duration;
 import java.util.HashMap;
@@ -56,6 +57,15 @@ final class MicrometerMetrics implements SchedulerMetrics {
     Gauge.builder("tasklane.scheduler.due.index.size", this::indexSize)
         .description("approximate entries of the due-index of this instance")
         .register(registry);
+  }
+
+  /**
+   * Publishes the Kafka Streams client's own metrics ({@code kafka.stream.thread.*} commit, poll,
+   * process and punctuate latencies and ratios, consumer fetch and producer request latencies) with
+   * the others; called once on the starting thread, before {@code s} starts.
+   */
+  void bindStreams(KafkaStreams s) {
+    new KafkaStreamsMetrics(s).bindTo(registry);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal;
 
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -20,9 +21,14 @@ final class ScheduleStore {
   private final KeyValueStore<String, ScheduleState> schedules;
   private final DueIndex index;
 
-  ScheduleStore(ProcessingContext context) {
+  /**
+   * @param memories the process's task memories: the stream task's one learns of every schedule
+   *     timer written, so that its punctuator does not skip it
+   */
+  ScheduleStore(ProcessingContext context, TaskMemory.Registry memories) {
     this.schedules = context.getStateStore(Stores.SCHEDULES);
-    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX));
+    TaskId task = context.taskId();
+    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), () -> memories.of(task));
   }
 
   /** The due-index id of schedule {@code name}'s timer. */

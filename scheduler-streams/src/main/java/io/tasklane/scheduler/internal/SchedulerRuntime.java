@@ -217,6 +217,7 @@ public final class SchedulerRuntime {
         });
     s.setStateListener((now, before) -> LOG.info("kafka streams {} -> {}", before, now));
     streams = s;
+    metrics.bindStreams(s);
     delivery.start(alerts);
     s.start();
     long every = config.topicRefreshInterval().toMillis();

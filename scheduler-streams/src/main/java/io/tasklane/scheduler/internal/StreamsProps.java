@@ -34,8 +34,6 @@ final class StreamsProps {
 
   static Properties streams(SchedulerConfig c, HostInfo self, SchedulerMetrics metrics) {
     Properties p = new Properties();
-    // A crash replays at most a second of input (duplicates are dropped by task id).
-    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "1000");
     p.put(StreamsConfig.producerPrefix(ProducerConfig.ACKS_CONFIG), "all");
     p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
     p.putAll(c.kafka());
@@ -43,6 +41,8 @@ final class StreamsProps {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers());
     p.put(StreamsConfig.STATE_DIR_CONFIG, c.stateDir().toAbsolutePath().toString());
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, c.processingGuarantee().streamsValue());
+    // typed, so it wins over kafka.commit.interval.ms: see SchedulerConfig#commitInterval
+    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, c.commitInterval().toMillis());
     p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, c.numStandbyReplicas());
     p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
     // An output record no retry can write (too large) is logged, counted and skipped instead of

@@ -23,6 +23,13 @@ final class TaskMemory {
   /** True once the timer repair has read the whole store. */
   boolean repaired;
 
+  /**
+   * No time entry of the due-index is due before this instant, so a punctuator tick before it reads
+   * nothing ({@link DueIndex#due}); {@link Long#MIN_VALUE} (unknown) until the first scan. Each
+   * scan sets it to the first entry after it (within a horizon), each time entry written lowers it.
+   */
+  long nextDueAt = Long.MIN_VALUE;
+
   TaskMemory(Alerts alerts) {
     this.reports = new ReportRecorder(alerts);
   }

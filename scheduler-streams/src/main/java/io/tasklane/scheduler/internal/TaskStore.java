@@ -40,7 +40,7 @@ final class TaskStore {
     this.taskId = context.taskId();
     memories.drop(taskId);
     this.tasks = context.getStateStore(Stores.TASKS);
-    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX));
+    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), this::memory);
     this.search =
         new TaskIndex(
             context.getStateStore(Stores.TASK_INDEX),

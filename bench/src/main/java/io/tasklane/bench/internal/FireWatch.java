@@ -1,0 +1,123 @@
+package io.tasklane.bench.internal;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.WireCodec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Reads the dispatches of schedule fires on one handler topic from its end, on its own thread: per
+ * fire (schedule name and fire instant, from the task's headers) inside the watch window, the
+ * dispatch record's timestamp (taken by the scheduler when it dispatched) and the task id; a second
+ * task id for one fire, or a fire task dispatched again, counts as a duplicate. Readers may call
+ * any method from any thread once the watch is stopped.
+ */
+final class FireWatch implements AutoCloseable {
+  static final String HEADER_SCHEDULE = "tasklane.schedule";
+  static final String HEADER_FIRE_TIME = "tasklane.fire-time";
+
+  /** One fire's first dispatch. */
+  record Fire(String taskId, long fireAt, long dispatchedAt) {}
+
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Thread thread;
+  private final long windowStart;
+  private final long windowEnd;
+  private final Map<String, Fire> fires = new ConcurrentHashMap<>();
+  private final Map<String, Set<String>> idsByFire = new ConcurrentHashMap<>();
+  private final AtomicLong redispatches = new AtomicLong();
+  private volatile boolean running = true;
+
+  FireWatch(String bootstrap, String topic, long windowStart, long windowEnd) {
+    this.windowStart = windowStart;
+    this.windowEnd = windowEnd;
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+    this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+    List<TopicPartition> parts = new ArrayList<>();
+    consumer
+        .partitionsFor(topic, Duration.ofSeconds(30))
+        .forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
+    consumer.assign(parts);
+    consumer.seekToEnd(parts);
+    parts.forEach(consumer::position);
+    this.thread = new Thread(this::loop, "bench-fire-watch");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void loop() {
+    while (running) {
+      try {
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+          onDispatch(r);
+        }
+      } catch (org.apache.kafka.common.errors.WakeupException e) {
+        // close()
+      } catch (RuntimeException e) {
+        if (running) {
+          System.err.println("bench fire watch: " + e);
+        }
+      }
+    }
+    consumer.close(Duration.ofSeconds(2));
+  }
+
+  private void onDispatch(ConsumerRecord<String, byte[]> r) {
+    Dispatch d;
+    try {
+      d = WireCodec.decodeDispatch(r.value());
+    } catch (RuntimeException e) {
+      return; // not a dispatch
+    }
+    TaskEnvelope e = d.task();
+    if (e.headers() == null || e.headers().get(HEADER_SCHEDULE) == null) {
+      return;
+    }
+    long at = Long.parseLong(e.headers().get(HEADER_FIRE_TIME));
+    if (at < windowStart || at >= windowEnd) {
+      return;
+    }
+    String key = e.headers().get(HEADER_SCHEDULE) + " " + at;
+    if (!idsByFire.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(d.id())) {
+      redispatches.incrementAndGet();
+    }
+    fires.putIfAbsent(key, new Fire(d.id(), at, r.timestamp()));
+  }
+
+  /** The first dispatch of every fire seen. */
+  Iterable<Fire> fires() {
+    return fires.values();
+  }
+
+  int size() {
+    return fires.size();
+  }
+
+  /** Extra task ids for one fire plus fire tasks dispatched again. */
+  long duplicates() {
+    return idsByFire.values().stream().mapToLong(s -> s.size() - 1L).sum() + redispatches.get();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    running = false;
+    consumer.wakeup();
+    thread.join(5000);
+  }
+}
