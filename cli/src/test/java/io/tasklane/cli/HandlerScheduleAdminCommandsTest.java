@@ -3,6 +3,7 @@ package io.tasklane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tasklane.core.TaskEnvelope;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.nio.file.Files;
@@ -39,7 +40,7 @@ class HandlerScheduleAdminCommandsTest {
   }
 
   @Test
-  void handlersAreListedPausedResumedAndSized() {
+  void handlersAreListedPausedResumedAndSized() throws Exception {
     await()
         .atMost(Duration.ofSeconds(60))
         .untilAsserted(
@@ -65,6 +66,28 @@ class HandlerScheduleAdminCommandsTest {
                             .path("paused")
                             .asBoolean())
                     .isTrue());
+    // Two due tasks of the paused handler wait in its backlog: the table and the JSON show them.
+    for (int i = 0; i < 2; i++) {
+      TaskEnvelope task = LiveScheduler.task(HANDLER, System.currentTimeMillis(), 1);
+      scheduler.send(task.routingKey(), task);
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              CliRun.Result json =
+                  scheduler.cli(scheduler.viewer).run("handlers", "show", HANDLER, "--json");
+              assertThat(json.json().path("backlog").asLong()).as(json.out()).isEqualTo(2);
+              assertThat(json.json().path("counts").path("PENDING").asLong()).isEqualTo(2);
+              assertThat(json.json().path("recent").path("succeeded").asLong()).isZero();
+              CliRun.Result table = scheduler.cli(scheduler.viewer).run("handlers");
+              assertThat(table.out())
+                  .contains("BACKLOG", "DONE/MIN", "RUN-P99")
+                  .containsPattern(
+                      "(?m)^" + HANDLER.replace(".", "\\.") + "\\s+paused\\s.*\\s2\\s");
+              CliRun.Result show = scheduler.cli(scheduler.viewer).run("handlers", "show", HANDLER);
+              assertThat(show.out()).contains("tasks PENDING 2");
+            });
     assertThat(scheduler.cli(scheduler.admin).run("handlers", "resume", HANDLER).exit()).isZero();
     CliRun.Result sized =
         scheduler.cli(scheduler.admin).run("handlers", "concurrency", HANDLER, "4", "--json");
