@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TasklaneStack
 class HandlerScheduleAdminCommandsTest {
   static final String HANDLER = "cli.admin";
+  static final String HELD = "cli.held";
 
   @TempDir static Path stateDir;
   @TempDir static Path files;
@@ -30,6 +31,7 @@ class HandlerScheduleAdminCommandsTest {
   static void start(LocalStack stack) throws Exception {
     scheduler = new LiveScheduler(stack, stateDir);
     scheduler.createHandlerTopic(HANDLER);
+    scheduler.createHandlerTopic(HELD);
   }
 
   @AfterAll
@@ -66,9 +68,10 @@ class HandlerScheduleAdminCommandsTest {
                             .path("paused")
                             .asBoolean())
                     .isTrue());
-    // Two due tasks of the paused handler wait in its backlog: the table and the JSON show them.
+    // Two due tasks of a paused handler wait in its backlog: the table and the JSON show them.
+    assertThat(scheduler.cli(scheduler.admin).run("handlers", "pause", HELD).exit()).isZero();
     for (int i = 0; i < 2; i++) {
-      TaskEnvelope task = LiveScheduler.task(HANDLER, System.currentTimeMillis(), 1);
+      TaskEnvelope task = LiveScheduler.task(HELD, System.currentTimeMillis(), 1);
       scheduler.send(task.routingKey(), task);
     }
     await()
@@ -76,7 +79,7 @@ class HandlerScheduleAdminCommandsTest {
         .untilAsserted(
             () -> {
               CliRun.Result json =
-                  scheduler.cli(scheduler.viewer).run("handlers", "show", HANDLER, "--json");
+                  scheduler.cli(scheduler.viewer).run("handlers", "show", HELD, "--json");
               assertThat(json.json().path("backlog").asLong()).as(json.out()).isEqualTo(2);
               assertThat(json.json().path("counts").path("PENDING").asLong()).isEqualTo(2);
               assertThat(json.json().path("recent").path("succeeded").asLong()).isZero();
@@ -84,8 +87,8 @@ class HandlerScheduleAdminCommandsTest {
               assertThat(table.out())
                   .contains("BACKLOG", "DONE/MIN", "RUN-P99")
                   .containsPattern(
-                      "(?m)^" + HANDLER.replace(".", "\\.") + "\\s+paused\\s.*\\s2\\s");
-              CliRun.Result show = scheduler.cli(scheduler.viewer).run("handlers", "show", HANDLER);
+                      "(?m)^" + HELD.replace(".", "\\.") + "\\s+paused\\s.*\\s2\\s");
+              CliRun.Result show = scheduler.cli(scheduler.viewer).run("handlers", "show", HELD);
               assertThat(show.out()).contains("tasks PENDING 2");
             });
     assertThat(scheduler.cli(scheduler.admin).run("handlers", "resume", HANDLER).exit()).isZero();

@@ -70,7 +70,7 @@ final class HandlerStats {
     KafkaStreams streams = fanOut.streams();
     Map<String, Figures> merged = local(streams, now);
     FanOut.Answers others =
-        fanOut.others(streams, "/api/handlers?forwarded=true&at=" + now, "handler figures");
+        fanOut.others(streams, "/api/handlers?at=" + now + "&forwarded=true", "handler figures");
     for (String body : others.bodies()) {
       decode(WireCodec.readTree(body)).forEach((h, f) -> merged.merge(h, f, (a, b) -> a.add(b)));
     }
