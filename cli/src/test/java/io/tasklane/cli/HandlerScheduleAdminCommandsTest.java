@@ -86,8 +86,7 @@ class HandlerScheduleAdminCommandsTest {
               CliRun.Result table = scheduler.cli(scheduler.viewer).run("handlers");
               assertThat(table.out())
                   .contains("BACKLOG", "DONE/MIN", "RUN-P99")
-                  .containsPattern(
-                      "(?m)^" + HELD.replace(".", "\\.") + "\\s+paused\\s.*\\s2\\s");
+                  .containsPattern("(?m)^" + HELD.replace(".", "\\.") + "\\s+paused\\s.*\\s2\\s");
               CliRun.Result show = scheduler.cli(scheduler.viewer).run("handlers", "show", HELD);
               assertThat(show.out()).contains("tasks PENDING 2");
             });

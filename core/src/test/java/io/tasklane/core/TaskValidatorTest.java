@@ -155,8 +155,7 @@ class TaskValidatorTest {
     for (String bad : List.of("0", "999", "604800001", "-5", "2s")) {
       assertThatThrownBy(
               () ->
-                  validator.validate(
-                      with(b -> b.headers(Map.of(WaitTimeout.HEADER, bad))), 1, NOW))
+                  validator.validate(with(b -> b.headers(Map.of(WaitTimeout.HEADER, bad))), 1, NOW))
           .as(bad)
           .isInstanceOf(InvalidTaskException.class)
           .hasMessageStartingWith("waitTimeout:");
