@@ -3,6 +3,7 @@ package io.tasklane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tasklane.core.TaskEnvelope;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TasklaneStack
 class HandlerScheduleAdminCommandsTest {
   static final String HANDLER = "cli.admin";
+  static final String HELD = "cli.held";
 
   @TempDir static Path stateDir;
   @TempDir static Path files;
@@ -29,6 +31,7 @@ class HandlerScheduleAdminCommandsTest {
   static void start(LocalStack stack) throws Exception {
     scheduler = new LiveScheduler(stack, stateDir);
     scheduler.createHandlerTopic(HANDLER);
+    scheduler.createHandlerTopic(HELD);
   }
 
   @AfterAll
@@ -39,7 +42,7 @@ class HandlerScheduleAdminCommandsTest {
   }
 
   @Test
-  void handlersAreListedPausedResumedAndSized() {
+  void handlersAreListedPausedResumedAndSized() throws Exception {
     await()
         .atMost(Duration.ofSeconds(60))
         .untilAsserted(
@@ -65,6 +68,28 @@ class HandlerScheduleAdminCommandsTest {
                             .path("paused")
                             .asBoolean())
                     .isTrue());
+    // Two due tasks of a paused handler wait in its backlog: the table and the JSON show them.
+    assertThat(scheduler.cli(scheduler.admin).run("handlers", "pause", HELD).exit()).isZero();
+    for (int i = 0; i < 2; i++) {
+      TaskEnvelope task = LiveScheduler.task(HELD, System.currentTimeMillis(), 1);
+      scheduler.send(task.routingKey(), task);
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              CliRun.Result json =
+                  scheduler.cli(scheduler.viewer).run("handlers", "show", HELD, "--json");
+              assertThat(json.json().path("backlog").asLong()).as(json.out()).isEqualTo(2);
+              assertThat(json.json().path("counts").path("PENDING").asLong()).isEqualTo(2);
+              assertThat(json.json().path("recent").path("succeeded").asLong()).isZero();
+              CliRun.Result table = scheduler.cli(scheduler.viewer).run("handlers");
+              assertThat(table.out())
+                  .contains("BACKLOG", "DONE/MIN", "RUN-P99")
+                  .containsPattern("(?m)^" + HELD.replace(".", "\\.") + "\\s+paused\\s.*\\s2\\s");
+              CliRun.Result show = scheduler.cli(scheduler.viewer).run("handlers", "show", HELD);
+              assertThat(show.out()).contains("tasks PENDING 2");
+            });
     assertThat(scheduler.cli(scheduler.admin).run("handlers", "resume", HANDLER).exit()).isZero();
     CliRun.Result sized =
         scheduler.cli(scheduler.admin).run("handlers", "concurrency", HANDLER, "4", "--json");

@@ -60,6 +60,10 @@ public final class TaskValidator {
     }
     validateDependencies(task);
     validateHeaders(task.headers());
+    String wait = task.headers().get(WaitTimeout.HEADER);
+    if (wait != null) {
+      WaitTimeout.check(wait);
+    }
     return task;
   }
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -147,6 +148,22 @@ class TaskValidatorTest {
                 1,
                 NOW))
         .isNotNull();
+  }
+
+  @Test
+  void aWaitTimeoutMustBeMillisecondsFromOneSecondToSevenDays() {
+    for (String bad : List.of("0", "999", "604800001", "-5", "2s")) {
+      assertThatThrownBy(
+              () ->
+                  validator.validate(with(b -> b.headers(Map.of(WaitTimeout.HEADER, bad))), 1, NOW))
+          .as(bad)
+          .isInstanceOf(InvalidTaskException.class)
+          .hasMessageStartingWith("waitTimeout:");
+    }
+    TaskEnvelope ok =
+        validator.validate(with(b -> b.headers(Map.of(WaitTimeout.HEADER, "2000"))), 1, NOW);
+    assertThat(WaitTimeout.millis(ok)).isEqualTo(2000);
+    assertThat(WaitTimeout.millis(good())).isEqualTo(-1);
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskType;
+import io.tasklane.core.WaitTimeout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -165,6 +166,25 @@ public final class TaskRequest {
 
   public TaskRequest dependsOn(List<String> taskIds) {
     return with(f -> f.dependsOn = taskIds);
+  }
+
+  /**
+   * Raise a {@code wait-timeout} alert when no attempt of the task was dispatched within {@code
+   * value} of its due time (1 s to 7 d); the task keeps waiting. Carried as the header {@link
+   * WaitTimeout#HEADER}.
+   *
+   * @throws io.tasklane.core.InvalidTaskException naming {@code waitTimeout} when out of range
+   */
+  public TaskRequest waitTimeout(Duration value) {
+    Objects.requireNonNull(value, "waitTimeout");
+    long ms;
+    try {
+      ms = value.toMillis();
+    } catch (ArithmeticException e) {
+      ms = Long.MAX_VALUE;
+    }
+    WaitTimeout.check(ms);
+    return header(WaitTimeout.HEADER, Long.toString(ms));
   }
 
   /** Adds (or replaces) one header. */

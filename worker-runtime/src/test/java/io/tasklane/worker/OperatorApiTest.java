@@ -175,7 +175,8 @@ class OperatorApiTest {
   @Test
   void aPausedHandlerIsHeldWhileOthersRunAndResumeDispatchesItsTasks(LocalStack stack)
       throws Exception {
-    try (WorkerFixture fx = new WorkerFixture(stack, "operator", List.of("quick", "other"));
+    try (WorkerFixture fx =
+            new WorkerFixture(stack, "operator", List.of("quick", "other", "doomed"));
         SchedulerChild scheduler = SchedulerChild.start(stack, fx.topics, dir, 3, Map.of());
         KafkaProducer<String, byte[]> producer = producer(stack)) {
       ApplicationContext worker =
@@ -196,7 +197,34 @@ class OperatorApiTest {
         quick.add(enqueue(producer, fx, "quick"));
         other.add(enqueue(producer, fx, "other"));
       }
+      for (int i = 0; i < 3; i++) {
+        enqueue(producer, fx, "doomed");
+      }
       await().atMost(Duration.ofSeconds(60)).until(() -> probe.other.containsAll(other));
+      // Each handler's figures: counts by state, the paused handler's backlog, recent outcomes.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                JsonNode q = handler(scheduler, "quick");
+                assertThat(q.path("counts").path("PENDING").asLong()).isEqualTo(5);
+                assertThat(q.path("backlog").asLong()).isEqualTo(5);
+                assertThat(q.path("recent").path("succeeded").asLong()).isZero();
+                JsonNode o = handler(scheduler, "other");
+                assertThat(o.path("counts").path("SUCCEEDED").asLong()).isEqualTo(5);
+                assertThat(o.path("backlog").asLong()).isZero();
+                assertThat(o.path("recent").path("succeeded").asLong()).isEqualTo(5);
+                assertThat(o.path("recent").path("failed").asLong()).isZero();
+                assertThat(o.path("recent").path("runTimeMs").path("p50").isNumber()).isTrue();
+                assertThat(o.path("recent").path("latenessMs").path("p99").isNumber()).isTrue();
+                assertThat(o.path("recent").path("succeededPerMin").asDouble()).isPositive();
+                JsonNode d = handler(scheduler, "doomed");
+                assertThat(d.path("counts").path("DEAD").asLong()).isEqualTo(3);
+                assertThat(d.path("recent").path("dead").asLong()).isEqualTo(3);
+                assertThat(d.path("recent").path("failed").asLong()).isEqualTo(3);
+                assertThat(d.path("recent").path("succeeded").asLong()).isZero();
+                assertThat(d.path("partial").asBoolean()).isFalse();
+              });
       // The paused handler's due tasks stay PENDING while the other handler ran all of its own.
       for (String id : quick) {
         assertThat(WireCodec.readTree(scheduler.get("/api/tasks/" + id).body()).path("state"))
@@ -211,6 +239,15 @@ class OperatorApiTest {
       assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
       assertThat(WireCodec.readTree(resumed.body()).path("paused").asBoolean()).isFalse();
       await().atMost(Duration.ofSeconds(60)).until(() -> probe.quick.containsAll(quick));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                JsonNode q = handler(scheduler, "quick");
+                assertThat(q.path("backlog").asLong()).isZero();
+                assertThat(q.path("counts").path("SUCCEEDED").asLong()).isEqualTo(5);
+                assertThat(q.path("recent").path("succeeded").asLong()).isEqualTo(5);
+              });
       await()
           .atMost(Duration.ofSeconds(20))
           .untilAsserted(
@@ -275,6 +312,12 @@ class OperatorApiTest {
         .send(new ProducerRecord<>(fx.topics.tasks(), t.routingKey(), WireCodec.encode(t)))
         .get(10, TimeUnit.SECONDS);
     return t.id();
+  }
+
+  static JsonNode handler(SchedulerChild scheduler, String name) throws Exception {
+    HttpResponse<String> r = scheduler.get("/api/handlers/" + name);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return WireCodec.readTree(r.body());
   }
 
   static List<JsonNode> workers(SchedulerChild scheduler) throws Exception {

@@ -57,6 +57,16 @@ final class OperatorSuite {
     }
   }
 
+  /** Refuses every task for good: each goes DEAD after its first attempt. */
+  @TaskHandler("doomed")
+  @Requires(property = "test.suite", value = "operator")
+  static class DoomedHandler implements Handler<Object> {
+    @Override
+    public void handle(Object payload, TaskContext ctx) {
+      throw new PermanentTaskException("refused for good");
+    }
+  }
+
   /** Runs until released, counting how many run at once. */
   @TaskHandler("parallel")
   @Requires(property = "test.suite", value = "operator")

@@ -34,12 +34,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * {@code bin/bench api}: the operator API's latency with the scheduler holding {@code --scale}
- * tasks (1,000,000 by default): far-future tasks preloaded straight to {@code <ns>.tasks}, plus 1 %
- * (at least 1,000) of handler {@value #FAILING} made DEAD for real — dispatched, answered FAILED by
- * a failing handler in this process, maxAttempts 1. Then {@value #REQUESTS} requests each of the
+ * tasks (1,000,000 by default): far-future tasks preloaded straight to {@code <ns>.tasks}, plus 10
+ * % (at least 1,000) of handler {@value #FAILING} made DEAD for real — dispatched, answered FAILED
+ * by a failing handler in this process, maxAttempts 1. Then {@value #REQUESTS} requests each of the
  * first page (50) of that handler's DEAD tasks and of the counts per state and handler; results
  * {@code api_dead_page_p50_ms}, {@code api_dead_page_p99_ms}, {@code api_counts_p50_ms}, {@code
- * api_counts_p99_ms}.
+ * api_counts_p99_ms}. Last, one bulk {@code retry-dead} job of every DEAD task of that handler,
+ * timed from its POST until {@code GET /api/jobs/{job}} answers DONE ({@link BulkRetry}).
  */
 final class ApiScenario {
   static final String FAILING = "bench.fail";
@@ -56,7 +57,7 @@ final class ApiScenario {
 
   void run() throws Exception {
     long n = run.options.scalePending();
-    long dead = Math.max(1_000, n / 100);
+    long dead = Math.max(1_000, n / 10);
     long before = sum(get("/api/tasks/counts"), null);
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", run.stack.bootstrapServers()))) {
       TopicAdmin.ensure(
@@ -107,6 +108,7 @@ final class ApiScenario {
         page.getValueAtPercentile(99) / 1000.0,
         counts.getValueAtPercentile(50) / 1000.0,
         counts.getValueAtPercentile(99) / 1000.0);
+    new BulkRetry(run, FAILING).run(held[1]);
   }
 
   /** {@link #REQUESTS} GETs of {@code path} after 20 to warm up; microseconds. */

@@ -39,7 +39,7 @@ public final class HandlersCommand extends ApiCommand {
       printJson(r.body());
       return Exit.OK;
     }
-    Table t = new Table("NAME", "PAUSED", "CONCURRENCY", "WORKERS", "IN-FLIGHT", "LAG");
+    Table t = table();
     for (JsonNode h : r.json().path("handlers")) {
       row(t, h);
     }
@@ -59,9 +59,37 @@ public final class HandlersCommand extends ApiCommand {
       return Exit.OK;
     }
     JsonNode h = r.json();
-    Table t = new Table("NAME", "PAUSED", "CONCURRENCY", "WORKERS", "IN-FLIGHT", "LAG");
+    Table t = table();
     row(t, h);
     t.print(out());
+    StringBuilder counts = new StringBuilder();
+    h.path("counts")
+        .fields()
+        .forEachRemaining(
+            c -> {
+              if (c.getValue().asLong() > 0) {
+                counts.append(counts.length() == 0 ? "" : ", ");
+                counts.append(c.getKey()).append(' ').append(c.getValue().asLong());
+              }
+            });
+    out().println("  tasks " + (counts.length() == 0 ? "none" : counts));
+    JsonNode recent = h.path("recent");
+    if (!recent.isMissingNode()) {
+      out()
+          .println(
+              "  since "
+                  + text(recent, "sinceIso")
+                  + ": succeeded "
+                  + text(recent, "succeeded")
+                  + ", failed "
+                  + text(recent, "failed")
+                  + ", dead "
+                  + text(recent, "dead")
+                  + "; run time p50/p99 "
+                  + ms(recent.path("runTimeMs"))
+                  + "; lateness p50/p99 "
+                  + ms(recent.path("latenessMs")));
+    }
     for (JsonNode w : h.path("workers")) {
       out().println("  worker " + w.asText());
     }
@@ -112,13 +140,40 @@ public final class HandlersCommand extends ApiCommand {
     return Exit.OK;
   }
 
+  private static Table table() {
+    return new Table(
+        "NAME",
+        "PAUSED",
+        "CONCURRENCY",
+        "WORKERS",
+        "IN-FLIGHT",
+        "LAG",
+        "BACKLOG",
+        "DONE/MIN",
+        "FAILED/MIN",
+        "RUN-P99");
+  }
+
   private static void row(Table t, JsonNode h) {
+    JsonNode recent = h.path("recent");
+    JsonNode p99 = recent.path("runTimeMs").path("p99");
     t.row(
         text(h, "name"),
         h.path("paused").asBoolean() ? "paused" : "no",
         text(h, "concurrency"),
         h.path("workers").size(),
         text(h, "inFlight"),
-        text(h, "lag"));
+        text(h, "lag"),
+        text(h, "backlog"),
+        text(recent, "succeededPerMin"),
+        text(recent, "failedPerMin"),
+        p99.isNumber() ? p99.asLong() + "ms" : "-");
+  }
+
+  /** {@code p50/p99} in milliseconds, or {@code -} when nothing was measured. */
+  private static String ms(JsonNode percentiles) {
+    JsonNode p50 = percentiles.path("p50");
+    JsonNode p99 = percentiles.path("p99");
+    return p50.isNumber() ? p50.asLong() + "/" + p99.asLong() + " ms" : "-";
   }
 }

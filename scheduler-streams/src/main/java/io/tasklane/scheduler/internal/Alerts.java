@@ -46,6 +46,9 @@ final class Alerts {
   /** The rule of a task admitted long after its outbox insert, keyed {@code relay}. */
   static final String RELAY_LAG = "relay-lag";
 
+  /** The rule of a task not dispatched within its wait timeout, keyed by its handler. */
+  static final String WAIT_TIMEOUT = "wait-timeout";
+
   /** The rule of a handler's queued tasks above the threshold for a while, keyed by handler. */
   static final String BACKLOG = "backlog";
 
@@ -57,6 +60,7 @@ final class Alerts {
   private final Sink sink;
   private final Map<String, AlertGroup> open = new ConcurrentHashMap<>();
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+  private final Map<String, Counter> waitTimeouts = new ConcurrentHashMap<>();
   private final ArrayDeque<AlertGroup> recent = new ArrayDeque<>();
   private final Map<Object, Map<String, Integer>> queuedByStreamTask = new ConcurrentHashMap<>();
   private final Map<String, Long> aboveSince = new HashMap<>(); // delivery thread only
@@ -101,6 +105,36 @@ final class Alerts {
               + " was dispatched but the handler has no live"
               + " worker");
     }
+  }
+
+  /**
+   * Task {@code id} of {@code handler} was not dispatched within its wait timeout of {@code waitMs}
+   * from its due time: counted in {@code tasklane_scheduler_wait_timeouts_total{handler}} and
+   * raised as {@code wait-timeout} (on for every task that has a wait timeout). On the stream
+   * thread of the task's partition.
+   */
+  void waitTimedOut(String handler, String id, long waitMs) {
+    if (registry != null) {
+      waitTimeouts
+          .computeIfAbsent(
+              handler,
+              h ->
+                  Counter.builder("tasklane.scheduler.wait.timeouts")
+                      .description("tasks not dispatched within their wait timeout, by handler")
+                      .tag("handler", h)
+                      .register(registry))
+          .increment();
+    }
+    raise(
+        WAIT_TIMEOUT,
+        handler,
+        "task "
+            + id
+            + " of handler "
+            + handler
+            + " was not started within its wait timeout of "
+            + waitMs
+            + " ms from its due time; it keeps waiting");
   }
 
   /**

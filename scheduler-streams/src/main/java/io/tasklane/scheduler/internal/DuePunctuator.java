@@ -114,6 +114,10 @@ final class DuePunctuator implements Punctuator {
       schedules.fire(ScheduleStore.nameOf(id), at, now);
       return;
     }
+    if (kind == TimerKind.WAIT) {
+      waitTimedOut(WaitTimers.taskIdOf(id), at, now);
+      return;
+    }
     TaskRecord fired = store.get(id);
     if (fired == null || fired.timerAt() != at || fired.timerKind() != kind) {
       engine.metrics().count(SchedulerEvent.TIMER_STALE);
@@ -139,5 +143,22 @@ final class DuePunctuator implements Punctuator {
       }
     }
     store.putFired(id, fired, e.build());
+  }
+
+  /**
+   * The wait timeout of task {@code id}, armed for {@code at}, passed: when the task is still
+   * waiting for its first dispatch with that very due time, its record notes {@code waitTimedOutAt}
+   * (which raises {@code wait-timeout} through the {@link ReportRecorder}); the task itself keeps
+   * waiting, its own timer untouched.
+   */
+  private void waitTimedOut(String id, long at, long now) {
+    TaskRecord r = store.get(id);
+    if (WaitTimers.at(r) != at) {
+      engine.metrics().count(SchedulerEvent.TIMER_STALE);
+      return;
+    }
+    TaskRecord.Edit e = r.edit();
+    e.waitTimedOutAt = now;
+    store.put(id, r, e.build());
   }
 }

@@ -32,8 +32,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * {@code /api/handlers}: every handler (a dispatch topic, a setting or a worker names it) with its
  * operator settings, its live workers ({@link WorkerRegistry}), their in-flight work and the
  * topic's lag ({@link HandlerLag}); pause, resume and live concurrency, written to the compacted
- * {@code <ns>.handler-settings} ({@link HandlerSettingsStore}) and audit-logged. Runs on
- * Micronaut's blocking executor.
+ * {@code <ns>.handler-settings} ({@link HandlerSettingsStore}) and audit-logged. Each view also
+ * carries the handler's counts by state, backlog and recent figures of every instance ({@link
+ * HandlerStats}); {@code ?forwarded=true} answers this instance's raw figures. Runs on Micronaut's
+ * blocking executor.
  */
 @Controller("/api/handlers")
 @ExecuteOn(TaskExecutors.BLOCKING)
@@ -44,20 +46,36 @@ public class HandlerController {
   private final SchedulerRuntime runtime;
   private final AuditLog audit;
   private final Clock clock;
+  private final HandlerStats stats;
 
   HandlerController(SchedulerRuntime runtime, AuditLog audit, Optional<Clock> clock) {
     this.runtime = runtime;
+    this.stats = new HandlerStats(runtime);
     this.audit = audit;
     this.clock = clock.orElse(Clock.systemUTC());
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
-  HttpResponse<String> list() {
+  HttpResponse<String> list(
+      @Nullable @QueryValue Boolean forwarded, @Nullable @QueryValue Long at) {
+    if (Boolean.TRUE.equals(forwarded)) {
+      try {
+        String body = stats.forwarded(at == null ? clock.millis() : at);
+        return HttpResponse.ok(body).contentType(MediaType.APPLICATION_JSON_TYPE);
+      } catch (FanOut.Unavailable e) {
+        return json(e.answer.status(), WireCodec.readTree(e.answer.json()));
+      }
+    }
+    HandlerStats.All all = allOrNull();
     List<Map<String, Object>> out = new ArrayList<>();
     for (String h : names()) {
-      out.add(view(h));
+      out.add(view(h, all));
     }
-    return json(200, Map.of("handlers", out));
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("handlers", out);
+    m.put("partial", all == null || !all.missing().isEmpty());
+    m.put("missing", all == null ? List.of() : all.missing());
+    return json(200, m);
   }
 
   @Get(value = "/{name}", produces = MediaType.APPLICATION_JSON)
@@ -158,8 +176,22 @@ public class HandlerController {
     return names;
   }
 
-  /** One handler's view; room for counts and rates beside these fields. */
+  /** One handler's view with every instance's figures, or without them while unavailable. */
   private Map<String, Object> view(String name) {
+    return view(name, allOrNull());
+  }
+
+  /** Every instance's figures, or null while this instance's Streams is not running. */
+  private HandlerStats.All allOrNull() {
+    try {
+      return stats.all(clock.millis());
+    } catch (FanOut.Unavailable e) {
+      return null;
+    }
+  }
+
+  /** One handler's view: settings, workers, lag, and the figures of {@code all} (null: none). */
+  private Map<String, Object> view(String name, HandlerStats.All all) {
     HandlerSetting setting = runtime.handlerSettings().get(name);
     WorkerRegistry registry = runtime.registry();
     long now = registry.now();
@@ -191,6 +223,10 @@ public class HandlerController {
         "updatedAtIso",
         setting.updatedAt() > 0 ? Instant.ofEpochMilli(setting.updatedAt()).toString() : null);
     v.put("updatedBy", setting.actor());
+    if (all != null) {
+      HandlerStats.put(v, all.of(name), all.since(), clock.millis());
+    }
+    v.put("partial", all == null || !all.missing().isEmpty());
     return v;
   }
 

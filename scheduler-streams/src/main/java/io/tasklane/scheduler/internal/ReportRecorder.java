@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
+import io.tasklane.core.WaitTimeout;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -50,6 +51,9 @@ final class ReportRecorder {
     }
     if (previous == null) {
       alerts.admitted(id, next.updatedAt() - next.task().createdAt());
+    }
+    if (next.waitTimedOutAt() > 0 && (previous == null || previous.waitTimedOutAt() == 0)) {
+      alerts.waitTimedOut(next.task().handler(), id, WaitTimeout.millis(next.task()));
     }
     TaskState was = previous == null ? null : previous.state();
     TaskState now = next.state();

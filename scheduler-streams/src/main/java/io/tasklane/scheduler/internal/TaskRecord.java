@@ -33,6 +33,9 @@ import java.util.List;
  *     refused (the first record of an id wins); identical duplicates are not counted here; absent
  *     from the JSON when 0
  * @param lastRefusedDuplicate the last of those, or null
+ * @param waitTimedOutAt epoch millis the task's wait timeout ({@link io.tasklane.core.WaitTimeout})
+ *     passed before its first dispatch, raising {@code wait-timeout}; 0 (absent from the JSON)
+ *     otherwise
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 record TaskRecord(
@@ -54,7 +57,8 @@ record TaskRecord(
     long updatedAt,
     long finishedAt,
     @JsonInclude(JsonInclude.Include.NON_DEFAULT) int duplicatesRefused,
-    RefusedDuplicate lastRefusedDuplicate) {
+    RefusedDuplicate lastRefusedDuplicate,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long waitTimedOutAt) {
 
   static final int MAX_HISTORY = 20;
 
@@ -71,7 +75,7 @@ record TaskRecord(
   /** An empty record (no task, no state) to fill in with {@link #edit()}. */
   static TaskRecord empty() {
     return new TaskRecord(
-        null, null, 0, 0, 0, 0, 0, -1, null, null, null, null, null, null, null, 0, 0, 0, null);
+        null, null, 0, 0, 0, 0, 0, -1, null, null, null, null, null, null, null, 0, 0, 0, null, 0);
   }
 
   boolean isPlaceholder() {
@@ -107,6 +111,7 @@ record TaskRecord(
     long finishedAt;
     int duplicatesRefused;
     RefusedDuplicate lastRefusedDuplicate;
+    long waitTimedOutAt;
 
     private Edit(TaskRecord r) {
       task = r.task;
@@ -128,6 +133,7 @@ record TaskRecord(
       finishedAt = r.finishedAt;
       duplicatesRefused = r.duplicatesRefused;
       lastRefusedDuplicate = r.lastRefusedDuplicate;
+      waitTimedOutAt = r.waitTimedOutAt;
     }
 
     Edit timer(long at, TimerKind kind) {
@@ -179,7 +185,8 @@ record TaskRecord(
           updatedAt,
           finishedAt,
           duplicatesRefused,
-          lastRefusedDuplicate);
+          lastRefusedDuplicate,
+          waitTimedOutAt);
     }
   }
 }

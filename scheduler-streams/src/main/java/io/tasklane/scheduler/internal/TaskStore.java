@@ -148,6 +148,16 @@ final class TaskStore {
     if (next.hasTimer()) {
       index.put(id, next);
     }
+    long waitWas = WaitTimers.at(previous);
+    long waitAt = WaitTimers.at(next);
+    if (waitWas != waitAt) {
+      if (waitWas >= 0) {
+        index.remove(DueIndexKey.of(waitWas, WaitTimers.timerId(id)));
+      }
+      if (waitAt >= 0) {
+        index.put(waitAt, WaitTimers.timerId(id), TimerKind.WAIT);
+      }
+    }
     search.moved(id, previous, next);
     tasks.put(id, next);
     memory().load.moved(previous, next);
@@ -155,6 +165,10 @@ final class TaskStore {
   }
 
   private void forget(String id, TaskRecord previous) {
+    long waitAt = WaitTimers.at(previous);
+    if (waitAt >= 0) {
+      index.remove(DueIndexKey.of(waitAt, WaitTimers.timerId(id)));
+    }
     search.moved(id, previous, null);
     tasks.delete(id);
     memory().load.moved(previous, null);

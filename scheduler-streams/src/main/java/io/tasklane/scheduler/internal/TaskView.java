@@ -29,6 +29,7 @@ final class TaskView {
           "finishedAt",
           "createdAt",
           "refusedAt",
+          "waitTimedOutAt",
           "dispatchedAt",
           "endedAt");
 

@@ -18,7 +18,13 @@ enum TimerKind {
    * The next fire of a recurring schedule: the entry's id is {@link ScheduleStore#TIMER_PREFIX} and
    * the schedule's name, and its time the fire instant ({@link ScheduleMachine#fire}).
    */
-  SCHEDULE((byte) 'S');
+  SCHEDULE((byte) 'S'),
+  /**
+   * A task's wait timeout passes ({@link WaitTimers}): the entry's id is {@link WaitTimers#PREFIX}
+   * and the task id, its time the task's due time plus its wait timeout. Beside the task's own
+   * timer, never instead of it.
+   */
+  WAIT((byte) 'W');
 
   final byte code;
 

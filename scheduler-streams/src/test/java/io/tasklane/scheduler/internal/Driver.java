@@ -69,6 +69,27 @@ final class Driver implements AutoCloseable {
   }
 
   Driver(Path stateDir, int scanBound, int maxDispatched, boolean healTimers, int maxWaiters) {
+    this(stateDir, scanBound, maxDispatched, healTimers, maxWaiters, new TaskMemory.Registry());
+  }
+
+  /** A driver whose transitions raise {@code alerts}. */
+  Driver(Path stateDir, Alerts alerts) {
+    this(
+        stateDir,
+        1000,
+        1000,
+        true,
+        EngineSettings.DEFAULT_MAX_WAITERS_PER_TASK,
+        new TaskMemory.Registry(alerts));
+  }
+
+  private Driver(
+      Path stateDir,
+      int scanBound,
+      int maxDispatched,
+      boolean healTimers,
+      int maxWaiters,
+      TaskMemory.Registry memories) {
     settings =
         EngineSettings.builder()
             .punctuationInterval(Duration.ofMillis(100))
@@ -91,7 +112,7 @@ final class Driver implements AutoCloseable {
             known,
             metrics,
             FixedRandom::new,
-            new TaskMemory.Registry(),
+            memories,
             workers,
             new TaskSpans(io.tasklane.core.tracing.Tracing.off()),
             paused::contains);
