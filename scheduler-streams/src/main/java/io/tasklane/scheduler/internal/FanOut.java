@@ -45,7 +45,7 @@ final class FanOut {
 
   /** The running Streams instance; throws {@link Unavailable} 503 while it is not running. */
   KafkaStreams streams() {
-    KafkaStreams s = runtime.streams();
+    KafkaStreams s = runtime.streamsForApi();
     if (s == null || s.state() != KafkaStreams.State.RUNNING) {
       throw new Unavailable(
           OwnerForward.error(503, "scheduler is " + (s == null ? "starting" : s.state())));

@@ -44,7 +44,7 @@ public final class ReportQuery {
   /** The report of {@code handler} in {@code grain} buckets starting from since to until. */
   StatusQuery.Answer report(
       String handler, ReportGrain grain, long since, long until, boolean forwarded) {
-    KafkaStreams streams = runtime.streams();
+    KafkaStreams streams = runtime.streamsForApi();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));

@@ -53,7 +53,7 @@ public final class ScheduleList {
    * page), or 503 while the scheduler is not running.
    */
   StatusQuery.Answer page(String cursor, int limit, boolean forwarded) {
-    KafkaStreams streams = runtime.streams();
+    KafkaStreams streams = runtime.streamsForApi();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));

@@ -31,7 +31,7 @@ public final class ScheduleQuery {
 
   /** Schedule {@code name}: 200, 404 when unknown, 502/503 when the owner cannot answer. */
   StatusQuery.Answer find(String name, boolean forwarded) {
-    KafkaStreams streams = runtime.streams();
+    KafkaStreams streams = runtime.streamsForApi();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));

@@ -267,6 +267,30 @@ public final class SchedulerRuntime {
     return streams;
   }
 
+  /**
+   * The Streams client for an API read or command: while it is REBALANCING, waits up to {@link
+   * #API_REBALANCE_WAIT} for it to run again, so that a short rebalance delays an answer instead of
+   * failing it with 503. Called on Micronaut's blocking executor only, never on a stream thread.
+   */
+  KafkaStreams streamsForApi() {
+    KafkaStreams s = streams;
+    long until = System.nanoTime() + API_REBALANCE_WAIT.toNanos();
+    while (s != null
+        && s.state() == KafkaStreams.State.REBALANCING
+        && System.nanoTime() < until) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return s;
+  }
+
+  /** How long an API call waits for a rebalance to end before it answers 503. */
+  static final java.time.Duration API_REBALANCE_WAIT = java.time.Duration.ofSeconds(5);
+
   /** The lag of the handlers' consumer groups (cached). */
   HandlerLag lag() {
     return lag;

@@ -37,7 +37,7 @@ public final class StatusQuery {
    * with that key would miss it), 502/503 when the owner cannot answer.
    */
   Answer find(String id, String routingKey, boolean forwarded) {
-    KafkaStreams streams = runtime.streams();
+    KafkaStreams streams = runtime.streamsForApi();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));
