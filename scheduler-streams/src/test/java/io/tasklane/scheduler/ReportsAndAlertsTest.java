@@ -147,6 +147,13 @@ class ReportsAndAlertsTest {
                   l.startsWith("tasklane_scheduler_alerts_total{rule=\"dead\"")
                       && l.endsWith(" 1007.0"));
 
+      JsonNode relay = body(StackSupport.get(port, "/api/relay", VIEWER));
+      assertThat(relay.get("status").asText()).as(relay.toString()).isEqualTo("flowing");
+      assertThat(relay.get("lastAdmittedAt").asLong()).isGreaterThanOrEqualTo(started);
+      assertThat(relay.get("recent").get("tasks").asLong()).isPositive();
+      assertThat(relay.get("recent").get("lagP99Ms").isNumber()).as(relay.toString()).isTrue();
+      assertThat(relay.get("partial").asBoolean()).isFalse();
+
       String since = String.valueOf(started - 120_000);
       for (String bucket : List.of("minute", "hour")) {
         await()

@@ -64,6 +64,7 @@ final class Alerts {
   private final ArrayDeque<AlertGroup> recent = new ArrayDeque<>();
   private final Map<Object, Map<String, Integer>> queuedByStreamTask = new ConcurrentHashMap<>();
   private final Map<String, Long> aboveSince = new HashMap<>(); // delivery thread only
+  private final RelayWatch relay;
 
   Alerts(AlertConfig config, Clock clock, MeterRegistry registry, Sink sink) {
     this(config, clock, registry, sink, HandlerWorkers.UNKNOWN);
@@ -78,6 +79,12 @@ final class Alerts {
     this.clock = clock;
     this.registry = registry;
     this.sink = sink;
+    this.relay = new RelayWatch(clock);
+  }
+
+  /** The admissions this instance saw, for {@code GET /api/relay}. */
+  RelayWatch relay() {
+    return relay;
   }
 
   /** Task {@code id} of {@code handler} went DEAD: the {@code dead} rule, if on for the handler. */
@@ -142,6 +149,7 @@ final class Alerts {
    * rule when that is above the configured bound.
    */
   void admitted(String id, long lagMs) {
+    relay.admitted(lagMs);
     if (sink != null && config.relayLag() != null && lagMs > config.relayLag().toMillis()) {
       raise(
           RELAY_LAG,

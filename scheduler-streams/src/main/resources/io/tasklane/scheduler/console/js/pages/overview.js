@@ -1,5 +1,5 @@
 // Overview: counts by state per handler, completions and failures over the last hour (uPlot),
-// backlog and lag per handler, live workers, recent DEAD tasks. Refreshes every 5 s while visible.
+// backlog and lag per handler, live workers, the relay's status and admission lag, recent DEAD tasks. Refreshes every 5 s while visible.
 import { badge, button, card, confirmDialog, h, num, replace, STATES, table, taskLink, time, toast } from '../ui.js';
 
 const HOUR = 3_600_000;
@@ -121,6 +121,18 @@ async function lastHour(api, handlers, now) {
   return [...byStart.values()].sort((a, b) => a.start - b.start);
 }
 
+/** The relay as the schedulers see it: flowing/idle and the admission lag p99 of the last minute. */
+function relayStat(relay) {
+  const r = relay.recent || {};
+  const lag = r.lagP99Ms == null ? 'no new task in the last minute' : `admission lag p99 ${num(r.lagP99Ms)} ms`;
+  return h(
+    'div',
+    { class: 'stat', id: 'relay-stat', title: `last task admitted ${relay.lastAdmittedAtIso || 'never'}` },
+    h('div', { class: 'value' }, relay.status),
+    h('div', { class: 'label' }, `Relay: ${lag}`),
+  );
+}
+
 export default {
   id: 'overview',
   title: 'Overview',
@@ -144,11 +156,12 @@ export default {
 
     const load = async () => {
       const now = Date.now();
-      const [counts, handlers, workers, dead] = await Promise.all([
+      const [counts, handlers, workers, dead, relay] = await Promise.all([
         ctx.api.get('/api/tasks/counts'),
         ctx.api.get('/api/handlers'),
         ctx.api.get('/api/workers'),
         ctx.api.get('/api/tasks', { state: 'DEAD', sort: 'updated', order: 'desc', limit: 10 }),
+        ctx.api.get('/api/relay'),
       ]);
       const report = { points: await lastHour(ctx.api, handlers.handlers || [], now) };
       const c = counts.counts || [];
@@ -165,6 +178,7 @@ export default {
         stat('Succeeded, last hour', hour.ok, '#/tasks?state=SUCCEEDED'),
         stat('Failures, last hour', hour.bad, '#/dead'),
         stat('Live workers', live.length, '#/workers'),
+        relayStat(relay),
       );
       replace(countsBox, h('h2', null, 'Tasks by state'), countsTable(c));
       replace(handlersBox, h('h2', null, 'Handlers: backlog and lag'), handlersTable(handlers.handlers || [], c, ctx, load));
