@@ -275,9 +275,7 @@ public final class SchedulerRuntime {
   KafkaStreams streamsForApi() {
     KafkaStreams s = streams;
     long until = System.nanoTime() + API_REBALANCE_WAIT.toNanos();
-    while (s != null
-        && s.state() == KafkaStreams.State.REBALANCING
-        && System.nanoTime() < until) {
+    while (s != null && s.state() == KafkaStreams.State.REBALANCING && System.nanoTime() < until) {
       try {
         Thread.sleep(50);
       } catch (InterruptedException e) {
