@@ -121,10 +121,10 @@ async function lastHour(api, handlers, now) {
   return [...byStart.values()].sort((a, b) => a.start - b.start);
 }
 
-/** The relay as the schedulers see it: flowing/idle and the admission lag p99 of the last minute. */
+/** The relay as the schedulers see it: flowing/idle and the admission lag p99 of the last 30-60 s. */
 function relayStat(relay) {
   const r = relay.recent || {};
-  const lag = r.lagP99Ms == null ? 'no new task in the last minute' : `admission lag p99 ${num(r.lagP99Ms)} ms`;
+  const lag = r.lagP99Ms == null ? 'no task admitted in the last 30 s' : `admission lag p99 ${num(r.lagP99Ms)} ms`;
   return h(
     'div',
     { class: 'stat', id: 'relay-stat', title: `last task admitted ${relay.lastAdmittedAtIso || 'never'}` },
