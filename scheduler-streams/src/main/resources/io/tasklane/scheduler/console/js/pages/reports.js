@@ -14,7 +14,7 @@ function colors() {
   return { c, axis };
 }
 
-function countsOptions(width) {
+function countsOptions(width, span) {
   const { c, axis } = colors();
   const bars = window.uPlot.paths && window.uPlot.paths.bars ? window.uPlot.paths.bars({ size: [0.8, 40] }) : undefined;
   const s = (label, color) => ({ label, stroke: color, fill: color, width: 1, paths: bars, points: { show: !bars } });
@@ -22,13 +22,14 @@ function countsOptions(width) {
     width,
     height: 240,
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true } },
+    // the x axis always spans the 30 days asked for, also with one point (uPlot would pad it)
+    scales: { x: { time: true, range: () => span } },
     axes: [axis, { ...axis, size: 50 }],
     series: [{}, s('Succeeded', c('--ok')), s('Failed', c('--warn')), s('Dead', c('--bad'))],
   };
 }
 
-function runTimeOptions(width) {
+function runTimeOptions(width, span) {
   const { c, axis } = colors();
   const ms = (u, vals) => vals.map((v) => (v === null ? '' : duration(v)));
   const s = (label, color, dash) => ({ label, stroke: color, width: 2, dash, spanGaps: true, value: (u, v) => (v === null ? '—' : duration(v)) });
@@ -36,7 +37,8 @@ function runTimeOptions(width) {
     width,
     height: 240,
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true } },
+    // the x axis always spans the 30 days asked for, also with one point (uPlot would pad it)
+    scales: { x: { time: true, range: () => span } },
     axes: [axis, { ...axis, size: 70, values: ms }],
     series: [{}, s('p50', c('--ok')), s('p99', c('--warn')), s('max', c('--bad'), [4, 4])],
   };
@@ -85,16 +87,18 @@ export default {
     );
     let plots = [];
     let last = null;
+    let span = null;
     const draw = () => {
       plots.forEach((p) => p.destroy());
       const d = data(last.points || []);
       plots = [
-        new window.uPlot(countsOptions(countsBox.clientWidth || 800), d.counts, countsBox),
-        new window.uPlot(runTimeOptions(runBox.clientWidth || 800), d.runTimes, runBox),
+        new window.uPlot(countsOptions(countsBox.clientWidth || 800, span), d.counts, countsBox),
+        new window.uPlot(runTimeOptions(runBox.clientWidth || 800, span), d.runTimes, runBox),
       ];
     };
     const load = async () => {
       const now = Date.now();
+      span = [(now - SPAN) / 1000, now / 1000];
       last = await ctx.api.get('/api/reports', { handler, bucket, since: now - SPAN, until: now });
       const pts = last.points || [];
       const sum = (k) => pts.reduce((a, p) => a + (p[k] || 0), 0);
