@@ -70,6 +70,7 @@ class SecuredPipelineTest {
           ScenarioHandlers.STEP,
           ScenarioHandlers.DUPLICATE,
           ScenarioHandlers.REMINDER,
+          ScenarioHandlers.REPAIRABLE,
           ScheduleHandlers.SWEEP,
           ScheduleHandlers.SHARD,
           ScheduleHandlers.CHILD,
