@@ -66,6 +66,12 @@ import java.util.TreeSet;
  * @param logBytesPerTask the most bytes of log messages kept per task
  * @param alerts the alert rules and their webhook ({@code alerts.*}); null: {@link
  *     AlertConfig#NONE}
+ * @param storeMemoryMb the off-heap memory all of this instance's RocksDB stores share (block cache
+ *     and memtables, 16 to 65,536 MiB); without a bound each store of each partition has its own
+ *     cache and memtables and the process grows with the partition count under load
+ * @param scheduleLead how long before its instant a fire of an {@code overlap: ALLOW} schedule is
+ *     made, as a task due at the instant (0 to 60 s; 0: at the instant); null: {@link
+ *     #DEFAULT_SCHEDULE_LEAD}
  */
 public record SchedulerConfig(
     String bootstrapServers,
@@ -94,7 +100,9 @@ public record SchedulerConfig(
     int searchScanBound,
     int logLinesPerTask,
     int logBytesPerTask,
-    AlertConfig alerts) {
+    AlertConfig alerts,
+    int storeMemoryMb,
+    Duration scheduleLead) {
 
   public static final String PREFIX = "tasklane.scheduler";
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
@@ -139,6 +147,13 @@ public record SchedulerConfig(
   public static final int DEFAULT_SEARCH_SCAN_BOUND = 20_000;
   public static final int DEFAULT_LOG_LINES_PER_TASK = 200;
   public static final int DEFAULT_LOG_BYTES_PER_TASK = 64 * 1024;
+  public static final int DEFAULT_STORE_MEMORY_MB = 256;
+
+  /**
+   * 2 s: a fire is made this long ahead, so that the burst of tasks of many schedules sharing an
+   * instant is admitted before it and each is dispatched by its own task timer at the instant.
+   */
+  public static final Duration DEFAULT_SCHEDULE_LEAD = Duration.ofSeconds(2);
 
   /**
    * What a token may do, each role everything the one before may: read (viewer), act on tasks and
@@ -247,6 +262,9 @@ public record SchedulerConfig(
     range("log-lines-per-task", logLinesPerTask, 1, 10_000);
     range("log-bytes-per-task", logBytesPerTask, 1_024, 16 * 1024 * 1024);
     alerts = alerts == null ? AlertConfig.NONE : alerts;
+    range("store-memory-mb", storeMemoryMb, 16, 65_536);
+    scheduleLead = orDefault(scheduleLead, DEFAULT_SCHEDULE_LEAD);
+    range("schedule-lead", scheduleLead, Duration.ZERO, Duration.ofMinutes(1));
   }
 
   /** A builder with every setting unset: the defaults above apply. */
@@ -311,6 +329,10 @@ public record SchedulerConfig(
         + logBytesPerTask
         + ", alerts="
         + alerts
+        + ", storeMemoryMb="
+        + storeMemoryMb
+        + ", scheduleLead="
+        + scheduleLead
         + "]";
   }
 

@@ -36,6 +36,8 @@ public final class SchedulerConfigBuilder {
   private int searchScanBound = SchedulerConfig.DEFAULT_SEARCH_SCAN_BOUND;
   private int logLinesPerTask = SchedulerConfig.DEFAULT_LOG_LINES_PER_TASK;
   private int logBytesPerTask = SchedulerConfig.DEFAULT_LOG_BYTES_PER_TASK;
+  private int storeMemoryMb = SchedulerConfig.DEFAULT_STORE_MEMORY_MB;
+  private Duration scheduleLead;
   private AlertConfig alerts;
 
   SchedulerConfigBuilder() {}
@@ -196,6 +198,18 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
+  /** Sets scheduleLead: how long before its instant an {@code ALLOW} schedule's fire is made. */
+  public SchedulerConfigBuilder scheduleLead(Duration scheduleLead) {
+    this.scheduleLead = scheduleLead;
+    return this;
+  }
+
+  /** Sets storeMemoryMb: the off-heap memory all RocksDB stores of the instance share. */
+  public SchedulerConfigBuilder storeMemoryMb(int storeMemoryMb) {
+    this.storeMemoryMb = storeMemoryMb;
+    return this;
+  }
+
   /** Sets logBytesPerTask: the most bytes of log messages kept per task. */
   public SchedulerConfigBuilder logBytesPerTask(int logBytesPerTask) {
     this.logBytesPerTask = logBytesPerTask;
@@ -241,6 +255,8 @@ public final class SchedulerConfigBuilder {
         searchScanBound,
         logLinesPerTask,
         logBytesPerTask,
-        alerts);
+        alerts,
+        storeMemoryMb,
+        scheduleLead);
   }
 }

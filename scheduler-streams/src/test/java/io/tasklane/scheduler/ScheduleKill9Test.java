@@ -114,8 +114,12 @@ class ScheduleKill9Test {
         assertThat(gaps).as("fires made " + fires).hasSize(2);
         long lastBefore = gaps.get(0);
         long firstAfter = gaps.get(1);
-        assertThat(firstAfter - lastBefore).isGreaterThan(5_000);
-        assertThat(lastBefore).isLessThanOrEqualTo(killedAt);
+        // at least one instant of the outage was skipped: found more than 5 s late (how many
+        // depends on how long the restart took; every fire late by at most 5 s is made)
+        assertThat(firstAfter - lastBefore).isGreaterThanOrEqualTo(2_000);
+        // fires are made schedule-lead ahead: those made before the kill still run after it
+        assertThat(lastBefore)
+            .isLessThanOrEqualTo(killedAt + SchedulerConfig.DEFAULT_SCHEDULE_LEAD.toMillis());
 
         // the scheduler's history: the fire after the outage was made within 5 s of its instant;
         // an instant of the outage is there only as the policy's skip (when the timer that found

@@ -43,6 +43,13 @@ import java.util.regex.Pattern;
  *     app's schedules publishes none (docs/schedules.md)
  * @param heartbeatInterval {@code heartbeat-interval}: how often the worker publishes its heartbeat
  *     on {@code <ns>.workers}, default 5 s, 100 ms to 5 min
+ * @param sessionTimeout {@code session-timeout}: the handler consumers' group session timeout
+ *     ({@code session.timeout.ms}; their {@code heartbeat.interval.ms} is a quarter of it): a
+ *     worker that dies without leaving its groups (kill -9, a lost host) holds its partitions, and
+ *     so the dispatches in flight on it, this long. Default 6 s, the broker's default lowest
+ *     ({@code group.min.session.timeout.ms}), 1 s to 30 min; {@code kafka.session.timeout.ms} and
+ *     {@code kafka.heartbeat.interval.ms} win over it, and neither is set with {@code
+ *     kafka.group.protocol=consumer}, whose session timeout is the broker's
  */
 public record WorkerConfig(
     Topics topics,
@@ -57,7 +64,8 @@ public record WorkerConfig(
     Map<String, String> kafka,
     String recurringApp,
     long recurringBuild,
-    Duration heartbeatInterval) {
+    Duration heartbeatInterval,
+    Duration sessionTimeout) {
   /** The values of {@code method-calls.enabled}. */
   public enum MethodCalls {
     /** On iff some bean of the context has an {@code @OutboxAsync} method. */
@@ -95,6 +103,9 @@ public record WorkerConfig(
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(5);
   public static final Duration MIN_HEARTBEAT_INTERVAL = Duration.ofMillis(100);
   public static final Duration MAX_HEARTBEAT_INTERVAL = Duration.ofMinutes(5);
+  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(6);
+  public static final Duration MIN_SESSION_TIMEOUT = Duration.ofSeconds(1);
+  public static final Duration MAX_SESSION_TIMEOUT = Duration.ofMinutes(30);
 
   /** The rule for {@code recurring.app}. */
   public static final Pattern RECURRING_APP = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
@@ -145,6 +156,12 @@ public record WorkerConfig(
       throw new WorkerException(
           PREFIX + ".heartbeat-interval must be 100ms to 5m, was " + heartbeatInterval);
     }
+    if (sessionTimeout == null
+        || sessionTimeout.compareTo(MIN_SESSION_TIMEOUT) < 0
+        || sessionTimeout.compareTo(MAX_SESSION_TIMEOUT) > 0) {
+      throw new WorkerException(
+          PREFIX + ".session-timeout must be 1s to 30m, was " + sessionTimeout);
+    }
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
     for (String key : new TreeSet<>(kafka.keySet())) {
       if (PROTECTED_KAFKA_KEYS.contains(key)) {
@@ -194,6 +211,8 @@ public record WorkerConfig(
         + recurringBuild
         + ", heartbeatInterval="
         + heartbeatInterval
+        + ", sessionTimeout="
+        + sessionTimeout
         + "]";
   }
 }

@@ -25,6 +25,7 @@ public final class WorkerConfigBuilder {
   private String recurringApp;
   private long recurringBuild;
   private Duration heartbeatInterval = WorkerConfig.DEFAULT_HEARTBEAT_INTERVAL;
+  private Duration sessionTimeout = WorkerConfig.DEFAULT_SESSION_TIMEOUT;
 
   WorkerConfigBuilder() {}
 
@@ -109,6 +110,15 @@ public final class WorkerConfigBuilder {
   }
 
   /**
+   * {@code session-timeout}: how long the broker waits for a handler consumer's heartbeat before it
+   * moves the consumer's partitions to the other workers.
+   */
+  public WorkerConfigBuilder sessionTimeout(Duration sessionTimeout) {
+    this.sessionTimeout = sessionTimeout;
+    return this;
+  }
+
+  /**
    * The validated configuration.
    *
    * @throws WorkerException naming the first setting that is missing or out of range
@@ -127,7 +137,8 @@ public final class WorkerConfigBuilder {
         kafka,
         recurringApp,
         recurringBuild,
-        heartbeatInterval);
+        heartbeatInterval,
+        sessionTimeout);
   }
 
   private static String defaultName() {

@@ -140,6 +140,16 @@ class ConfigTest {
   }
 
   @Test
+  void sessionTimeoutDefaultsToSixSecondsWithinOneSecondToThirtyMinutes() {
+    WorkerConfigBuilder b = WorkerConfig.builder().bootstrapServers("broker:9092");
+    assertThat(b.build().sessionTimeout()).isEqualTo(Duration.ofSeconds(6));
+    assertThatThrownBy(() -> b.sessionTimeout(Duration.ofMillis(999)).build())
+        .hasMessageContaining("tasklane.worker.session-timeout must be 1s to 30m");
+    assertThatThrownBy(() -> b.sessionTimeout(Duration.ofMinutes(31)).build())
+        .hasMessageContaining("tasklane.worker.session-timeout must be 1s to 30m");
+  }
+
+  @Test
   void environmentWinsOverSystemPropertiesOverTheMicronautConfigurationOverTheDefault() {
     Map<String, String> file =
         Map.of(

@@ -1,12 +1,10 @@
 package io.tasklane.bench.internal;
 
-import io.tasklane.core.Dispatch;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.Outcome;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
-import io.tasklane.core.WireCodec;
 import io.tasklane.harness.TasklaneApps;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,22 +13,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * {@code bin/bench api}: the operator API's latency with the scheduler holding {@code --scale}
@@ -64,8 +50,17 @@ final class ApiScenario {
           admin,
           List.of(TopicAdmin.Spec.of(topics.handler(FAILING), TopicAdmin.DEFAULT_PARTITIONS)));
     }
-    AtomicBoolean running = new AtomicBoolean(true);
-    Thread failer = Scenarios.background(() -> fail(running));
+    ErrorInfo boom = new ErrorInfo("bench-failure", "the bench's failing handler", null);
+    Answerer failer =
+        new Answerer(
+            run.stack.bootstrapServers(),
+            topics,
+            FAILING,
+            d -> {
+              long now = System.currentTimeMillis();
+              return TaskResult.failed(
+                  d.id(), d.attempt(), Outcome.FAILED, boom, null, now, now, "bench");
+            });
     Thread load =
         Scenarios.background(
             () -> {
@@ -79,19 +74,20 @@ final class ApiScenario {
                   x -> {});
             });
     long[] held = new long[2];
+    String[] failing = {"none yet"};
     run.progress(
         "holding " + n + " tasks, " + dead + " of them DEAD",
-        () -> "held " + held[0] + ", DEAD " + held[1],
+        () -> "held " + held[0] + ", " + FAILING + ": " + failing[0],
         () -> {
           String counts = get("/api/tasks/counts");
           held[0] = sum(counts, null);
           held[1] = sum(counts, FAILING);
+          failing[0] = statesOf(counts, FAILING);
           return held[0] - before >= n && held[1] >= dead;
         },
         Duration.ofSeconds(Math.max(300, n / 1000)));
     load.join();
-    running.set(false);
-    failer.join(10_000);
+    failer.close();
     Histogram page = measure("/api/tasks?handler=" + FAILING + "&state=DEAD&limit=50");
     Histogram counts = measure("/api/tasks/counts");
     Results r = run.results;
@@ -143,6 +139,18 @@ final class ApiScenario {
     return s;
   }
 
+  /** The states of {@code handler}'s tasks in the counts answer, as {@code STATE n} pairs. */
+  private static String statesOf(String counts, String handler) {
+    StringBuilder b = new StringBuilder();
+    Matcher m = COUNT.matcher(counts);
+    while (m.find()) {
+      if (m.group(1).equals(handler)) {
+        b.append(b.length() == 0 ? "" : ", ").append(m.group(2)).append(' ').append(m.group(3));
+      }
+    }
+    return b.length() == 0 ? "none yet" : b.toString();
+  }
+
   private String get(String path) {
     try {
       HttpRequest req =
@@ -154,34 +162,6 @@ final class ApiScenario {
       return resp.statusCode() == 200 ? resp.body() : "";
     } catch (Exception e) {
       return "";
-    }
-  }
-
-  /** The failing handler: answers every dispatch of {@value #FAILING} FAILED. */
-  private void fail(AtomicBoolean running) {
-    Properties c = new Properties();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, run.stack.bootstrapServers());
-    c.put(ConsumerConfig.GROUP_ID_CONFIG, topics.namespace() + "-bench-failer");
-    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, run.stack.bootstrapServers());
-    p.put(ProducerConfig.LINGER_MS_CONFIG, "10");
-    try (KafkaConsumer<String, byte[]> consumer =
-            new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
-        KafkaProducer<String, byte[]> producer =
-            new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-      consumer.subscribe(List.of(topics.handler(FAILING)));
-      ErrorInfo boom = new ErrorInfo("bench-failure", "the bench's failing handler", null);
-      while (running.get()) {
-        for (ConsumerRecord<String, byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
-          Dispatch d = WireCodec.decodeDispatch(rec.value());
-          long now = System.currentTimeMillis();
-          TaskResult failed =
-              TaskResult.failed(d.id(), d.attempt(), Outcome.FAILED, boom, null, now, now, "bench");
-          producer.send(
-              new ProducerRecord<>(topics.results(), d.routingKey(), WireCodec.encode(failed)));
-        }
-      }
     }
   }
 }

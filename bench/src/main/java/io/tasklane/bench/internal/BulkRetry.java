@@ -2,7 +2,6 @@ package io.tasklane.bench.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.WireCodec;
-import io.tasklane.harness.TasklaneApps;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -86,7 +85,7 @@ final class BulkRetry {
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + run.schedulerPort + path))
-            .header("Authorization", "Bearer " + TasklaneApps.TOKEN)
+            .header("Authorization", "Bearer " + Recipes.ADMIN_TOKEN)
             .header("Content-Type", "application/json")
             .timeout(Duration.ofSeconds(30));
     b.method(

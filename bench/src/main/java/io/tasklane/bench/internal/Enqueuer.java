@@ -17,15 +17,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 
 /**
- * Enqueues no-op tasks through {@link JdbcTaskOutbox} on plain JDBC connections (auto-commit off),
- * {@code batch} tasks per transaction, on {@code threads} threads. Commit times are kept by task id
- * when asked, for commit → handler start latencies.
+ * Enqueues tasks (no-op ones unless another handler is given) through {@link JdbcTaskOutbox} on
+ * plain JDBC connections (auto-commit off), {@code batch} tasks per transaction, on {@code threads}
+ * threads. Commit times are kept by task id when asked, for commit → handler start latencies.
  */
 public final class Enqueuer {
   private final String url;
   private final String user;
   private final String password;
   private final OutboxConfig config;
+  private final String handler;
   private final AtomicLong enqueued = new AtomicLong();
   private final Map<String, Long> commits = new ConcurrentHashMap<>();
   private final Map<String, Long> dues = new ConcurrentHashMap<>();
@@ -36,10 +37,20 @@ public final class Enqueuer {
 
   /** An enqueuer writing up to {@code batchRows} tasks per outbox row ({@code enqueueAll}). */
   public Enqueuer(String url, String user, String password, int batchRows) {
+    this(url, user, password, batchRows, NoopHandler.NAME);
+  }
+
+  /** An enqueuer of tasks for {@code handler}, one task per outbox row. */
+  public Enqueuer(String url, String user, String password, String handler) {
+    this(url, user, password, 1, handler);
+  }
+
+  private Enqueuer(String url, String user, String password, int batchRows, String handler) {
     this.url = url;
     this.user = user;
     this.password = password;
     this.config = OutboxConfig.DEFAULT.withBatchRows(batchRows);
+    this.handler = handler;
   }
 
   /** Due time (epoch ms) by task id of the kept tasks that had one. */
@@ -105,7 +116,7 @@ public final class Enqueuer {
         List<TaskRequest> reqs = new ArrayList<>(batch);
         for (int j = i; j < Math.min(to, i + batch); j++) {
           Instant due = dueAt == null ? null : dueAt.apply(j);
-          TaskRequest r = TaskRequest.to(NoopHandler.NAME).maxAttempts(3);
+          TaskRequest r = TaskRequest.to(handler).maxAttempts(3);
           reqs.add(due == null ? r : r.at(due));
         }
         List<String> ids = outbox.enqueueAll(reqs);
@@ -172,7 +183,7 @@ public final class Enqueuer {
           Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
         }
         Instant due = dueAt == null ? null : dueAt.apply(i);
-        TaskRequest r = TaskRequest.to(NoopHandler.NAME).maxAttempts(3);
+        TaskRequest r = TaskRequest.to(handler).maxAttempts(3);
         String id = outbox.enqueue(due == null ? r : r.at(due));
         c.commit();
         commits.put(id, System.currentTimeMillis());

@@ -10,11 +10,14 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Two scheduler instances (num-standby-replicas=1, session timeout 6 s), an offered load, kill -9
  * of the first instance at a third of it. Failover time: the longest commit → handler start of the
  * tasks committed in the 2 s after the kill, i.e. how long dispatch of their partitions stopped.
+ * Then scheduler-2 is the run's scheduler, and {@link WorkerFailover} measures the same for a
+ * killed worker.
  */
 final class Failover {
   private final BenchRun run;
@@ -48,20 +51,7 @@ final class Failover {
     int rate = run.options.failoverRate();
     int secs = run.options.failoverSeconds();
     enqueuer.clear();
-    AtomicLong killAt = new AtomicLong();
-    Thread load = Scenarios.background(() -> enqueuer.paced(rate, secs, 2, null));
-    long killTime = System.currentTimeMillis() + secs * 1000L / 3;
-    run.progress(
-        String.format("%d tasks/s for %d s, kill -9 scheduler-1 at %d s", rate, secs, secs / 3),
-        () -> enqueuer.enqueued() + " committed" + (killAt.get() > 0 ? ", scheduler-1 killed" : ""),
-        () -> {
-          if (killAt.get() == 0 && System.currentTimeMillis() >= killTime) {
-            run.scheduler.kill9();
-            killAt.set(System.currentTimeMillis());
-          }
-          return !load.isAlive();
-        },
-        Duration.ofSeconds(secs * 3L + 30));
+    long killAt = loadAndKill(run, enqueuer, rate, secs, 2, "scheduler-1", () -> run.scheduler);
     Map<String, Long> commits = Map.copyOf(enqueuer.commits());
     run.progress(
         "waiting for every task",
@@ -72,7 +62,7 @@ final class Failover {
     long late = 0;
     for (Map.Entry<String, Long> e : commits.entrySet()) {
       Long s = run.tap.startOf(e.getKey());
-      if (e.getValue() >= killAt.get() && e.getValue() <= killAt.get() + 2000) {
+      if (e.getValue() >= killAt && e.getValue() <= killAt + 2000) {
         long wait = s == null ? System.currentTimeMillis() - e.getValue() : s - e.getValue();
         worst = Math.max(worst, wait);
         late += wait > 1000 ? 1 : 0;
@@ -84,6 +74,9 @@ final class Failover {
     run.out.printf(
         "  dispatch resumed %.1f s after kill -9 (worst commit → start of tasks committed in the 2 s after the kill)%n",
         worst / 1000.0);
+    run.scheduler = second;
+    run.schedulerPort = port2;
+    new WorkerFailover(run).run();
   }
 
   private long started(Map<String, Long> ids) {
@@ -105,5 +98,38 @@ final class Failover {
     } catch (Exception e) {
       return false;
     }
+  }
+
+  /**
+   * Offers {@code rate} tasks/s of {@code enqueuer}'s handler for {@code secs} s on {@code threads}
+   * connections and kill -9s {@code victim} (named {@code name}) at a third of it, showing
+   * progress; returns when the load is offered, with the kill's wall-clock time. On the bench
+   * thread.
+   */
+  static long loadAndKill(
+      BenchRun run,
+      Enqueuer enqueuer,
+      int rate,
+      int secs,
+      int threads,
+      String name,
+      Supplier<JavaProcess> victim)
+      throws InterruptedException {
+    AtomicLong killAt = new AtomicLong();
+    Thread load = Scenarios.background(() -> enqueuer.paced(rate, secs, threads, null));
+    long killTime = System.currentTimeMillis() + secs * 1000L / 3;
+    run.progress(
+        String.format("%d tasks/s for %d s, kill -9 %s at %d s", rate, secs, name, secs / 3),
+        () ->
+            enqueuer.enqueued() + " committed" + (killAt.get() > 0 ? ", " + name + " killed" : ""),
+        () -> {
+          if (killAt.get() == 0 && System.currentTimeMillis() >= killTime) {
+            victim.get().kill9();
+            killAt.set(System.currentTimeMillis());
+          }
+          return !load.isAlive();
+        },
+        Duration.ofSeconds(secs * 3L + 30));
+    return killAt.get();
   }
 }

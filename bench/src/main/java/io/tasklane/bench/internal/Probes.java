@@ -66,20 +66,53 @@ public final class Probes {
    * -1.
    */
   public static long schedulerTasks(int port, String state) {
+    return prometheusSum(port, "tasklane_scheduler_tasks{", "state=\"" + state + "\"");
+  }
+
+  /**
+   * {@code tasklane_scheduler_events_total{event="<event>"}} of the scheduler at {@code port} since
+   * it started (0 before the first), or -1 when it does not answer.
+   */
+  public static long schedulerEvents(int port, String event) {
+    return prometheusSum(port, "tasklane_scheduler_events_total{", "event=\"" + event + "\"");
+  }
+
+  /**
+   * Whether the scheduler at {@code port} answers {@code path} with 200: its stores are open (while
+   * Kafka Streams restores or rebalances, the API answers 503).
+   */
+  public static boolean apiAnswers(int port, String path) {
+    try {
+      HttpRequest req =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+              .header("Authorization", "Bearer " + TasklaneApps.TOKEN)
+              .timeout(Duration.ofSeconds(30))
+              .build();
+      return HTTP.send(req, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Sum of the samples of {@code series} whose labels contain {@code label}, or -1. */
+  private static long prometheusSum(int port, String series, String label) {
     try {
       HttpRequest req =
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/prometheus"))
               .header("Authorization", "Bearer " + TasklaneApps.TOKEN)
               .timeout(Duration.ofSeconds(5))
               .build();
-      String body = HTTP.send(req, HttpResponse.BodyHandlers.ofString()).body();
-      long sum = -1;
-      for (String line : body.split("\n")) {
-        if (line.startsWith("tasklane_scheduler_tasks{")
-            && line.contains("state=\"" + state + "\"")) {
-          sum =
-              Math.max(sum, 0)
-                  + (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      HttpResponse<String> resp = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+      if (resp.statusCode() != 200) {
+        return -1;
+      }
+      long sum = 0;
+      for (String line : resp.body().split("\n")) {
+        if (line.startsWith(series) && line.contains(label)) {
+          sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
         }
       }
       return sum;

@@ -23,8 +23,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * Watches {@code <ns>.tasks} (what the relay produced) and {@code <ns>.results} (what the worker
  * finished) from their ends, on its own thread. Per SUCCEEDED result it keeps the handler start
- * time ({@code TaskResult.startedAt}) by task id and counts completions per wall-clock second.
- * Readers may call any method from any thread.
+ * time ({@code TaskResult.startedAt}) and the worker by task id and counts completions per
+ * wall-clock second. Readers may call any method from any thread.
  */
 public final class Tap implements AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
@@ -32,6 +32,7 @@ public final class Tap implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
   private final Map<String, Long> starts = new ConcurrentHashMap<>();
+  private final Map<String, String> workers = new ConcurrentHashMap<>();
   private final ConcurrentSkipListMap<Long, LongAdder> perSecond = new ConcurrentSkipListMap<>();
   private final AtomicLong succeeded = new AtomicLong();
   private final AtomicLong tasksSeen = new AtomicLong();
@@ -70,6 +71,7 @@ public final class Tap implements AutoCloseable {
             TaskResult res = WireCodec.decodeResult(r.value());
             if (res.outcome() == Outcome.SUCCEEDED
                 && starts.putIfAbsent(res.id(), res.startedAt()) == null) {
+              workers.put(res.id(), String.valueOf(res.worker()));
               succeeded.incrementAndGet();
               perSecond.computeIfAbsent(r.timestamp() / 1000, k -> new LongAdder()).increment();
               lastResultTs.accumulateAndGet(r.timestamp(), Math::max);
@@ -88,6 +90,11 @@ public final class Tap implements AutoCloseable {
   /** Handler start (epoch ms) of task {@code id}, or null if no SUCCEEDED result was seen yet. */
   public Long startOf(String id) {
     return starts.get(id);
+  }
+
+  /** The worker name of task {@code id}'s first SUCCEEDED result, or null if none was seen yet. */
+  public String workerOf(String id) {
+    return workers.get(id);
   }
 
   public long succeeded() {

@@ -23,6 +23,8 @@ final class Workload implements AutoCloseable {
   private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(4);
   private final Random random = new Random(42);
   private final AtomicInteger offered = new AtomicInteger();
+  private final AtomicInteger handled = new AtomicInteger();
+  private final AtomicInteger paymentsDue = new AtomicInteger();
   private final List<String> brokenIds = new CopyOnWriteArrayList<>();
   private final List<String> partnerIds = new CopyOnWriteArrayList<>();
   private final List<Throwable> errors = new CopyOnWriteArrayList<>();
@@ -59,14 +61,18 @@ final class Workload implements AutoCloseable {
       double dice = random.nextDouble();
       if (dice < options.payRatio()) {
         long payAfter = (long) (random.nextDouble() * options.unpaidTimeout().toMillis() * 0.8);
+        paymentsDue.incrementAndGet();
         timer.schedule(() -> pay(id), payAfter, TimeUnit.MILLISECONDS);
       } else if (dice < options.payRatio() + 0.05) {
         long late = options.unpaidTimeout().toMillis() + 2_000;
+        paymentsDue.incrementAndGet();
         timer.schedule(() -> pay(id), late, TimeUnit.MILLISECONDS);
       }
       scenarioCases(n);
     } catch (RuntimeException e) {
       errors.add(e);
+    } finally {
+      handled.incrementAndGet();
     }
   }
 
@@ -105,17 +111,23 @@ final class Workload implements AutoCloseable {
       orders.pay(id);
     } catch (RuntimeException e) {
       errors.add(e);
+    } finally {
+      paymentsDue.decrementAndGet();
     }
   }
 
-  /** Waits until every order was created and every payment attempted. */
+  /**
+   * Waits until every order was created and every payment attempted. The timer keeps running
+   * afterwards: a late cancel re-checks every second until its reminder ran, however loaded the
+   * pipeline is; {@link #close} stops it.
+   */
   void awaitOffered(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (offered.get() < options.orders() && System.nanoTime() < deadline) {
+    long deadline =
+        System.nanoTime() + timeout.plus(options.unpaidTimeout()).plusSeconds(30).toNanos();
+    while ((handled.get() < options.orders() || paymentsDue.get() > 0)
+        && System.nanoTime() < deadline) {
       TimeUnit.MILLISECONDS.sleep(50);
     }
-    timer.shutdown();
-    timer.awaitTermination(options.unpaidTimeout().toSeconds() + 30, TimeUnit.SECONDS);
   }
 
   List<String> brokenIds() {

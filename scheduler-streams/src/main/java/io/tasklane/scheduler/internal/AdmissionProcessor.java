@@ -53,7 +53,10 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
     this.commands = new Commands(machine);
     this.inputs = new Inputs("tasks", engine, machine.out);
     this.schedules =
-        new ScheduleMachine(new ScheduleStore(ctx, engine.memory()), engine, machine.out);
+        new ScheduleMachine(
+            new ScheduleStore(ctx, engine.memory(), engine.settings().scheduleLeadMs()),
+            engine,
+            machine.out);
     DuePunctuator punctuator = new DuePunctuator(machine, schedules);
     ctx.schedule(
         engine.settings().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, punctuator);

@@ -43,6 +43,8 @@ final class ConfigLoader {
               "scan-bound",
               "processing-guarantee",
               "commit-interval",
+              "store-memory-mb",
+              "schedule-lead",
               "num-standby-replicas",
               "state-dir",
               "retention",
@@ -112,6 +114,8 @@ final class ConfigLoader {
         .scanBound(c.integer("scan-bound", SchedulerConfig.DEFAULT_SCAN_BOUND))
         .processingGuarantee(c.enumValue("processing-guarantee", ProcessingGuarantee.class))
         .commitInterval(c.duration("commit-interval"))
+        .storeMemoryMb(c.integer("store-memory-mb", SchedulerConfig.DEFAULT_STORE_MEMORY_MB))
+        .scheduleLead(c.duration("schedule-lead"))
         .numStandbyReplicas(
             c.integer("num-standby-replicas", SchedulerConfig.DEFAULT_NUM_STANDBY_REPLICAS))
         .stateDir(c.string("state-dir") == null ? null : Path.of(c.string("state-dir")))

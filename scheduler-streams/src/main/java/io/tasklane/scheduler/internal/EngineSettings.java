@@ -22,6 +22,8 @@ import java.time.Duration;
  *     an {@code await} over it makes its waiter DEAD naming the limit
  * @param logLinesPerTask the most handler log lines kept per task ({@link LogProcessor})
  * @param logBytesPerTask the most bytes of log messages kept per task
+ * @param scheduleLeadMs how long before its instant a fire of an {@code overlap: ALLOW} schedule is
+ *     made ({@link ScheduleStore#timerAt}); 0 in a builder that does not set it
  */
 public record EngineSettings(
     Duration punctuationInterval,
@@ -35,7 +37,8 @@ public record EngineSettings(
     boolean healTimers,
     int maxWaitersPerTask,
     int logLinesPerTask,
-    int logBytesPerTask) {
+    int logBytesPerTask,
+    long scheduleLeadMs) {
 
   /** The default of {@code tasklane.scheduler.max-waiters-per-task}. */
   public static final int DEFAULT_MAX_WAITERS_PER_TASK = 10_000;
@@ -59,6 +62,7 @@ public record EngineSettings(
     private int maxWaitersPerTask = DEFAULT_MAX_WAITERS_PER_TASK;
     private int logLinesPerTask = 200;
     private int logBytesPerTask = 64 * 1024;
+    private long scheduleLeadMs;
 
     private Builder() {}
 
@@ -134,6 +138,12 @@ public record EngineSettings(
       return this;
     }
 
+    /** Sets how long before its instant an {@code ALLOW} schedule's fire is made. */
+    public Builder scheduleLead(Duration lead) {
+      this.scheduleLeadMs = lead.toMillis();
+      return this;
+    }
+
     /** The settings. */
     public EngineSettings build() {
       return new EngineSettings(
@@ -148,7 +158,8 @@ public record EngineSettings(
           healTimers,
           maxWaitersPerTask,
           logLinesPerTask,
-          logBytesPerTask);
+          logBytesPerTask,
+          scheduleLeadMs);
     }
   }
 }

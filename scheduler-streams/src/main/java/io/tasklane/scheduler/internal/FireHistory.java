@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The fire history of one schedule, kept in its {@link ScheduleState}: oldest first, at most {@link
- * #KEEP} finished fires beside the running and waiting ones (which are never dropped while fewer
- * than {@link #MAX} fires are kept; beyond that, as with many overlapping {@code ALLOW} fires, the
+ * The fires of one schedule as a list, oldest first: its {@link ScheduleState}'s unfinished ones,
+ * with the fires that finished during the change until the state is written (they then move to the
+ * {@link FireLog}, of which the status read shows the newest {@link #KEEP}); at most {@link #KEEP}
+ * finished fires beside the running and waiting ones (which are never dropped while fewer than
+ * {@link #MAX} fires are kept; beyond that, as with many overlapping {@code ALLOW} fires, the
  * oldest go first and their late results are no longer tracked). Pure; a new list per change.
  */
 final class FireHistory {

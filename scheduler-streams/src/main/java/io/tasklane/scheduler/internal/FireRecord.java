@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One fire of a schedule as its history keeps it ({@link ScheduleState#fires()}): what made it, its
- * tasks and their terminal states, and its outcome. Immutable; changes are withers.
+ * One fire of a schedule as its history keeps it (unfinished in {@link ScheduleState#fires()},
+ * finished in the {@link FireLog}): what made it, its tasks and their terminal states, and its
+ * outcome. Immutable; changes are withers.
  *
  * @param fireId the fire's id (calendar: {@code TaskIds.forScheduleFire(name, fireAt, -1)})
  * @param fireAt the instant the fire is for (a calendar instant, or a trigger's request time)

@@ -76,7 +76,8 @@ final class FireRunner {
       case REPLACE -> {
         List<FireRecord> fires = s.fires();
         for (FireRecord r : running) {
-          cancel(d.name(), r, fire.fireId(), now);
+          cancel(
+              d.name(), r, "replaced by fire " + fire.fireId() + " of schedule " + d.name(), now);
           fires = FireHistory.put(fires, r.withReason("replaced by fire " + fire.fireId()));
         }
         engine.metrics().count(SchedulerEvent.SCHEDULE_REPLACED);
@@ -105,6 +106,30 @@ final class FireRunner {
     }
     ScheduleState updated = s.withFires(FireHistory.put(s.fires(), next), s.waiting());
     return s.definition() == null ? updated : runWaitingIfIdle(updated, now);
+  }
+
+  /**
+   * A task of the finished fire {@code f} finished again (a DEAD task retried): the fire's new
+   * record, or null when the notice changes nothing. Starts the children when the fire now
+   * succeeded; the overlap queue does not change, as the fire no longer ran.
+   */
+  FireRecord doneAgain(ScheduleState s, FireRecord f, ScheduleFireDone notice, long now) {
+    FireRecord next = f.taskDone(notice.taskId(), notice.state(), notice.reason());
+    if (next == f) {
+      engine.metrics().count(SchedulerEvent.SCHEDULE_FIRE_DONE_UNKNOWN);
+      return null;
+    }
+    engine.metrics().count(SchedulerEvent.SCHEDULE_FIRE_DONE);
+    if (next.equals(f)) {
+      return null;
+    }
+    if (f.outcome() != FireRecord.Outcome.SUCCEEDED
+        && next.outcome() == FireRecord.Outcome.SUCCEEDED
+        && s.definition() != null
+        && !s.deleted()) {
+      startChildren(s.definition(), next, now);
+    }
+    return next;
   }
 
   private FireRecord waitingFire(ScheduleState s) {
@@ -193,11 +218,10 @@ final class FireRunner {
         .build();
   }
 
-  /** Cancels the unfinished tasks of a replaced fire through the ordinary cancel path. */
-  private void cancel(String name, FireRecord replaced, String by, long now) {
-    for (FireRecord.FireTask t : replaced.tasks()) {
+  /** Cancels the unfinished tasks of a fire through the ordinary cancel path. */
+  private void cancel(String name, FireRecord fire, String reason, long now) {
+    for (FireRecord.FireTask t : fire.tasks()) {
       if (t.state() == null) {
-        String reason = "replaced by fire " + by + " of schedule " + name;
         out.control(t.routingKey(), CancelCommand.of(t.id(), reason, now, "schedule:" + name), now);
       }
     }

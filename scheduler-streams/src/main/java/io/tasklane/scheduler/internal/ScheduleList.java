@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -103,28 +104,46 @@ public final class ScheduleList {
     return new StatusQuery.Answer(200, WireCodec.encodeToString(out));
   }
 
-  /** This instance's active schedules after {@code cursor}: at most {@code limit + 1}. */
+  /**
+   * This instance's active schedules after {@code cursor}: at most {@code limit + 1}, each with its
+   * newest fire (unfinished from its state, finished from {@link Stores#SCHEDULE_FIRES}).
+   */
   private static void local(
       KafkaStreams streams, String cursor, int limit, TreeMap<String, ObjectNode> into) {
     ReadOnlyKeyValueStore<String, ScheduleState> store =
         streams.store(
             StoreQueryParameters.fromNameAndType(
                 Stores.SCHEDULES, QueryableStoreTypes.<String, ScheduleState>keyValueStore()));
+    TreeMap<String, ScheduleState> page = new TreeMap<>();
     try (KeyValueIterator<String, ScheduleState> it = store.all()) {
       while (it.hasNext()) {
         KeyValue<String, ScheduleState> kv = it.next();
-        if (kv.value == null || (cursor != null && kv.key.compareTo(cursor) <= 0)) {
+        if (kv.value == null
+            || kv.value.deleted()
+            || kv.value.definition() == null
+            || (cursor != null && kv.key.compareTo(cursor) <= 0)) {
           continue;
         }
-        ObjectNode line = ScheduleView.summary(kv.key, kv.value);
-        if (line != null) {
-          keepNewer(into, line);
-          if (into.size() > limit + 1) {
-            into.pollLastEntry();
-          }
+        page.put(kv.key, kv.value);
+        if (page.size() > limit + 1) {
+          page.pollLastEntry();
         }
       }
     }
+    ReadOnlyKeyValueStore<Bytes, byte[]> log =
+        streams.store(
+            StoreQueryParameters.fromNameAndType(
+                Stores.SCHEDULE_FIRES, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
+    page.forEach(
+        (name, s) -> {
+          ObjectNode line = ScheduleView.summary(name, FireLog.withHistory(log, name, s, 1));
+          if (line != null) {
+            keepNewer(into, line);
+            if (into.size() > limit + 1) {
+              into.pollLastEntry();
+            }
+          }
+        });
   }
 
   private static void keepNewer(TreeMap<String, ObjectNode> into, ObjectNode line) {

@@ -88,7 +88,11 @@ final class ScheduleMachine {
     }
   }
 
-  /** Deletes the schedule and its timer unless a newer definition is stored. */
+  /**
+   * Deletes the schedule and its timer unless a newer definition is stored. A fire already made
+   * ahead of its instant ({@code schedule-lead}) still runs: cancelling it could split a broadcast
+   * fire or interrupt an attempt that just started.
+   */
   void unschedule(Unschedule u) {
     ScheduleState previous = store.get(u.name());
     if (previous != null && u.version() < previous.version()) {
@@ -104,19 +108,24 @@ final class ScheduleMachine {
   }
 
   /**
-   * The timer of schedule {@code name} for the fire at {@code at} fired at {@code now} (its entry
-   * is already out of the index): starts the fires its misfire policy keeps ({@link Misfires})
-   * through the overlap policy ({@link FireRunner}), records a dropped one as misfired, and sets
-   * the timer to the first fire after {@code now}. A timer that no longer matches the stored
-   * schedule is stale and ignored. While the schedule is paused the latest due fire is recorded as
-   * skipped ({@code paused}) and its last fire stays, for the misfire policy at the resume.
+   * The timer of schedule {@code name} for its next fire (set at the fire's instant, or {@code
+   * schedule-lead} before it) fired at {@code now} (its entry is already out of the index): starts
+   * the fires its misfire policy keeps ({@link Misfires}) through the overlap policy ({@link
+   * FireRunner}), records a dropped one as misfired, and sets the timer to the first fire after
+   * {@code now}. A timer that no longer matches the stored schedule is stale and ignored. While the
+   * schedule is paused the latest due fire is recorded as skipped ({@code paused}) and its last
+   * fire stays, for the misfire policy at the resume.
    */
-  void fire(String name, long at, long now) {
+  void fire(String name, long timer, long now) {
     ScheduleState s = store.get(name);
-    if (s == null || s.deleted() || s.nextFireAt() != at) {
+    if (s == null
+        || s.deleted()
+        || (timer != store.timerAt(s) && timer != s.nextFireAt())) { // the latter: written
+      // before schedule-lead, or before the lead changed
       engine.metrics().count(SchedulerEvent.TIMER_STALE);
       return;
     }
+    long at = s.nextFireAt();
     ScheduleDefinition d = s.definition();
     Fires fires = new Fires(d);
     if (!d.enabled()) {
@@ -126,7 +135,8 @@ final class ScheduleMachine {
       store.putFired(name, s.withTimer(fires.after(Math.max(now, at)), s.lastFireAt()));
       return;
     }
-    List<Long> made = Misfires.toFire(d.misfirePolicy(), fires, at, now, tolerance());
+    // a timer that fires ahead (schedule-lead) makes the fire at its instant: its task is due then
+    List<Long> made = Misfires.toFire(d.misfirePolicy(), fires, at, Math.max(now, at), tolerance());
     for (long fireAt : made) {
       String fireId = TaskIds.forScheduleFire(name, fireAt, -1);
       s = runner.start(s, FireRunner.fire(fireId, fireAt, FireRecord.Kind.CALENDAR, null), now);
@@ -134,8 +144,7 @@ final class ScheduleMachine {
     if (made.isEmpty()) {
       engine.metrics().count(SchedulerEvent.SCHEDULE_MISFIRE_SKIPPED);
     }
-    if (made.isEmpty()
-        && FireHistory.find(s.fires(), TaskIds.forScheduleFire(name, at, -1)) == null) {
+    if (made.isEmpty() && !store.has(name, s, at, TaskIds.forScheduleFire(name, at, -1))) {
       String why = "late by " + (now - at) + " ms; misfire policy " + d.misfire();
       FireRecord missed =
           FireRecord.noTask(
@@ -168,7 +177,7 @@ final class ScheduleMachine {
           "no schedule '" + t.name() + "'" + (s == null ? "" : " (deleted)") + " to trigger");
     }
     String fireId = t.fireId();
-    if (FireHistory.find(s.fires(), fireId) != null) {
+    if (store.hasRecent(t.name(), s, fireId)) {
       engine.metrics().count(SchedulerEvent.SCHEDULE_TRIGGER_DUPLICATE);
       return;
     }
@@ -179,12 +188,22 @@ final class ScheduleMachine {
   }
 
   /**
-   * A fire's task finished ({@link io.tasklane.core.ScheduleFireDone}): history, queue, children.
+   * A fire's task finished ({@link io.tasklane.core.ScheduleFireDone}): history, queue, children. A
+   * notice for a fire already finished (a DEAD task retried with {@code retry-dead} that finished
+   * again) updates the fire in the {@link FireLog}, and starts its children when it now succeeded.
    */
   void fireDone(io.tasklane.core.ScheduleFireDone notice, long now) {
     ScheduleState s = store.get(notice.name());
     if (s == null) {
       engine.metrics().count(SchedulerEvent.SCHEDULE_FIRE_DONE_UNKNOWN);
+      return;
+    }
+    if (FireHistory.find(s.fires(), notice.fireId()) == null) {
+      FireRecord logged = store.finishedFire(notice.name(), notice.fireId());
+      FireRecord next = logged == null ? null : runner.doneAgain(s, logged, notice, now);
+      if (next != null) {
+        store.rewriteFinished(notice.name(), next);
+      }
       return;
     }
     ScheduleState next = runner.done(s, notice, now);

@@ -5,6 +5,7 @@ import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -14,9 +15,10 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Finds a schedule's state ({@link ScheduleView}) through interactive queries: in this instance's
- * {@link Stores#SCHEDULES} store when it owns the name's partition, else by forwarding the request
- * to the owner ({@code application.server}) with the inter-instance token, as {@link StatusQuery}
- * does for tasks. Called on Micronaut's blocking executor.
+ * {@link Stores#SCHEDULES} store, with its finished fires from {@link Stores#SCHEDULE_FIRES}, when
+ * it owns the name's partition, else by forwarding the request to the owner ({@code
+ * application.server}) with the inter-instance token, as {@link StatusQuery} does for tasks. Called
+ * on Micronaut's blocking executor.
  */
 @Singleton
 @Internal
@@ -55,7 +57,13 @@ public final class ScheduleQuery {
       if (state == null) {
         return OwnerForward.error(404, "no schedule '" + name + "'");
       }
-      return new StatusQuery.Answer(200, ScheduleView.json(name, state, runtime.workers()));
+      ReadOnlyKeyValueStore<Bytes, byte[]> log =
+          streams.store(
+              StoreQueryParameters.fromNameAndType(
+                      Stores.SCHEDULE_FIRES, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
+                  .withPartition(meta.partition()));
+      ScheduleState full = FireLog.withHistory(log, name, state, FireHistory.KEEP);
+      return new StatusQuery.Answer(200, ScheduleView.json(name, full, runtime.workers()));
     } catch (RuntimeException e) {
       return OwnerForward.error(503, "store not queryable: " + e.getMessage());
     }

@@ -12,7 +12,9 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * What the scheduler keeps of one schedule, by name, in {@link Stores#SCHEDULES}: the definition in
- * force (null once deleted), the highest version seen, and its timer.
+ * force (null once deleted), the highest version seen, its timer and its unfinished fires. Its
+ * finished fires live in the {@link FireLog} ({@link Stores#SCHEDULE_FIRES}), so that the state a
+ * fire rewrites stays small.
  *
  * @param definition the definition in force, or null when {@code deleted}
  * @param version the highest version applied (a definition's or an unschedule's)
@@ -20,9 +22,12 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param nextFireAt the fire its timer waits for (a {@link TimerKind#SCHEDULE} entry), or {@link
  *     Fires#NONE} when paused, deleted or past its last fire
  * @param lastFireAt the latest calendar fire handled, or {@link Fires#NONE}
- * @param fires the fire history, oldest first ({@link FireHistory}): running and waiting fires and
- *     the last {@link FireHistory#KEEP} finished ones
+ * @param fires the unfinished fires, oldest first ({@link FireHistory}): running and waiting ones
+ *     (a fire that finishes moves to the {@link FireLog} when the state is written; a state of an
+ *     older layout may still hold finished ones until its next write)
  * @param waiting the id of the fire waiting in {@code fires} ({@code overlap: QUEUE}), or null
+ * @param logged how many finished fires of the schedule the {@link FireLog} holds (0 in a state of
+ *     an older layout), which tells it when to prune
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record ScheduleState(
@@ -32,7 +37,8 @@ record ScheduleState(
     long nextFireAt,
     long lastFireAt,
     List<FireRecord> fires,
-    String waiting) {
+    String waiting,
+    int logged) {
 
   ScheduleState {
     fires = fires == null ? List.of() : List.copyOf(fires);
@@ -44,7 +50,7 @@ record ScheduleState(
       boolean deleted,
       long nextFireAt,
       long lastFireAt) {
-    this(definition, version, deleted, nextFireAt, lastFireAt, List.of(), null);
+    this(definition, version, deleted, nextFireAt, lastFireAt, List.of(), null, 0);
   }
 
   boolean hasTimer() {
@@ -52,17 +58,38 @@ record ScheduleState(
   }
 
   ScheduleState withTimer(long next, long last) {
-    return new ScheduleState(definition, version, deleted, next, last, fires, waiting);
+    return new ScheduleState(definition, version, deleted, next, last, fires, waiting, logged);
   }
 
   ScheduleState withFires(List<FireRecord> nextFires, String nextWaiting) {
     return new ScheduleState(
-        definition, version, deleted, nextFireAt, lastFireAt, nextFires, nextWaiting);
+        definition, version, deleted, nextFireAt, lastFireAt, nextFires, nextWaiting, logged);
   }
 
-  /** This state's history and waiting fire carried over to a new definition or a deletion. */
+  /**
+   * This state with {@code open} as its fires, the others moved to the log, which holds {@code n}.
+   */
+  ScheduleState withLog(List<FireRecord> open, int n) {
+    return new ScheduleState(
+        definition, version, deleted, nextFireAt, lastFireAt, open, waiting, n);
+  }
+
+  /**
+   * This state's unfinished fires, waiting fire and log count carried over to a new definition or a
+   * deletion (its finished fires stay in the log).
+   */
   ScheduleState keeping(ScheduleState previous) {
-    return previous == null ? this : withFires(previous.fires, previous.waiting);
+    return previous == null
+        ? this
+        : new ScheduleState(
+            definition,
+            version,
+            deleted,
+            nextFireAt,
+            lastFireAt,
+            previous.fires,
+            previous.waiting,
+            previous.logged);
   }
 
   /** JSON through the wire codec's mapper. */

@@ -1,5 +1,6 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.core.ScheduleDefinition;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
@@ -7,26 +8,32 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The schedules of one stream task ({@link Stores#SCHEDULES}) and their timers, which live in the
- * task timers' {@link DueIndex} as {@link TimerKind#SCHEDULE} entries under {@link #TIMER_PREFIX}
- * and the name (task ids are UUIDs, so they never collide). Writing a state also moves its timer's
- * entry. One instance per processor, opened in its {@code init}; used on the stream task's thread
- * only; its writes go to the stores' caches and reach the changelogs at the next commit, with the
- * task stores' writes.
+ * The schedules of one stream task ({@link Stores#SCHEDULES}), their finished fires ({@link
+ * FireLog}) and their timers, which live in the task timers' {@link DueIndex} as {@link
+ * TimerKind#SCHEDULE} entries under {@link #TIMER_PREFIX} and the name (task ids are UUIDs, so they
+ * never collide). Writing a state also moves its timer's entry. One instance per processor, opened
+ * in its {@code init}; used on the stream task's thread only; its writes go to the stores' caches
+ * and reach the changelogs at the next commit, with the task stores' writes.
  */
 final class ScheduleStore {
   /** The prefix of a schedule's timer id in the due-index. */
   static final String TIMER_PREFIX = "schedule:";
 
   private final KeyValueStore<String, ScheduleState> schedules;
+  private final FireLog log;
   private final DueIndex index;
+  private final long leadMs;
 
   /**
    * @param memories the process's task memories: the stream task's one learns of every schedule
    *     timer written, so that its punctuator does not skip it
+   * @param leadMs {@code schedule-lead}: how long before its instant an {@code ALLOW} schedule's
+   *     timer fires
    */
-  ScheduleStore(ProcessingContext context, TaskMemory.Registry memories) {
+  ScheduleStore(ProcessingContext context, TaskMemory.Registry memories, long leadMs) {
+    this.leadMs = leadMs;
     this.schedules = context.getStateStore(Stores.SCHEDULES);
+    this.log = new FireLog(context.getStateStore(Stores.SCHEDULE_FIRES));
     TaskId task = context.taskId();
     this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), () -> memories.of(task));
   }
@@ -41,30 +48,71 @@ final class ScheduleStore {
     return timerId.startsWith(TIMER_PREFIX) ? timerId.substring(TIMER_PREFIX.length()) : null;
   }
 
+  /**
+   * When the timer of {@code s} fires: {@code schedule-lead} before its next fire when the schedule
+   * is enabled and lets fires overlap ({@code ALLOW}, the default), so that the fire's task is made
+   * ahead and dispatched by its own timer at the instant; at the instant otherwise, as the overlap
+   * policy (or the pause) must see which fires still run at that moment.
+   */
+  long timerAt(ScheduleState s) {
+    ScheduleDefinition d = s.definition();
+    boolean ahead =
+        d != null && !s.deleted() && d.enabled() && d.overlap() == ScheduleDefinition.Overlap.ALLOW;
+    return ahead ? Math.max(0, s.nextFireAt() - leadMs) : s.nextFireAt();
+  }
+
   ScheduleState get(String name) {
     return schedules.get(name);
   }
 
   /** Stores {@code next} in place of {@code previous} (null when new), moving the timer. */
   void put(String name, ScheduleState previous, ScheduleState next) {
-    if (previous != null && previous.hasTimer() && previous.nextFireAt() != next.nextFireAt()) {
-      index.delete(previous.nextFireAt(), timerId(name));
+    if (previous != null
+        && previous.hasTimer()
+        && (!next.hasTimer() || timerAt(previous) != timerAt(next))) {
+      index.delete(timerAt(previous), timerId(name));
     }
     putFired(name, next);
   }
 
-  /** Stores {@code next}; the punctuator already took the fired timer's entry out of the index. */
+  /**
+   * Stores {@code next}, its finished fires moved to the {@link FireLog}; the punctuator already
+   * took the fired timer's entry out of the index.
+   */
   void putFired(String name, ScheduleState next) {
     if (next.hasTimer()) {
-      index.put(next.nextFireAt(), timerId(name), TimerKind.SCHEDULE);
+      index.put(timerAt(next), timerId(name), TimerKind.SCHEDULE);
     }
-    schedules.put(name, next);
+    schedules.put(name, log.moveFinished(name, next));
+  }
+
+  /**
+   * Whether schedule {@code s} has the fire {@code fireId}: unfinished in its state or among its
+   * newest {@link FireHistory#KEEP} finished ones.
+   */
+  boolean hasRecent(String name, ScheduleState s, String fireId) {
+    return FireHistory.find(s.fires(), fireId) != null || log.hasRecent(name, fireId);
+  }
+
+  /** Whether schedule {@code s} has the fire {@code fireId} at {@code fireAt}, finished or not. */
+  boolean has(String name, ScheduleState s, long fireAt, String fireId) {
+    return FireHistory.find(s.fires(), fireId) != null || log.has(name, fireAt, fireId);
+  }
+
+  /** The finished fire {@code fireId} among the schedule's newest logged ones, or null. */
+  FireRecord finishedFire(String name, String fireId) {
+    return log.find(name, fireId);
+  }
+
+  /** Writes a finished fire's changed record back to the log (its outcome changed again). */
+  void rewriteFinished(String name, FireRecord f) {
+    log.rewrite(name, f);
   }
 
   /** Writes {@code state}'s timer entry again when it is missing (a repeated definition). */
   void reassertTimer(String name, ScheduleState state) {
-    if (state.hasTimer() && !index.has(state.nextFireAt(), timerId(name))) {
-      index.put(state.nextFireAt(), timerId(name), TimerKind.SCHEDULE);
+    if (state.hasTimer() && !index.has(timerAt(state), timerId(name))) {
+      index.put(timerAt(state), timerId(name), TimerKind.SCHEDULE);
     }
   }
 
@@ -79,8 +127,8 @@ final class ScheduleStore {
         KeyValue<String, ScheduleState> kv = it.next();
         if (kv.value != null
             && kv.value.hasTimer()
-            && !index.has(kv.value.nextFireAt(), timerId(kv.key))) {
-          index.put(kv.value.nextFireAt(), timerId(kv.key), TimerKind.SCHEDULE);
+            && !index.has(timerAt(kv.value), timerId(kv.key))) {
+          index.put(timerAt(kv.value), timerId(kv.key), TimerKind.SCHEDULE);
           healed++;
         }
       }

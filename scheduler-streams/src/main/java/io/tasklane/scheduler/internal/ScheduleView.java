@@ -11,7 +11,8 @@ import java.util.List;
  * The status API's JSON of one schedule ({@code GET /api/schedules/{name}}, and its line in {@code
  * GET /api/schedules}): its definition, its timer, its next {@link #NEXT} fire instants, the
  * waiting fire and its fire history newest first (fire instant, kind, task ids with their routing
- * keys and states, lateness, outcome and reason). Epoch millis, each with an ISO-8601 twin. Pure.
+ * keys and states, lateness, outcome and reason). Epoch millis, each with an ISO-8601 twin. Pure:
+ * given a state whose fires are its whole history ({@link FireLog#withHistory}).
  */
 final class ScheduleView {
   /** How many coming fire instants the view lists. */

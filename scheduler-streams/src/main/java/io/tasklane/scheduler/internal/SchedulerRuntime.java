@@ -185,6 +185,7 @@ public final class SchedulerRuntime {
     EngineSettings settings =
         EngineSettings.builder()
             .punctuationInterval(config.punctuationInterval())
+            .scheduleLead(config.scheduleLead())
             .scanBound(config.scanBound())
             .retentionMs(config.retention().toMillis())
             .timeoutGraceMs(config.timeoutGrace().toMillis())

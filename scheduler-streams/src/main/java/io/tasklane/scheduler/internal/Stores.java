@@ -31,6 +31,12 @@ public final class Stores {
   /** Recurring schedules by name: {@link ScheduleState} as JSON. */
   public static final String SCHEDULES = "tasklane-schedules";
 
+  /**
+   * The finished fires of recurring schedules ({@link FireLog}): {@code name ‖ 0x00 ‖ fireAt (8
+   * bytes big-endian) ‖ fireId} → {@link FireRecord} as JSON; the newest 50 per schedule are read.
+   */
+  public static final String SCHEDULE_FIRES = "tasklane-schedule-fires";
+
   static final String SOURCE_TASKS = "source-tasks";
   static final String SOURCE_RESULTS = "source-results";
   static final String SOURCE_CONTROL = "source-control";
@@ -101,6 +107,15 @@ public final class Stores {
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(SCHEDULES),
             Serdes.String(),
             new ScheduleState.JsonSerde())
+        .withCachingEnabled();
+  }
+
+  /** Cached like the schedules, so that a fire's state and its log records flush together. */
+  static StoreBuilder<KeyValueStore<Bytes, byte[]>> scheduleFires() {
+    return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+            org.apache.kafka.streams.state.Stores.persistentKeyValueStore(SCHEDULE_FIRES),
+            Serdes.Bytes(),
+            Serdes.ByteArray())
         .withCachingEnabled();
   }
 }

@@ -1,8 +1,10 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.scheduler.SchedulerConfig;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
@@ -12,6 +14,16 @@ import org.apache.kafka.streams.state.HostInfo;
  * then the typed settings of {@link SchedulerConfig} (which win).
  */
 final class StreamsProps {
+  /**
+   * The Streams consumers' group session timeout unless {@code kafka.session.timeout.ms} says
+   * otherwise: a kill -9'd instance's partitions move after this long (Kafka's default is 45 s). 6
+   * s is the broker's default lowest, {@code group.min.session.timeout.ms}.
+   */
+  static final int SESSION_TIMEOUT_MS = 6_000;
+
+  /** Their heartbeat interval unless {@code kafka.heartbeat.interval.ms} says otherwise. */
+  static final int HEARTBEAT_INTERVAL_MS = 1_500;
+
   private StreamsProps() {}
 
   static Properties clients(SchedulerConfig c) {
@@ -32,11 +44,39 @@ final class StreamsProps {
     return p;
   }
 
+  /**
+   * A {@code kafka.session.timeout.ms} given without {@code kafka.heartbeat.interval.ms} brings the
+   * heartbeat down with it (a quarter of the session), as the broker refuses a heartbeat interval
+   * that is not below the session timeout.
+   */
+  static void heartbeatFollowsSession(Map<Object, Object> p, Map<String, String> kafka) {
+    String session = kafka.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+    if (session == null || kafka.containsKey(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)) {
+      return;
+    }
+    try {
+      long ms = Long.parseLong(session.trim());
+      p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(100, ms / 4));
+    } catch (NumberFormatException e) {
+      // left to the Kafka client, which names the setting and the bad value
+    }
+  }
+
   static Properties streams(SchedulerConfig c, HostInfo self, SchedulerMetrics metrics) {
     Properties p = new Properties();
     p.put(StreamsConfig.producerPrefix(ProducerConfig.ACKS_CONFIG), "all");
     p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
+    if (!"streams".equalsIgnoreCase(c.kafka().get(StreamsConfig.GROUP_PROTOCOL_CONFIG))) {
+      // the classic protocol: the client asks for its session timeout (the streams one has none).
+      // Unprefixed, so that an unprefixed kafka.session.timeout.ms replaces it.
+      p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT_MS);
+      p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, HEARTBEAT_INTERVAL_MS);
+    }
+    // one shared memory budget for every RocksDB store; kafka.rocksdb.config.setter replaces it
+    p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStoreMemory.class);
+    p.put(BoundedStoreMemory.BYTES_CONFIG, (long) c.storeMemoryMb() << 20);
     p.putAll(c.kafka());
+    heartbeatFollowsSession(p, c.kafka());
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, c.applicationId());
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers());
     p.put(StreamsConfig.STATE_DIR_CONFIG, c.stateDir().toAbsolutePath().toString());

@@ -139,9 +139,12 @@ final class TaskStore {
     repair.reassert(id, record);
   }
 
-  /** Writes back lost index entries of the next {@code slice} records (see {@link TimerRepair}). */
-  void repairTimers(int slice, SchedulerMetrics metrics) {
-    repair.repairNextSlice(slice, metrics);
+  /**
+   * Writes back lost index entries of the next records, at most {@code slice} and for at most
+   * {@code budgetNanos} (see {@link TimerRepair}).
+   */
+  void repairTimers(int slice, long budgetNanos, SchedulerMetrics metrics) {
+    repair.repairNextSlice(slice, budgetNanos, metrics);
   }
 
   private void write(String id, TaskRecord previous, TaskRecord next) {

@@ -6,12 +6,12 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Writes due-index and search-index ({@link TaskIndex}) entries back where a crash under
- * at-least-once lost them. Two ways: a repeated input record that finds its change already made
- * writes its task's entry again ({@link #reassert}); and after every (re)start of the stream task
- * the punctuator reads the task store a slice per tick and writes back every missing entry ({@link
- * #repairNextSlice}), since a change made by the punctuator is not replayed. Used on the stream
- * task's thread only.
+ * Writes due-index entries (a task's own timer and its wait-timeout timer) and search-index ({@link
+ * TaskIndex}) entries back where a crash under at-least-once lost them. Two ways: a repeated input
+ * record that finds its change already made writes its task's entry again ({@link #reassert}); and
+ * after every (re)start of the stream task the punctuator reads the task store a slice per tick and
+ * writes back every missing entry ({@link #repairNextSlice}), since a change made by the punctuator
+ * is not replayed. Used on the stream task's thread only.
  */
 final class TimerRepair {
   private final KeyValueStore<String, TaskRecord> tasks;
@@ -39,35 +39,52 @@ final class TimerRepair {
     if (record.hasTimer()) {
       index.put(id, record);
     }
+    healWait(id, record);
     search.reassert(id, record);
   }
 
   /**
-   * Repairs the next {@code slice} records after the last one read since the stream task opened; a
-   * no-op once the whole store has been read.
+   * Writes {@code record}'s wait-timeout entry ({@link WaitTimers}) back when it has one and the
+   * index lacks it; true when it did.
    */
-  void repairNextSlice(int slice, SchedulerMetrics metrics) {
+  private boolean healWait(String id, TaskRecord record) {
+    long at = WaitTimers.at(record);
+    if (at < 0 || index.has(at, WaitTimers.timerId(id))) {
+      return false;
+    }
+    index.put(at, WaitTimers.timerId(id), TimerKind.WAIT);
+    return true;
+  }
+
+  /**
+   * Repairs the next records after the last one read since the stream task opened: at most {@code
+   * slice}, and no more once {@code budgetNanos} have passed (at least one), so that a large store
+   * is read over many ticks while the stream thread keeps processing its input; a no-op once the
+   * whole store has been read.
+   */
+  void repairNextSlice(int slice, long budgetNanos, SchedulerMetrics metrics) {
     TaskMemory m = memory.get();
     if (m.repaired) {
       return;
     }
-    m.repairedUpTo = repair(m.repairedUpTo, slice, metrics);
+    m.repairedUpTo = repair(m.repairedUpTo, slice, System.nanoTime() + budgetNanos, metrics);
     m.repaired = m.repairedUpTo == null;
   }
 
   /**
    * Writes back the missing index entries of up to {@code n} records after {@code after} (null:
-   * from the first). Under at-least-once a kill -9 in the middle of a commit's flush can keep a
-   * store's changes and lose another's; a change made by the punctuator is not replayed, so a
-   * record could keep a timer whose entry is gone and never fire. Returns the last key read, or
-   * null when the store has been read to its end.
+   * from the first), stopping early at {@code deadline} ({@link System#nanoTime}). Under
+   * at-least-once a kill -9 in the middle of a commit's flush can keep a store's changes and lose
+   * another's; a change made by the punctuator is not replayed, so a record could keep a timer
+   * whose entry is gone and never fire. Returns the last key read, or null when the store has been
+   * read to its end.
    */
-  private String repair(String after, int n, SchedulerMetrics metrics) {
+  private String repair(String after, int n, long deadline, SchedulerMetrics metrics) {
     int seen = 0;
     String last = null;
     try (KeyValueIterator<String, TaskRecord> it =
         after == null ? tasks.all() : tasks.range(after, null)) {
-      while (it.hasNext() && seen < n) {
+      while (it.hasNext() && seen < n && (seen == 0 || System.nanoTime() < deadline)) {
         KeyValue<String, TaskRecord> kv;
         try {
           kv = it.next();
@@ -85,11 +102,14 @@ final class TimerRepair {
           index.put(kv.key, kv.value);
           metrics.count(SchedulerEvent.TIMER_HEALED);
         }
+        if (kv.value != null && healWait(kv.key, kv.value)) {
+          metrics.count(SchedulerEvent.TIMER_HEALED);
+        }
         if (kv.value != null && search.reassert(kv.key, kv.value)) {
           metrics.count(SchedulerEvent.INDEX_HEALED);
         }
       }
+      return it.hasNext() ? last : null;
     }
-    return seen < n ? null : last;
   }
 }

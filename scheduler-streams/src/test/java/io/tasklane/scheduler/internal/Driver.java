@@ -5,6 +5,7 @@ import io.tasklane.core.Dispatch;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskResult;
+import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import java.nio.file.Path;
@@ -69,7 +70,26 @@ final class Driver implements AutoCloseable {
   }
 
   Driver(Path stateDir, int scanBound, int maxDispatched, boolean healTimers, int maxWaiters) {
-    this(stateDir, scanBound, maxDispatched, healTimers, maxWaiters, new TaskMemory.Registry());
+    this(
+        stateDir,
+        scanBound,
+        maxDispatched,
+        healTimers,
+        maxWaiters,
+        new TaskMemory.Registry(),
+        Duration.ZERO);
+  }
+
+  /** A driver whose {@code ALLOW} schedules make each fire {@code lead} ahead of its instant. */
+  static Driver withScheduleLead(Path stateDir, Duration lead) {
+    return new Driver(
+        stateDir,
+        1_000,
+        1_000,
+        true,
+        EngineSettings.DEFAULT_MAX_WAITERS_PER_TASK,
+        new TaskMemory.Registry(),
+        lead);
   }
 
   /** A driver whose transitions raise {@code alerts}. */
@@ -80,7 +100,8 @@ final class Driver implements AutoCloseable {
         1000,
         true,
         EngineSettings.DEFAULT_MAX_WAITERS_PER_TASK,
-        new TaskMemory.Registry(alerts));
+        new TaskMemory.Registry(alerts),
+        Duration.ZERO);
   }
 
   private Driver(
@@ -89,7 +110,8 @@ final class Driver implements AutoCloseable {
       int maxDispatched,
       boolean healTimers,
       int maxWaiters,
-      TaskMemory.Registry memories) {
+      TaskMemory.Registry memories,
+      Duration scheduleLead) {
     settings =
         EngineSettings.builder()
             .punctuationInterval(Duration.ofMillis(100))
@@ -102,6 +124,7 @@ final class Driver implements AutoCloseable {
             .partitions(6)
             .healTimers(healTimers)
             .maxWaitersPerTask(maxWaiters)
+            .scheduleLead(scheduleLead)
             .build();
     known.topics.add(topics.handler(HANDLER));
     known.topics.add(topics.handlerDlt(HANDLER));
@@ -175,7 +198,19 @@ final class Driver implements AutoCloseable {
             dispatch.routingKey(), WireCodec.encode(result), Instant.ofEpochMilli(now)));
   }
 
-  /** Moves the wall clock to {@code t}, firing the punctuator. */
+  /** Pipes a record of {@code <ns>.tasks} (a task, a schedule, an unschedule) under {@code key}. */
+  void send(String key, TaskTopicRecord r) {
+    tasks.pipeInput(new TestRecord<>(key, WireCodec.encode(r), Instant.ofEpochMilli(now)));
+  }
+
+  /** Runs the scheduler in 1 s ticks up to {@code t}. */
+  void runTo(long t) {
+    while (now + 1_000 <= t) {
+      advance(1_000);
+    }
+    advanceTo(t);
+  }
+
   void advanceTo(long t) {
     driver.advanceWallClockTime(Duration.ofMillis(t - now));
     now = t;
@@ -236,5 +271,14 @@ final class Driver implements AutoCloseable {
   @Override
   public void close() {
     driver.close();
+  }
+
+  /** Schedule {@code name} with its whole fire history, as the status read shows it; or null. */
+  ScheduleState schedule(String name) {
+    KeyValueStore<String, ScheduleState> store = driver.getKeyValueStore(Stores.SCHEDULES);
+    ScheduleState s = store.get(name);
+    KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> log =
+        driver.getKeyValueStore(Stores.SCHEDULE_FIRES);
+    return s == null ? null : FireLog.withHistory(log, name, s, FireHistory.KEEP);
   }
 }

@@ -202,6 +202,31 @@ class FlowControlTest {
   }
 
   @Test
+  void aStoreLargerThanOneRepairSliceIsRepairedOverSeveralTicksToTheLastTimer() {
+    d.close();
+    d = new Driver(dir.resolve("big"), 5_000, 5_000);
+    java.util.List<TaskEnvelope> tasks = new java.util.ArrayList<>();
+    for (int i = 0; i < 2_500; i++) {
+      TaskEnvelope t = Driver.task(T0 + 30_000);
+      d.send(t);
+      tasks.add(t);
+    }
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    java.util.List<String> byKey = tasks.stream().map(TaskEnvelope::id).sorted().toList();
+    for (String lost : java.util.List.of(byKey.get(0), byKey.get(1_999), byKey.get(2_499))) {
+      index.delete(DueIndexKey.of(T0 + 30_000, lost));
+    }
+    d.engine.memory().drop(new TaskId(0, 0));
+
+    for (int i = 0; i < 310; i++) {
+      d.advance(100);
+    }
+
+    assertThat(d.dispatches()).hasSize(2_500);
+    assertThat(d.metrics.get("timer.healed")).isEqualTo(3);
+  }
+
+  @Test
   void underExactlyOnceNoTimerIsWrittenBack() {
     d.close();
     d = new Driver(dir.resolve("eos"), 1_000, 1_000, false);

@@ -13,13 +13,10 @@ import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.Shard;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskResult;
-import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.WireCodec;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,28 +40,24 @@ class ScheduleFanOutTest {
     d.close();
   }
 
-  void send(String key, TaskTopicRecord r) {
-    d.tasks.pipeInput(new TestRecord<>(key, WireCodec.encode(r), Instant.ofEpochMilli(d.now)));
-  }
-
   void define(ScheduleDefinition s) {
-    send(s.name(), s);
+    d.send(s.name(), s);
   }
 
   static ScheduleDefinition.Builder every10s(String name) {
     return ScheduleDefinition.builder().name(name).version(1).handler(HANDLER).every("10s");
   }
 
-  ScheduleState state(String name) {
-    KeyValueStore<String, ScheduleState> store = d.driver.getKeyValueStore(Stores.SCHEDULES);
-    return store.get(name);
+  /** Answers {@code x}'s first attempt with a permanent failure: its task goes DEAD. */
+  void failPermanently(Dispatch x) {
+    d.sendResult(
+        x,
+        TaskResult.failed(
+            x.id(), 1, io.tasklane.core.Outcome.PERMANENT_FAILURE, null, null, d.now, d.now, "w1"));
   }
 
-  void runTo(long t) {
-    while (d.now + 1_000 <= t) {
-      d.advance(1_000);
-    }
-    d.advanceTo(t);
+  ScheduleState state(String name) {
+    return d.schedule(name);
   }
 
   @Test
@@ -87,25 +80,58 @@ class ScheduleFanOutTest {
     assertThat(childFire.parentFire()).isEqualTo(parentFire);
     assertThat(childFire.depth()).isEqualTo(1);
 
-    send("child", ScheduleTrigger.child("child", "parent", parentFire, 1, d.now)); // a replay
+    d.send("child", ScheduleTrigger.child("child", "parent", parentFire, 1, d.now)); // a replay
     assertThat(d.dispatches()).isEmpty();
 
     d.advanceTo(T0 + 10_100);
     Dispatch second = d.dispatches().get(0);
-    d.sendResult(
-        second,
-        TaskResult.failed(
-            second.id(),
-            1,
-            io.tasklane.core.Outcome.PERMANENT_FAILURE,
-            null,
-            null,
-            d.now,
-            d.now,
-            "w1"));
+    failPermanently(second);
     assertThat(d.dispatches()).isEmpty();
     assertThat(state("parent").fires().get(1).outcome()).isEqualTo(FireRecord.Outcome.DEAD);
     assertThat(state("child").fires()).hasSize(1);
+    assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_CHILD_STARTED)).isEqualTo(1);
+  }
+
+  @Test
+  void aDeadFireWhoseTaskIsRetriedAndSucceedsBecomesSucceededAndStartsItsChildrenOnce() {
+    define(every10s("child").every("1d").startAt(T0 + 864_000_000L).build());
+    define(every10s("parent").children(List.of("child")).build());
+    d.advanceTo(T0 + 100);
+    Dispatch parent = d.dispatches().get(0);
+    failPermanently(parent);
+    String parentFire = TaskIds.forScheduleFire("parent", T0, -1);
+    assertThat(d.dispatches()).isEmpty();
+    assertThat(state("parent").fires())
+        .extracting(FireRecord::outcome)
+        .containsExactly(FireRecord.Outcome.DEAD);
+    assertThat(
+            d.driver
+                .<String, ScheduleState>getKeyValueStore(Stores.SCHEDULES)
+                .get("parent")
+                .fires())
+        .as("the finished fire lives in the fire log, not in the schedule's state")
+        .isEmpty();
+
+    d.advance(1_000);
+    d.sendControl(parent.id(), io.tasklane.core.ControlCommand.RetryDead.of(parent.id(), d.now));
+    Dispatch retried = d.dispatches().get(0);
+    assertThat(retried.attempt()).isEqualTo(2);
+    d.sendResult(retried, TaskResult.succeeded(retried.id(), 2, d.now, d.now, "w1"));
+
+    assertThat(d.dispatches())
+        .extracting(Dispatch::id)
+        .containsExactly(TaskIds.forScheduleChild("child", parentFire));
+    FireRecord fire = state("parent").fires().get(0);
+    assertThat(fire.fireId()).isEqualTo(parentFire);
+    assertThat(fire.outcome()).isEqualTo(FireRecord.Outcome.SUCCEEDED);
+    assertThat(fire.tasks())
+        .extracting(FireRecord.FireTask::state)
+        .containsExactly(io.tasklane.core.TaskState.SUCCEEDED);
+    assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_CHILD_STARTED)).isEqualTo(1);
+    assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_FIRE_DONE_UNKNOWN)).isZero();
+
+    d.sendResult(retried, TaskResult.succeeded(retried.id(), 2, d.now, d.now, "w1")); // a replay
+    assertThat(d.dispatches()).isEmpty();
     assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_CHILD_STARTED)).isEqualTo(1);
   }
 
@@ -162,7 +188,7 @@ class ScheduleFanOutTest {
             .every("1s")
             .overlap(Overlap.SKIP_IF_RUNNING)
             .build());
-    runTo(T0 + 70_000);
+    d.runTo(T0 + 70_000);
     ScheduleState s = state("h");
     assertThat(s.fires()).hasSize(FireHistory.KEEP + 1);
     assertThat(s.fires().get(0).outcome()).isEqualTo(FireRecord.Outcome.RUNNING);

@@ -12,12 +12,9 @@ import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.TaskState;
-import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.WireCodec;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,20 +49,8 @@ class ScheduleOverlapTest {
         .overlap(overlap);
   }
 
-  void send(String key, TaskTopicRecord r) {
-    d.tasks.pipeInput(new TestRecord<>(key, WireCodec.encode(r), Instant.ofEpochMilli(d.now)));
-  }
-
-  void runTo(long t) {
-    while (d.now + 1_000 <= t) {
-      d.advance(1_000);
-    }
-    d.advanceTo(t);
-  }
-
   ScheduleState state(String name) {
-    KeyValueStore<String, ScheduleState> store = d.driver.getKeyValueStore(Stores.SCHEDULES);
-    return store.get(name);
+    return d.schedule(name);
   }
 
   List<FireRecord.Outcome> outcomes(String name) {
@@ -82,8 +67,8 @@ class ScheduleOverlapTest {
 
   @Test
   void skipIfRunningMakesNoTaskWhileTheLastFireRunsAndRecordsWhy() {
-    send("s", every10s("s", Overlap.SKIP_IF_RUNNING).build());
-    runTo(T0 + 25_000);
+    d.send("s", every10s("s", Overlap.SKIP_IF_RUNNING).build());
+    d.runTo(T0 + 25_000);
     List<Dispatch> first = d.dispatches();
     assertThat(first).extracting(x -> x.task().dueAt()).containsExactly(T0);
     assertThat(outcomes("s"))
@@ -97,14 +82,14 @@ class ScheduleOverlapTest {
     assertThat(state("s").fires().get(0).tasks())
         .containsExactly(
             new FireRecord.FireTask(first.get(0).id(), first.get(0).id(), TaskState.SUCCEEDED));
-    runTo(T0 + 35_000);
+    d.runTo(T0 + 35_000);
     assertThat(d.dispatches()).extracting(x -> x.task().dueAt()).containsExactly(T0 + 30_000);
   }
 
   @Test
   void queueLetsOneFireWaitSkipsFurtherOnesAsQueueFullAndRunsItWhenTheLastFinishes() {
-    send("q", every10s("q", Overlap.QUEUE).build());
-    runTo(T0 + 25_000);
+    d.send("q", every10s("q", Overlap.QUEUE).build());
+    d.runTo(T0 + 25_000);
     List<Dispatch> first = d.dispatches();
     assertThat(first).hasSize(1);
     assertThat(outcomes("q"))
@@ -125,10 +110,10 @@ class ScheduleOverlapTest {
 
   @Test
   void replaceCancelsTheRunningTaskThroughTheCancelPathAndIgnoresItsLateResult() {
-    send("r", every10s("r", Overlap.REPLACE).build());
+    d.send("r", every10s("r", Overlap.REPLACE).build());
     d.advanceTo(T0 + 100);
     Dispatch old = d.dispatches().get(0);
-    runTo(T0 + 10_100);
+    d.runTo(T0 + 10_100);
     assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(fireId("r", T0 + 10_000));
     assertThat(d.loopControl()).isEqualTo(1); // the cancel, keyed by the old task's routing key
     assertThat(d.record(old.id()).state()).isEqualTo(TaskState.CANCELLED);
@@ -150,19 +135,19 @@ class ScheduleOverlapTest {
 
   @Test
   void allowRunsFiresSideBySide() {
-    send("a", every10s("a", Overlap.ALLOW).build());
-    runTo(T0 + 25_000);
+    d.send("a", every10s("a", Overlap.ALLOW).build());
+    d.runTo(T0 + 25_000);
     assertThat(d.dispatches()).hasSize(3);
     assertThat(outcomes("a")).containsOnly(FireRecord.Outcome.RUNNING);
   }
 
   @Test
   void aTriggerFiresNowWithItsOwnIdOnceAndObeysTheOverlapPolicy() {
-    send("t", every10s("t", Overlap.SKIP_IF_RUNNING).startAt(T0 + 3_600_000).build());
+    d.send("t", every10s("t", Overlap.SKIP_IF_RUNNING).startAt(T0 + 3_600_000).build());
     d.advance(1_000);
     ScheduleTrigger trigger = ScheduleTrigger.of("t", "ops-1", d.now);
-    send("t", trigger);
-    send("t", trigger); // a replay
+    d.send("t", trigger);
+    d.send("t", trigger); // a replay
     d.advance(100);
     List<Dispatch> out = d.dispatches();
     assertThat(out)
@@ -172,7 +157,7 @@ class ScheduleOverlapTest {
         .containsEntry(ScheduleMachine.HEADER_FIRE_ID, TaskIds.forScheduleTrigger("t", "ops-1"));
     assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_TRIGGER_DUPLICATE)).isEqualTo(1);
 
-    send("t", ScheduleTrigger.of("t", "ops-2", d.now)); // the first still runs
+    d.send("t", ScheduleTrigger.of("t", "ops-2", d.now)); // the first still runs
     d.advance(100);
     assertThat(d.dispatches()).isEmpty();
     assertThat(outcomes("t"))
@@ -182,7 +167,7 @@ class ScheduleOverlapTest {
 
   @Test
   void aTriggerOfAnUnknownScheduleGoesToTheSchedulerDlt() {
-    send("nobody", ScheduleTrigger.of("nobody", "ops-1", d.now));
+    d.send("nobody", ScheduleTrigger.of("nobody", "ops-1", d.now));
     List<TestRecord<String, byte[]>> dlt = d.read(d.topics.schedulerDlt());
     assertThat(dlt).extracting(TestRecord::key).containsExactly("nobody");
     assertThat(new String(dlt.get(0).headers().lastHeader(Outputs.ERROR_MESSAGE).value()))
@@ -191,8 +176,8 @@ class ScheduleOverlapTest {
 
   @Test
   void aPausedScheduleRecordsATriggerAsSkipped() {
-    send("p", every10s("p", Overlap.ALLOW).enabled(false).build());
-    send("p", ScheduleTrigger.of("p", "ops-1", d.now));
+    d.send("p", every10s("p", Overlap.ALLOW).enabled(false).build());
+    d.send("p", ScheduleTrigger.of("p", "ops-1", d.now));
     d.advance(100);
     assertThat(d.dispatches()).isEmpty();
     assertThat(state("p").fires().get(0).reason()).isEqualTo("paused");
@@ -200,12 +185,12 @@ class ScheduleOverlapTest {
 
   @Test
   void aFireTaskCancelledBeforeItArrivedStillFinishesItsFire() {
-    send("e", every10s("e", Overlap.SKIP_IF_RUNNING).startAt(T0 + 3_600_000).build());
+    d.send("e", every10s("e", Overlap.SKIP_IF_RUNNING).startAt(T0 + 3_600_000).build());
     String id = TaskIds.forScheduleTrigger("e", "x");
     d.sendControl(id, io.tasklane.core.CancelCommand.of(id, "early", d.now));
-    send("e", ScheduleTrigger.of("e", "x", d.now));
+    d.send("e", ScheduleTrigger.of("e", "x", d.now));
     assertThat(outcomes("e")).containsExactly(FireRecord.Outcome.CANCELLED);
-    send("e", ScheduleTrigger.of("e", "y", d.now));
+    d.send("e", ScheduleTrigger.of("e", "y", d.now));
     d.advance(100);
     assertThat(d.dispatches())
         .extracting(Dispatch::id)
@@ -214,17 +199,17 @@ class ScheduleOverlapTest {
 
   @Test
   void aTriggerIdReusedAfterItLeftTheHistoryFinishesFromTheStoredTask() {
-    send("u", every10s("u", Overlap.SKIP_IF_RUNNING).startAt(T0 + 3_600_000).build());
-    send("u", ScheduleTrigger.of("u", "x", d.now));
+    d.send("u", every10s("u", Overlap.SKIP_IF_RUNNING).startAt(T0 + 3_600_000).build());
+    d.send("u", ScheduleTrigger.of("u", "x", d.now));
     d.advance(100);
     Dispatch x = d.dispatches().get(0);
     succeed(x);
-    send("u", every10s("u", Overlap.SKIP_IF_RUNNING).version(2).every("1s").build());
-    runTo(d.now + 60_000); // one fire runs, 50+ are skipped: "x" leaves the history
+    d.send("u", every10s("u", Overlap.SKIP_IF_RUNNING).version(2).every("1s").build());
+    d.runTo(d.now + 60_000); // one fire runs, 50+ are skipped: "x" leaves the history
     assertThat(FireHistory.find(state("u").fires(), x.id())).isNull();
     Dispatch running = d.dispatches().get(0);
     succeed(running);
-    send("u", ScheduleTrigger.of("u", "x", d.now)); // admission drops the task as a duplicate
+    d.send("u", ScheduleTrigger.of("u", "x", d.now)); // admission drops the task as a duplicate
     assertThat(FireHistory.find(state("u").fires(), x.id()).outcome())
         .isEqualTo(FireRecord.Outcome.SUCCEEDED);
   }

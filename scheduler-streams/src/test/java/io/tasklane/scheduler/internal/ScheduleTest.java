@@ -8,9 +8,7 @@ import io.tasklane.core.Dispatch;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.Shard;
 import io.tasklane.core.TaskIds;
-import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.Unschedule;
-import io.tasklane.core.WireCodec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -47,19 +45,7 @@ class ScheduleTest {
   }
 
   void define(ScheduleDefinition s) {
-    send(s.name(), s);
-  }
-
-  void send(String key, TaskTopicRecord r) {
-    d.tasks.pipeInput(new TestRecord<>(key, WireCodec.encode(r), Instant.ofEpochMilli(d.now)));
-  }
-
-  /** Runs the scheduler in 1 s ticks up to {@code t}. */
-  void runTo(long t) {
-    while (d.now + 1_000 <= t) {
-      d.advance(1_000);
-    }
-    d.advanceTo(t);
+    d.send(s.name(), s);
   }
 
   static List<Long> fireTimes(List<Dispatch> dispatches) {
@@ -69,7 +55,7 @@ class ScheduleTest {
   @Test
   void aFixedRateFiresOneTaskPerFireWithTheDerivedId() {
     define(every10s("ping").build());
-    runTo(T0 + 25_000);
+    d.runTo(T0 + 25_000);
     List<Dispatch> out = d.dispatches();
     assertThat(fireTimes(out)).containsExactly(T0, T0 + 10_000, T0 + 20_000);
     assertThat(out.get(1).id()).isEqualTo(TaskIds.forScheduleFire("ping", T0 + 10_000, -1));
@@ -103,7 +89,7 @@ class ScheduleTest {
             .handler(HANDLER)
             .cron("15 * * * * ? *")
             .build());
-    runTo(T0 + 61_000);
+    d.runTo(T0 + 61_000);
     List<Dispatch> out = d.dispatches();
     assertThat(out.stream().filter(x -> name(x).equals("five")).map(x -> x.task().dueAt()))
         .containsExactly(T0, T0 + 60_000);
@@ -215,44 +201,43 @@ class ScheduleTest {
     define(every10s("v").version(2).build());
     define(every10s("v").version(1).every("1s").build());
     assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_STALE)).isEqualTo(1);
-    runTo(T0 + 15_000);
+    d.runTo(T0 + 15_000);
     assertThat(fireTimes(d.dispatches())).containsExactly(T0, T0 + 10_000);
     define(every10s("v").version(3).enabled(false).build());
-    runTo(T0 + 47_000);
+    d.runTo(T0 + 47_000);
     assertThat(d.dispatches()).isEmpty();
     assertThat(pausedFires("v")).containsExactly(T0 + 20_000, T0 + 30_000, T0 + 40_000);
     // resumed 7 s after the last skipped fire: late by more than the default 5 s, so not made
     define(every10s("v").version(4).build());
-    runTo(T0 + 55_000);
+    d.runTo(T0 + 55_000);
     assertThat(fireTimes(d.dispatches())).containsExactly(T0 + 50_000);
   }
 
   @Test
   void aResumeFiresTheFireMissedWhilePausedOnceWhenTheMisfirePolicyKeepsIt() {
     define(every10s("r").build());
-    runTo(T0 + 5_000);
+    d.runTo(T0 + 5_000);
     assertThat(fireTimes(d.dispatches())).containsExactly(T0);
     define(every10s("r").version(2).enabled(false).build());
-    runTo(T0 + 33_000);
+    d.runTo(T0 + 33_000);
     assertThat(d.dispatches()).isEmpty();
     assertThat(pausedFires("r")).containsExactly(T0 + 10_000, T0 + 20_000, T0 + 30_000);
     // resumed 3 s after the fire at 30 s: FIRE_ONCE_IF_LATE_BY_AT_MOST(5s) makes it, once
     define(every10s("r").version(3).build());
-    runTo(T0 + 45_000);
+    d.runTo(T0 + 45_000);
     assertThat(fireTimes(d.dispatches())).containsExactly(T0 + 30_000, T0 + 40_000);
     assertThat(pausedFires("r")).containsExactly(T0 + 10_000, T0 + 20_000);
     // FIRE_ALL(max 2) at a resume makes the two latest fires missed while paused, oldest first
     define(every10s("r").version(4).enabled(false).build());
-    runTo(T0 + 85_000);
+    d.runTo(T0 + 85_000);
     define(every10s("r").version(5).misfire("FIRE_ALL(max 2)").build());
-    runTo(T0 + 86_000);
+    d.runTo(T0 + 86_000);
     assertThat(fireTimes(d.dispatches())).containsExactly(T0 + 70_000, T0 + 80_000);
   }
 
   /** The fire instants recorded as SKIPPED (paused), oldest first. */
   private List<Long> pausedFires(String name) {
-    KeyValueStore<String, ScheduleState> store = d.driver.getKeyValueStore(Stores.SCHEDULES);
-    return store.get(name).fires().stream()
+    return d.schedule(name).fires().stream()
         .filter(f -> f.outcome() == FireRecord.Outcome.SKIPPED && "paused".equals(f.reason()))
         .map(FireRecord::fireAt)
         .toList();
@@ -264,9 +249,9 @@ class ScheduleTest {
     define(s);
     d.advanceTo(T0 + 100);
     assertThat(d.dispatches()).hasSize(1);
-    send("gone", Unschedule.of("gone", 1, d.now));
+    d.send("gone", Unschedule.of("gone", 1, d.now));
     define(s);
-    runTo(T0 + 60_000);
+    d.runTo(T0 + 60_000);
     assertThat(d.dispatches()).isEmpty();
     assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_DELETED)).isEqualTo(1);
     assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_STALE)).isEqualTo(1);
@@ -275,7 +260,7 @@ class ScheduleTest {
   @Test
   void startAndEndBoundTheFires() {
     define(every10s("window").startAt(T0 + 25_000).endAt(T0 + 60_000).build());
-    runTo(T0 + 120_000);
+    d.runTo(T0 + 120_000);
     assertThat(fireTimes(d.dispatches()))
         .containsExactly(T0 + 25_000, T0 + 35_000, T0 + 45_000, T0 + 55_000);
   }
@@ -291,7 +276,7 @@ class ScheduleTest {
     for (TestRecord<String, byte[]> r : made) {
       d.tasks.pipeInput(new TestRecord<>(r.key(), r.value(), Instant.ofEpochMilli(d.now)));
     }
-    runTo(T0 + 10_500);
+    d.runTo(T0 + 10_500);
     define(s);
     assertThat(fireTimes(d.dispatches())).containsExactly(T0, T0 + 10_000);
     assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_DUPLICATE)).isEqualTo(3);
@@ -309,8 +294,8 @@ class ScheduleTest {
             .cron("61 * * * *")
             .build());
     define(every10s("z").zone("Nowhere/City").build());
-    send("other-key", every10s("k").build());
-    runTo(T0 + 20_000);
+    d.send("other-key", every10s("k").build());
+    d.runTo(T0 + 20_000);
     assertThat(d.dispatches()).isEmpty();
     List<TestRecord<String, byte[]>> dlt = d.read(d.topics.schedulerDlt());
     assertThat(dlt).extracting(TestRecord::key).containsExactly("q", "c", "z", "other-key");
@@ -342,10 +327,10 @@ class ScheduleTest {
     define(every10s("a").build());
     define(every10s("b").build());
     assertThat(scheduleTimers()).isEqualTo(2);
-    send("a", Unschedule.of("a", 1, d.now));
+    d.send("a", Unschedule.of("a", 1, d.now));
     define(every10s("b").version(2).enabled(false).build());
     assertThat(scheduleTimers()).isEqualTo(1);
-    send("b", Unschedule.of("b", 2, d.now));
+    d.send("b", Unschedule.of("b", 2, d.now));
     assertThat(scheduleTimers()).isZero();
   }
 

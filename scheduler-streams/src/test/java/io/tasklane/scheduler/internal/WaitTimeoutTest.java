@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,5 +119,22 @@ class WaitTimeoutTest {
     d.advanceTo(T0 + 11_000);
     assertThat(d.record(t.id()).waitTimedOutAt()).isEqualTo(T0 + 11_000);
     assertThat(TaskView.json(d.record(t.id()))).contains("\"waitTimedOutAtIso\"");
+  }
+
+  @Test
+  void aWaitTimerLostByACrashIsWrittenBackByTheRepairPassAndStillFires() {
+    d.paused.add(HANDLER);
+    TaskEnvelope t = task(T0 + 1_000, 2_000);
+    d.send(t);
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    Bytes wait = DueIndexKey.of(T0 + 3_000, WaitTimers.timerId(t.id()));
+    assertThat(index.get(wait)).isNotNull();
+    // what a kill -9 under at_least_once can leave: the record without its entry
+    index.delete(wait);
+    d.advanceTo(T0 + 100); // the stream task's first ticks read the task store and write it back
+    assertThat(index.get(wait)).isNotNull();
+    d.advanceTo(T0 + 3_000);
+    assertThat(d.record(t.id()).waitTimedOutAt()).isEqualTo(T0 + 3_000);
+    assertThat(waitTimeouts()).isEqualTo(1.0);
   }
 }

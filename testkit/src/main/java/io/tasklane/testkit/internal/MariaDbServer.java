@@ -108,7 +108,7 @@ public final class MariaDbServer {
             .redirectOutput(layout.installLog().toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .start();
-    boolean exited = Processes.awaitExit(install.toHandle(), INSTALL_TIMEOUT);
+    boolean exited = Processes.awaitExit(install, INSTALL_TIMEOUT);
     if (!exited || install.exitValue() != 0) {
       Processes.stop(install.toHandle(), Duration.ofSeconds(1));
       throw new LocalStackException(

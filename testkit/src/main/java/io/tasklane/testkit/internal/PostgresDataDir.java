@@ -47,7 +47,7 @@ final class PostgresDataDir {
             .redirectOutput(log.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .start();
-    boolean exited = Processes.awaitExit(initdb.toHandle(), INITDB_TIMEOUT);
+    boolean exited = Processes.awaitExit(initdb, INITDB_TIMEOUT);
     if (!exited || initdb.exitValue() != 0) {
       Processes.stop(initdb.toHandle(), Duration.ofSeconds(1));
       throw new LocalStackException(

@@ -91,6 +91,20 @@ public final class Processes {
     family.forEach(p -> awaitExit(p, Duration.ofSeconds(10)));
   }
 
+  /**
+   * Waits for a child started by this JVM; when it returns {@code true}, {@link
+   * Process#exitValue()} is known. (Waiting on the child's {@link ProcessHandle} can return before
+   * the {@link Process} has recorded its exit code, and {@code exitValue()} then throws.)
+   */
+  public static boolean awaitExit(Process process, Duration timeout) {
+    try {
+      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   /** Waits for the process to exit; true if it did within {@code timeout}. */
   public static boolean awaitExit(ProcessHandle process, Duration timeout) {
     try {

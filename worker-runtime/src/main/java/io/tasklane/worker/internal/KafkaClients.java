@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -41,7 +42,9 @@ final class KafkaClients {
 
   /**
    * A consumer of one handler topic in group {@code <group-id>.<handler>}: no auto-commit, reads
-   * from the earliest offset when the group is new, at most {@code max-in-flight} records a poll.
+   * from the earliest offset when the group is new, at most {@code max-in-flight} records a poll,
+   * session timeout {@code session-timeout} and cooperative-sticky assignment (classic group
+   * protocol; {@code kafka.*} wins).
    */
   static KafkaConsumer<byte[], byte[]> consumer(
       WorkerConfig config, String handler, HandlerConfig hc) {
@@ -54,7 +57,27 @@ final class KafkaClients {
   static Map<String, Object> consumerConfig(WorkerConfig config, String handler, HandlerConfig hc) {
     Map<String, Object> p = base(config);
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.workerName() + "-" + handler);
+    if (!"consumer".equalsIgnoreCase(config.kafka().get(ConsumerConfig.GROUP_PROTOCOL_CONFIG))) {
+      // the classic protocol: the client asks for its session timeout (the new one has none)
+      long session = config.sessionTimeout().toMillis();
+      p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) session);
+      p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(100, session / 4));
+      // cooperative: when a worker dies the others keep their partitions, so taking over its
+      // partitions does not wait for their own running handlers (an eager revocation drains them)
+      p.put(
+          ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+          CooperativeStickyAssignor.class.getName());
+    }
     p.putAll(config.kafka());
+    String session = config.kafka().get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+    if (session != null
+        && !config.kafka().containsKey(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)
+        && session.trim().matches("\\d{1,9}")) {
+      // kafka.session.timeout.ms without a heartbeat: the heartbeat follows it (a quarter)
+      p.put(
+          ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+          (int) Math.max(100, Long.parseLong(session.trim()) / 4));
+    }
     p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId() + "." + handler);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

@@ -48,6 +48,7 @@ public final class WorkerSettings {
               "recurring.app",
               "recurring.build",
               "heartbeat-interval",
+              "session-timeout",
               "handlers.*.enabled",
               "handlers.*.concurrency",
               "handlers.*.max-in-flight",
@@ -78,6 +79,7 @@ public final class WorkerSettings {
       String namespace = source.string("namespace");
       Duration grace = source.duration("shutdown-grace");
       Duration heartbeat = source.duration("heartbeat-interval");
+      Duration session = source.duration("session-timeout");
       String methodCalls = source.string("method-calls.enabled");
       this.config =
           WorkerConfig.builder()
@@ -98,6 +100,7 @@ public final class WorkerSettings {
               .recurringBuild(source.number("recurring.build", 0))
               .heartbeatInterval(
                   heartbeat == null ? WorkerConfig.DEFAULT_HEARTBEAT_INTERVAL : heartbeat)
+              .sessionTimeout(session == null ? WorkerConfig.DEFAULT_SESSION_TIMEOUT : session)
               .build();
     } catch (ConfigException e) {
       throw new WorkerException(e.getMessage(), e);

@@ -50,4 +50,36 @@ class KafkaClientsTest {
         .containsEntry("group.id", "acme-worker.mail")
         .containsEntry("max.poll.records", hc.maxInFlight());
   }
+
+  @Test
+  void handlerConsumersTakeTheSessionTimeoutUnlessKafkaSettingsOrTheNewProtocolDecide() {
+    HandlerConfig hc = HandlerConfig.defaults(config(Map.of()));
+    assertThat(KafkaClients.consumerConfig(config(Map.of()), "mail", hc))
+        .containsEntry("session.timeout.ms", 6000)
+        .containsEntry("heartbeat.interval.ms", 1500)
+        .containsEntry(
+            "partition.assignment.strategy",
+            "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
+    WorkerConfig ten =
+        WorkerConfig.builder()
+            .topics(new Topics("acme"))
+            .bootstrapServers("broker:9093")
+            .sessionTimeout(java.time.Duration.ofSeconds(10))
+            .build();
+    assertThat(KafkaClients.consumerConfig(ten, "mail", hc))
+        .containsEntry("session.timeout.ms", 10000)
+        .containsEntry("heartbeat.interval.ms", 2500);
+    assertThat(
+            KafkaClients.consumerConfig(config(Map.of("session.timeout.ms", "45000")), "mail", hc))
+        .containsEntry("session.timeout.ms", "45000")
+        .containsEntry("heartbeat.interval.ms", 11250);
+    assertThat(
+            KafkaClients.consumerConfig(config(Map.of("session.timeout.ms", "1200")), "mail", hc))
+        .as("a session shorter than the configured one brings the heartbeat down with it")
+        .containsEntry("heartbeat.interval.ms", 300);
+    assertThat(
+            KafkaClients.consumerConfig(config(Map.of("group.protocol", "consumer")), "mail", hc))
+        .doesNotContainKeys(
+            "session.timeout.ms", "heartbeat.interval.ms", "partition.assignment.strategy");
+  }
 }

@@ -1,0 +1,139 @@
+package io.tasklane.scheduler.internal;
+
+import static io.tasklane.scheduler.internal.Driver.HANDLER;
+import static io.tasklane.scheduler.internal.Driver.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.ScheduleDefinition;
+import io.tasklane.core.ScheduleDefinition.Overlap;
+import io.tasklane.core.ScheduleTrigger;
+import io.tasklane.core.TaskResult;
+import io.tasklane.core.WireCodec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fire history's layout: a schedule's state keeps its unfinished fires only, its finished ones
+ * go to the fire log ({@link Stores#SCHEDULE_FIRES}), and the status read shows the newest 50 of
+ * them beside the running ones, as before.
+ */
+class ScheduleHistoryTest {
+  @TempDir Path dir;
+  Driver d;
+
+  @BeforeEach
+  void start() {
+    d = new Driver(dir);
+  }
+
+  @AfterEach
+  void stop() {
+    d.close();
+  }
+
+  ScheduleState raw(String name) {
+    KeyValueStore<String, ScheduleState> store = d.driver.getKeyValueStore(Stores.SCHEDULES);
+    return store.get(name);
+  }
+
+  KeyValueStore<Bytes, byte[]> log() {
+    return d.driver.getKeyValueStore(Stores.SCHEDULE_FIRES);
+  }
+
+  /** How many finished fires of {@code name} the log holds. */
+  int logged(String name) {
+    int n = 0;
+    try (KeyValueIterator<Bytes, byte[]> it = log().range(FireLog.from(name), FireLog.to(name))) {
+      while (it.hasNext()) {
+        KeyValue<Bytes, byte[]> kv = it.next();
+        n += kv.value == null ? 0 : 1;
+      }
+    }
+    return n;
+  }
+
+  static ScheduleDefinition.Builder everySecond(String name) {
+    return ScheduleDefinition.builder().name(name).version(1).handler(HANDLER).every("1s");
+  }
+
+  @Test
+  void aHundredFinishedFiresLeaveTheStateSmallAndTheStatusReadShowsTheNewestFifty() {
+    d.send("h", everySecond("h").overlap(Overlap.ALLOW).build());
+    d.send("n", everySecond("n").build()); // a neighbour whose fires share the log
+    for (int i = 0; i < 100; i++) {
+      d.advance(1_000);
+      for (Dispatch x : d.dispatches()) {
+        d.sendResult(x, TaskResult.succeeded(x.id(), x.attempt(), d.now, d.now, "w1"));
+      }
+    }
+    ScheduleState s = raw("h");
+    assertThat(s.fires()).isEmpty();
+    assertThat(WireCodec.encode(s).length).isLessThan(1_000);
+    assertThat(logged("h")).isBetween(FireHistory.KEEP, FireHistory.KEEP + FireLog.SLACK);
+    assertThat(logged("n")).isBetween(FireHistory.KEEP, FireHistory.KEEP + FireLog.SLACK);
+
+    JsonNode view = WireCodec.readTree(ScheduleView.json("h", d.schedule("h"), d.workers));
+    assertThat(view.get("fires")).hasSize(FireHistory.KEEP);
+    assertThat(view.get("fires").get(0).get("fireAt").asLong()).isEqualTo(T0 + 100_000);
+    assertThat(view.get("fires").get(49).get("fireAt").asLong()).isEqualTo(T0 + 51_000);
+    for (JsonNode f : view.get("fires")) {
+      assertThat(f.get("outcome").asText()).isEqualTo("SUCCEEDED");
+      assertThat(f.get("tasks").get(0).get("state").asText()).isEqualTo("SUCCEEDED");
+    }
+    JsonNode line = ScheduleView.summary("h", FireLog.withHistory(log(), "h", s, 1));
+    assertThat(line.get("lastFire").get("fireAt").asLong()).isEqualTo(T0 + 100_000);
+  }
+
+  @Test
+  void runningAndSkippedFiresStayApartAndAreReadMerged() {
+    d.send("s", everySecond("s").overlap(Overlap.SKIP_IF_RUNNING).build());
+    d.runTo(T0 + 100_000);
+    ScheduleState s = raw("s");
+    assertThat(s.fires())
+        .extracting(FireRecord::outcome)
+        .containsExactly(FireRecord.Outcome.RUNNING);
+    JsonNode view = WireCodec.readTree(ScheduleView.json("s", d.schedule("s"), d.workers));
+    assertThat(view.get("fires")).hasSize(FireHistory.KEEP + 1);
+    assertThat(view.get("fires").get(0).get("outcome").asText()).isEqualTo("SKIPPED");
+    assertThat(view.get("fires").get(0).get("reason").asText()).startsWith("running: fire ");
+    assertThat(view.get("fires").get(FireHistory.KEEP).get("outcome").asText())
+        .isEqualTo("RUNNING");
+  }
+
+  @Test
+  void aStateOfTheOlderLayoutLoadsAndHandsItsFinishedFiresToTheLogAtItsNextWrite() {
+    d.send("o", everySecond("o").startAt(T0 + 3_600_000).build());
+    FireRecord old =
+        FireRecord.noTask(
+            "o-old", T0 - 5_000, FireRecord.Kind.TRIGGER, 0, null, FireRecord.Outcome.SKIPPED, "x");
+    String json =
+        new String(WireCodec.encode(raw("o").withFires(List.of(old), null)), StandardCharsets.UTF_8)
+            .replace(",\"logged\":0", "");
+    assertThat(json).doesNotContain("logged");
+    ScheduleState loaded =
+        new ScheduleState.JsonSerde()
+            .deserializer()
+            .deserialize("t", json.getBytes(StandardCharsets.UTF_8));
+    KeyValueStore<String, ScheduleState> store = d.driver.getKeyValueStore(Stores.SCHEDULES);
+    store.put("o", loaded);
+    assertThat(d.schedule("o").fires()).containsExactly(old);
+
+    d.send("o", ScheduleTrigger.of("o", "t1", d.now));
+    assertThat(raw("o").fires())
+        .extracting(FireRecord::outcome)
+        .containsExactly(FireRecord.Outcome.RUNNING);
+    assertThat(d.schedule("o").fires()).hasSize(2).first().isEqualTo(old);
+    assertThat(logged("o")).isEqualTo(1);
+  }
+}

@@ -1,0 +1,115 @@
+package io.tasklane.scheduler.internal;
+
+import static io.tasklane.scheduler.internal.Driver.HANDLER;
+import static io.tasklane.scheduler.internal.Driver.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.ScheduleDefinition;
+import io.tasklane.core.ScheduleDefinition.Overlap;
+import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskResult;
+import io.tasklane.core.TaskState;
+import io.tasklane.core.Unschedule;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code schedule-lead}: an {@code ALLOW} schedule's fire is made 2 s ahead as a task due at the
+ * instant, which its own timer dispatches at the instant, never before; a fire made ahead runs even
+ * when the schedule is paused or deleted before its instant; other overlap policies fire at the
+ * instant.
+ */
+class ScheduleLeadTest {
+  @TempDir Path dir;
+  Driver d;
+
+  @BeforeEach
+  void start() {
+    d = Driver.withScheduleLead(dir, Duration.ofSeconds(2));
+  }
+
+  @AfterEach
+  void stop() {
+    d.close();
+  }
+
+  static ScheduleDefinition.Builder every10s(String name) {
+    return ScheduleDefinition.builder().name(name).version(1).handler(HANDLER).every("10s");
+  }
+
+  static String fireTask(String name, long at) {
+    return TaskIds.forScheduleFire(name, at, -1);
+  }
+
+  void succeedAll() {
+    for (Dispatch x : d.dispatches()) {
+      d.sendResult(x, TaskResult.succeeded(x.id(), x.attempt(), d.now, d.now, "w1"));
+    }
+  }
+
+  @Test
+  void anAllowFireIsMadeAheadAndDispatchedAtItsInstantNotBefore() {
+    d.send("a", every10s("a").build());
+    d.advanceTo(T0 + 100);
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(fireTask("a", T0));
+
+    d.advanceTo(T0 + 8_100);
+    TaskRecord ahead = d.record(fireTask("a", T0 + 10_000));
+    assertThat(ahead).as("made 2 s ahead").isNotNull();
+    assertThat(ahead.state()).isEqualTo(TaskState.PENDING);
+    assertThat(ahead.task().dueAt()).isEqualTo(T0 + 10_000);
+    assertThat(d.schedule("a").nextFireAt()).isEqualTo(T0 + 20_000);
+
+    d.advanceTo(T0 + 9_900);
+    assertThat(d.dispatches()).as("never before the instant").isEmpty();
+    d.advanceTo(T0 + 10_000);
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(fireTask("a", T0 + 10_000));
+    FireRecord fire = d.schedule("a").fires().get(d.schedule("a").fires().size() - 1);
+    assertThat(fire.fireAt()).isEqualTo(T0 + 10_000);
+    assertThat(fire.outcome()).isEqualTo(FireRecord.Outcome.RUNNING);
+    assertThat(d.metrics.get(SchedulerEvent.TIMER_STALE)).isZero();
+  }
+
+  @Test
+  void aFireMadeAheadStillRunsAfterAPauseOrADeletionAndTheNextOneIsNotMade() {
+    d.send("p", every10s("p").build());
+    d.send("x", every10s("x").build());
+    d.advanceTo(T0 + 100);
+    succeedAll();
+    d.advanceTo(T0 + 8_100);
+    assertThat(d.record(fireTask("p", T0 + 10_000)).state()).isEqualTo(TaskState.PENDING);
+    assertThat(d.record(fireTask("x", T0 + 10_000)).state()).isEqualTo(TaskState.PENDING);
+
+    d.advanceTo(T0 + 9_000);
+    d.send("p", every10s("p").version(2).enabled(false).build());
+    d.send("x", Unschedule.of("x", 1, d.now));
+    d.advanceTo(T0 + 10_000);
+    assertThat(d.dispatches())
+        .extracting(Dispatch::id)
+        .containsExactlyInAnyOrder(fireTask("p", T0 + 10_000), fireTask("x", T0 + 10_000));
+
+    d.advanceTo(T0 + 20_100);
+    assertThat(d.dispatches()).isEmpty();
+    assertThat(d.record(fireTask("p", T0 + 20_000))).isNull();
+    assertThat(d.record(fireTask("x", T0 + 20_000))).isNull();
+    FireRecord skipped = d.schedule("p").fires().get(d.schedule("p").fires().size() - 1);
+    assertThat(skipped.fireAt()).isEqualTo(T0 + 20_000);
+    assertThat(skipped.outcome()).isEqualTo(FireRecord.Outcome.SKIPPED);
+  }
+
+  @Test
+  void otherOverlapPoliciesMakeTheFireAtItsInstant() {
+    d.send("s", every10s("s").overlap(Overlap.SKIP_IF_RUNNING).build());
+    d.advanceTo(T0 + 100);
+    succeedAll();
+    d.advanceTo(T0 + 9_900);
+    assertThat(d.record(fireTask("s", T0 + 10_000))).isNull();
+    d.advanceTo(T0 + 10_000);
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(fireTask("s", T0 + 10_000));
+  }
+}
