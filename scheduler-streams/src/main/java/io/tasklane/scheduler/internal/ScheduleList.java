@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.WireCodec;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -42,10 +44,17 @@ public final class ScheduleList {
 
   private final SchedulerRuntime runtime;
   private final OwnerForward forward;
+  private final Clock clock;
 
+  @Inject
   ScheduleList(SchedulerRuntime runtime) {
+    this(runtime, Clock.systemUTC());
+  }
+
+  ScheduleList(SchedulerRuntime runtime, Clock clock) {
     this.runtime = runtime;
     this.forward = new OwnerForward(runtime);
+    this.clock = clock;
   }
 
   /**
@@ -62,7 +71,7 @@ public final class ScheduleList {
     TreeMap<String, ObjectNode> merged = new TreeMap<>();
     List<String> unreachable = new ArrayList<>();
     try {
-      local(streams, cursor, limit, merged);
+      local(streams, cursor, limit, clock.millis(), merged);
     } catch (RuntimeException e) {
       return OwnerForward.error(503, "store not queryable: " + e.getMessage());
     }
@@ -109,7 +118,7 @@ public final class ScheduleList {
    * newest fire (unfinished from its state, finished from {@link Stores#SCHEDULE_FIRES}).
    */
   private static void local(
-      KafkaStreams streams, String cursor, int limit, TreeMap<String, ObjectNode> into) {
+      KafkaStreams streams, String cursor, int limit, long now, TreeMap<String, ObjectNode> into) {
     ReadOnlyKeyValueStore<String, ScheduleState> store =
         streams.store(
             StoreQueryParameters.fromNameAndType(
@@ -136,7 +145,7 @@ public final class ScheduleList {
                 Stores.SCHEDULE_FIRES, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
     page.forEach(
         (name, s) -> {
-          ObjectNode line = ScheduleView.summary(name, FireLog.withHistory(log, name, s, 1));
+          ObjectNode line = ScheduleView.summary(name, FireLog.withHistory(log, name, s, 1), now);
           if (line != null) {
             keepNewer(into, line);
             if (into.size() > limit + 1) {

@@ -71,10 +71,12 @@ final class ScheduleView {
 
   /**
    * One line of the schedule list ({@code GET /api/schedules}): name, handler, version, origin,
-   * enabled and paused, {@code nextFireAt} and the newest fire ({@code lastFire}, without its
-   * tasks) or null. Null for a deleted schedule (the list leaves it out).
+   * enabled and paused, {@code nextFireAt} and the newest fire whose instant is not after {@code
+   * now} ({@code lastFire}, without its tasks) or null. A fire made ahead of its instant (see
+   * {@code schedule-lead}) is the next fire, not the last one. Null for a deleted schedule (the
+   * list leaves it out).
    */
-  static ObjectNode summary(String name, ScheduleState s) {
+  static ObjectNode summary(String name, ScheduleState s, long now) {
     if (s.deleted() || s.definition() == null) {
       return null;
     }
@@ -86,10 +88,16 @@ final class ScheduleView {
     o.put("enabled", s.definition().enabled());
     o.put("paused", !s.definition().enabled());
     time(o, "nextFireAt", nextFireAt(s));
-    if (s.fires().isEmpty()) {
+    FireRecord last = null;
+    for (FireRecord f : s.fires()) {
+      if (f.fireAt() <= now && (last == null || f.fireAt() >= last.fireAt())) {
+        last = f;
+      }
+    }
+    if (last == null) {
       o.putNull("lastFire");
     } else {
-      fire(o.putObject("lastFire"), s.fires().get(s.fires().size() - 1));
+      fire(o.putObject("lastFire"), last);
     }
     return o;
   }

@@ -91,7 +91,7 @@ class ScheduleHistoryTest {
       assertThat(f.get("outcome").asText()).isEqualTo("SUCCEEDED");
       assertThat(f.get("tasks").get(0).get("state").asText()).isEqualTo("SUCCEEDED");
     }
-    JsonNode line = ScheduleView.summary("h", FireLog.withHistory(log(), "h", s, 1));
+    JsonNode line = ScheduleView.summary("h", FireLog.withHistory(log(), "h", s, 1), d.now);
     assertThat(line.get("lastFire").get("fireAt").asLong()).isEqualTo(T0 + 100_000);
   }
 

@@ -4,6 +4,7 @@ import static io.tasklane.scheduler.internal.Driver.HANDLER;
 import static io.tasklane.scheduler.internal.Driver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.ScheduleDefinition.Overlap;
@@ -84,6 +85,11 @@ class ScheduleLeadTest {
     d.advanceTo(T0 + 8_100);
     assertThat(d.record(fireTask("p", T0 + 10_000)).state()).isEqualTo(TaskState.PENDING);
     assertThat(d.record(fireTask("x", T0 + 10_000)).state()).isEqualTo(TaskState.PENDING);
+    JsonNode line = ScheduleView.summary("p", d.schedule("p"), d.now);
+    assertThat(line.get("lastFire").get("fireAt").asLong())
+        .as("the list's last fire is the one whose instant passed, not the one made ahead")
+        .isEqualTo(T0);
+    assertThat(line.get("lastFire").get("outcome").asText()).isEqualTo("SUCCEEDED");
 
     d.advanceTo(T0 + 9_000);
     d.send("p", every10s("p").version(2).enabled(false).build());
