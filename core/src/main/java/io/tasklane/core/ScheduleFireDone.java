@@ -17,6 +17,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param state its terminal state: {@code SUCCEEDED}, {@code DEAD} or {@code CANCELLED}
  * @param reason why it is DEAD or CANCELLED, or null
  * @param finishedAt epoch millis
+ * @param fireAt the fire's instant (the {@code tasklane.fire-time} header of its tasks), which
+ *     finds the fire in the schedule's fire log with one read; null in a notice written before the
+ *     field existed (the schedule then looks through its newest fires)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ScheduleFireDone(
@@ -26,11 +29,26 @@ public record ScheduleFireDone(
     String taskId,
     TaskState state,
     String reason,
-    long finishedAt)
+    long finishedAt,
+    Long fireAt)
     implements TaskTopicRecord {
 
+  /** A notice without the fire's instant (as written before {@code fireAt} existed). */
   public static ScheduleFireDone of(
       String name, String fireId, String taskId, TaskState state, String reason, long finishedAt) {
-    return new ScheduleFireDone(Wire.VERSION, name, fireId, taskId, state, reason, finishedAt);
+    return of(name, fireId, null, taskId, state, reason, finishedAt);
+  }
+
+  /** A notice naming the fire by id and instant. */
+  public static ScheduleFireDone of(
+      String name,
+      String fireId,
+      Long fireAt,
+      String taskId,
+      TaskState state,
+      String reason,
+      long finishedAt) {
+    return new ScheduleFireDone(
+        Wire.VERSION, name, fireId, taskId, state, reason, finishedAt, fireAt);
   }
 }

@@ -186,4 +186,18 @@ class GoldenFixturesTest {
     assertThat(WireCodec.decodeTaskRecord(json)).isEqualTo(expected);
     assertSameJson(expected, json);
   }
+
+  @Test
+  void scheduleFireDoneCarriesItsFireInstantAndReadsWithoutIt() throws IOException {
+    ScheduleFireDone withAt =
+        ScheduleFireDone.of(
+            "reports.nightly", "f1", 1767225600000L, "t1", TaskState.DEAD, "boom", 1767225660000L);
+    byte[] json = WireCodec.encode(withAt);
+    assertThat(new String(json, java.nio.charset.StandardCharsets.UTF_8))
+        .contains("\"fireAt\":1767225600000");
+    assertThat(WireCodec.decodeTaskRecord(json)).isEqualTo(withAt);
+    ScheduleFireDone old =
+        (ScheduleFireDone) WireCodec.decodeTaskRecord(fixture("schedule-fire-done.json"));
+    assertThat(old.fireAt()).isNull();
+  }
 }

@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The fires of one schedule as a list, oldest first: its {@link ScheduleState}'s unfinished ones,
- * with the fires that finished during the change until the state is written (they then move to the
- * {@link FireLog}, of which the status read shows the newest {@link #KEEP}); at most {@link #KEEP}
- * finished fires beside the running and waiting ones (which are never dropped while fewer than
- * {@link #MAX} fires are kept; beyond that, as with many overlapping {@code ALLOW} fires, the
- * oldest go first and their late results are no longer tracked). Pure; a new list per change.
+ * The fires of one schedule as a list, oldest first: its {@link ScheduleState}'s watched ones
+ * (running under an overlap policy that watches them, waiting), with the fires made or finished
+ * during the change until the state is written (those no policy watches then move to the {@link
+ * FireLog}, of which the status read shows the newest {@link #KEEP}); at most {@link #KEEP}
+ * finished fires beside the running and waiting ones, and at most {@link #MAX} fires in all (the
+ * oldest go first, and their late results are no longer tracked). Pure; a new list per change.
  */
 final class FireHistory {
   /** Finished fires kept for the status read. */

@@ -1,5 +1,6 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
 import java.io.IOException;
@@ -15,13 +16,17 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The finished fires of the schedules of one stream task ({@link Stores#SCHEDULE_FIRES}), kept out
- * of their {@link ScheduleState} so that a fire rewrites a small state and adds one small record,
- * instead of rewriting the whole history. A key is {@code name ‖ 0x00 ‖ fireAt (8 bytes big-endian)
- * ‖ fireId} (a schedule name never holds {@code 0x00}), so that one schedule's fires are contiguous
- * and oldest first; a value is the {@link FireRecord} as JSON. A schedule keeps its newest {@link
- * FireHistory#KEEP} finished fires: the log holds up to {@link #SLACK} more between two prunes,
- * which the reads leave out.
+ * The fires of the schedules of one stream task ({@link Stores#SCHEDULE_FIRES}) that no overlap
+ * policy needs to see: the finished ones, and the running ones of a schedule that lets fires
+ * overlap ({@code ALLOW}, the default) or is deleted. They are kept out of their {@link
+ * ScheduleState} so that a fire rewrites a small state and one small record, however many fires run
+ * or have run, instead of rewriting the whole history. A key is {@code name ‖ 0x00 ‖ fireAt (8
+ * bytes big-endian) ‖ fireId} (a schedule name never holds {@code 0x00}), so that one schedule's
+ * fires are contiguous and oldest first; a value is the {@link FireRecord} as JSON. A running
+ * fire's record is written over when its tasks finish. A schedule keeps its newest {@link
+ * FireHistory#KEEP} finished fires and its running ones up to {@link FireHistory#MAX} fires in all
+ * (beyond that the oldest go, and their late results are no longer tracked); the log is pruned once
+ * every {@link #SLACK} fires moved in, and the reads leave the surplus out.
  *
  * <p>An instance wraps the processor's store and is used on its stream thread only; its writes go
  * to the store's cache and reach the changelog at the next commit, with the schedule store's. The
@@ -40,77 +45,104 @@ final class FireLog {
   }
 
   /**
-   * Moves the finished fires of {@code s} into the log (pruning the schedule's log when it holds
-   * {@link #SLACK} more than it keeps); returns {@code s} with its unfinished fires only, itself
-   * when it has no finished one. A state of an older layout, with finished fires in its history,
-   * loses them to the log at its next write the same way.
+   * Moves the fires of {@code s} that no overlap policy needs ({@link #detached}) into the log,
+   * pruning the schedule's log once every {@link #SLACK} fires moved in; returns {@code s} with the
+   * others only, itself when none moved. A state of an older layout, with such fires in its
+   * history, loses them to the log at its next write the same way.
    */
-  ScheduleState moveFinished(String name, ScheduleState s) {
-    List<FireRecord> open = null;
+  ScheduleState moveDetached(String name, ScheduleState s) {
+    List<FireRecord> kept = null;
     int logged = s.logged();
     for (int i = 0; i < s.fires().size(); i++) {
       FireRecord f = s.fires().get(i);
-      if (!f.outcome().finished()) {
-        if (open != null) {
-          open.add(f);
+      if (!detached(s, f)) {
+        if (kept != null) {
+          kept.add(f);
         }
         continue;
       }
-      if (open == null) {
-        open = new ArrayList<>(s.fires().subList(0, i));
+      if (kept == null) {
+        kept = new ArrayList<>(s.fires().subList(0, i));
       }
       store.put(key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
       logged++;
     }
-    if (open == null) {
+    if (kept == null) {
       return s;
     }
-    if (logged >= FireHistory.KEEP + SLACK) {
+    if (logged >= FireHistory.KEEP + SLACK && pruneDue(s.logged(), logged)) {
       logged = prune(name);
     }
-    return s.withLog(open, logged);
+    return s.withLog(kept, logged);
   }
 
-  /** Whether the log holds the finished fire {@code fireId} at {@code fireAt}. */
+  /**
+   * Whether fire {@code f} of {@code s} lives in the log: finished, or running while no overlap
+   * policy watches the schedule's running fires ({@code ALLOW}, or the schedule is deleted). A
+   * waiting fire, and a running fire of {@code SKIP_IF_RUNNING}, {@code QUEUE} or {@code REPLACE},
+   * stays in the state.
+   */
+  static boolean detached(ScheduleState s, FireRecord f) {
+    if (f.outcome().finished()) {
+      return true;
+    }
+    return f.outcome() == FireRecord.Outcome.RUNNING
+        && (s.deleted()
+            || s.definition() == null
+            || s.definition().overlap() == ScheduleDefinition.Overlap.ALLOW);
+  }
+
+  /** Whether the count passed a multiple of {@link #SLACK} above {@link FireHistory#KEEP}. */
+  private static boolean pruneDue(int before, int after) {
+    return Math.floorDiv(after - FireHistory.KEEP, SLACK)
+        > Math.floorDiv(before - FireHistory.KEEP, SLACK);
+  }
+
+  /** The logged fire {@code fireId} at {@code fireAt}, or null. */
+  FireRecord get(String name, long fireAt, String fireId) {
+    byte[] v = store.get(key(name, fireAt, fireId));
+    return v == null ? null : decode(v);
+  }
+
+  /** Whether the log holds the fire {@code fireId} at {@code fireAt}. */
   boolean has(String name, long fireAt, String fireId) {
     return store.get(key(name, fireAt, fireId)) != null;
   }
 
   /**
-   * Whether the finished fire {@code fireId} is among the schedule's newest {@link
-   * FireHistory#KEEP}; compares keys only (a key ends with the fire id).
+   * Whether the fire {@code fireId} is among the schedule's newest {@link FireHistory#KEEP} logged
+   * ones; compares keys only.
    */
   boolean hasRecent(String name, String fireId) {
+    return newestWithId(name, fireId, FireHistory.KEEP) != null;
+  }
+
+  /**
+   * The logged fire {@code fireId} among the schedule's newest {@link FireHistory#MAX} + {@link
+   * #SLACK} entries, or null; compares keys first and decodes the match only. For a notice that
+   * does not carry the fire's instant.
+   */
+  FireRecord find(String name, String fireId) {
+    byte[] v = newestWithId(name, fireId, FireHistory.MAX + SLACK);
+    return v == null ? null : decode(v);
+  }
+
+  /**
+   * The value of the entry for {@code fireId} among the schedule's newest {@code limit}, or null; a
+   * key ends with the fire id, so no other entry is decoded.
+   */
+  private byte[] newestWithId(String name, String fireId, int limit) {
     byte[] id = fireId.getBytes(StandardCharsets.UTF_8);
     int prefix = name.getBytes(StandardCharsets.UTF_8).length + 1 + Long.BYTES;
     int seen = 0;
     try (KeyValueIterator<Bytes, byte[]> it = store.reverseRange(from(name), to(name))) {
-      while (it.hasNext() && seen < FireHistory.KEEP) {
-        byte[] key = it.next().key.get();
-        seen++;
-        if (key.length == prefix + id.length
-            && java.util.Arrays.equals(key, prefix, key.length, id, 0, id.length)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The finished fire {@code fireId} when it is among the schedule's newest {@link
-   * FireHistory#KEEP} + {@link #SLACK} logged ones, or null (a retried DEAD task finishing again).
-   */
-  FireRecord find(String name, String fireId) {
-    int seen = 0;
-    try (KeyValueIterator<Bytes, byte[]> it = store.reverseRange(from(name), to(name))) {
-      while (it.hasNext() && seen++ < FireHistory.KEEP + SLACK) {
+      while (it.hasNext() && seen++ < limit) {
         KeyValue<Bytes, byte[]> kv = it.next();
-        if (kv.value != null) {
-          FireRecord f = decode(kv.value);
-          if (f.fireId().equals(fireId)) {
-            return f;
-          }
+        byte[] key = kv.key.get();
+        if (kv.value != null
+            && key.length == prefix + id.length
+            && java.util.Arrays.equals(key, prefix, key.length, id, 0, id.length)) {
+          return kv.value;
         }
       }
     }
@@ -122,22 +154,37 @@ final class FireLog {
     store.put(key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
   }
 
-  /** Deletes all but the newest {@link FireHistory#KEEP} of the schedule; how many remain. */
+  /**
+   * Deletes the schedule's oldest finished fires beyond the newest {@link FireHistory#KEEP}, then
+   * the oldest fires beyond {@link FireHistory#MAX}; how many remain.
+   */
   private int prune(String name) {
-    List<Bytes> keys = new ArrayList<>();
+    List<KeyValue<Bytes, Boolean>> all = new ArrayList<>();
+    int finished = 0;
     try (KeyValueIterator<Bytes, byte[]> it = store.range(from(name), to(name))) {
       while (it.hasNext()) {
-        keys.add(it.next().key);
+        KeyValue<Bytes, byte[]> kv = it.next();
+        boolean done = kv.value == null || decode(kv.value).outcome().finished();
+        finished += done ? 1 : 0;
+        all.add(KeyValue.pair(kv.key, done));
       }
     }
-    int drop = keys.size() - FireHistory.KEEP;
-    for (int i = 0; i < drop; i++) {
-      store.put(keys.get(i), null);
+    List<Bytes> kept = new ArrayList<>(all.size());
+    for (KeyValue<Bytes, Boolean> e : all) {
+      if (e.value && finished > FireHistory.KEEP) {
+        finished--;
+        store.put(e.key, null);
+      } else {
+        kept.add(e.key);
+      }
     }
-    return Math.min(keys.size(), FireHistory.KEEP);
+    for (int i = 0; i < kept.size() - FireHistory.MAX; i++) {
+      store.put(kept.get(i), null);
+    }
+    return Math.min(kept.size(), FireHistory.MAX);
   }
 
-  /** The newest {@code n} finished fires of schedule {@code name} in {@code log}, oldest first. */
+  /** The newest {@code n} logged fires of schedule {@code name} in {@code log}, oldest first. */
   static List<FireRecord> newest(ReadOnlyKeyValueStore<Bytes, byte[]> log, String name, int n) {
     List<FireRecord> out = new ArrayList<>(Math.min(n, FireHistory.KEEP));
     try (KeyValueIterator<Bytes, byte[]> it = log.reverseRange(from(name), to(name))) {
@@ -150,6 +197,31 @@ final class FireLog {
     }
     java.util.Collections.reverse(out);
     return out;
+  }
+
+  /**
+   * {@code s} with, besides its own fires, the newest logged fire whose instant is not after {@code
+   * now} (a fire made ahead of its instant is left out): what the schedule list needs for its last
+   * fire.
+   */
+  static ScheduleState withLatest(
+      ReadOnlyKeyValueStore<Bytes, byte[]> log, String name, ScheduleState s, long now) {
+    FireRecord latest = null;
+    try (KeyValueIterator<Bytes, byte[]> it =
+        log.reverseRange(from(name), key(name, now + 1, ""))) {
+      while (it.hasNext() && latest == null) {
+        byte[] v = it.next().value;
+        latest = v == null ? null : decode(v);
+      }
+    }
+    if (latest == null || FireHistory.find(s.fires(), latest.fireId()) != null) {
+      return s;
+    }
+    List<FireRecord> all = new ArrayList<>(s.fires().size() + 1);
+    all.add(latest);
+    all.addAll(s.fires());
+    all.sort(Comparator.comparingLong(FireRecord::fireAt));
+    return s.withFires(all, s.waiting());
   }
 
   /**

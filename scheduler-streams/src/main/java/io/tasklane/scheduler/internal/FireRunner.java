@@ -109,11 +109,12 @@ final class FireRunner {
   }
 
   /**
-   * A task of the finished fire {@code f} finished again (a DEAD task retried): the fire's new
-   * record, or null when the notice changes nothing. Starts the children when the fire now
-   * succeeded; the overlap queue does not change, as the fire no longer ran.
+   * A task of fire {@code f}, kept in the {@link FireLog}, finished: a running fire of an {@code
+   * ALLOW} schedule, or a finished fire whose DEAD task was retried. Returns the fire's new record,
+   * or null when the notice changes nothing. Starts the children when the fire now succeeded; the
+   * overlap queue does not change, as no overlap policy watches such a fire.
    */
-  FireRecord doneAgain(ScheduleState s, FireRecord f, ScheduleFireDone notice, long now) {
+  FireRecord doneLogged(ScheduleState s, FireRecord f, ScheduleFireDone notice, long now) {
     FireRecord next = f.taskDone(notice.taskId(), notice.state(), notice.reason());
     if (next == f) {
       engine.metrics().count(SchedulerEvent.SCHEDULE_FIRE_DONE_UNKNOWN);

@@ -145,7 +145,7 @@ public final class ScheduleList {
                 Stores.SCHEDULE_FIRES, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
     page.forEach(
         (name, s) -> {
-          ObjectNode line = ScheduleView.summary(name, FireLog.withHistory(log, name, s, 1), now);
+          ObjectNode line = ScheduleView.summary(name, FireLog.withLatest(log, name, s, now), now);
           if (line != null) {
             keepNewer(into, line);
             if (into.size() > limit + 1) {

@@ -189,8 +189,9 @@ final class ScheduleMachine {
 
   /**
    * A fire's task finished ({@link io.tasklane.core.ScheduleFireDone}): history, queue, children. A
-   * notice for a fire already finished (a DEAD task retried with {@code retry-dead} that finished
-   * again) updates the fire in the {@link FireLog}, and starts its children when it now succeeded.
+   * fire kept in the {@link FireLog} (a running fire of an {@code ALLOW} schedule, or a finished
+   * fire whose DEAD task was retried with {@code retry-dead} and finished again) is updated there,
+   * and starts its children when it now succeeded.
    */
   void fireDone(io.tasklane.core.ScheduleFireDone notice, long now) {
     ScheduleState s = store.get(notice.name());
@@ -199,10 +200,14 @@ final class ScheduleMachine {
       return;
     }
     if (FireHistory.find(s.fires(), notice.fireId()) == null) {
-      FireRecord logged = store.finishedFire(notice.name(), notice.fireId());
-      FireRecord next = logged == null ? null : runner.doneAgain(s, logged, notice, now);
+      FireRecord logged = store.loggedFire(notice.name(), notice.fireAt(), notice.fireId());
+      if (logged == null) {
+        engine.metrics().count(SchedulerEvent.SCHEDULE_FIRE_DONE_UNKNOWN);
+        return;
+      }
+      FireRecord next = runner.doneLogged(s, logged, notice, now);
       if (next != null) {
-        store.rewriteFinished(notice.name(), next);
+        store.rewriteLogged(notice.name(), next);
       }
       return;
     }

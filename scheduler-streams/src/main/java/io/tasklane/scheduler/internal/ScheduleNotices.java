@@ -13,7 +13,9 @@ import java.util.Map;
  * the notice is a {@link ScheduleFireDone} record on {@code <ns>.tasks} keyed by the schedule's
  * name (never a read of another partition's store); it goes out with the terminal state's commit.
  * Tasks made before fires carried {@code tasklane.fire-id} are calendar fires: their fire id is
- * derived from {@code tasklane.fire-time}. Called on the stream thread of the task's partition.
+ * derived from {@code tasklane.fire-time}. The notice carries the fire's instant too, so that the
+ * schedule finds a fire kept in its {@link FireLog} with one read. Called on the stream thread of
+ * the task's partition.
  */
 final class ScheduleNotices {
   private ScheduleNotices() {}
@@ -32,7 +34,18 @@ final class ScheduleNotices {
     if (fireId == null) {
       return;
     }
-    out.scheduleRecord(name, ScheduleFireDone.of(name, fireId, id, state, reason, now), now);
+    out.scheduleRecord(
+        name, ScheduleFireDone.of(name, fireId, fireAt(h), id, state, reason, now), now);
+  }
+
+  /** The fire's instant from {@code tasklane.fire-time}, or null when absent or unreadable. */
+  private static Long fireAt(Map<String, String> h) {
+    try {
+      String at = h.get(ScheduleMachine.HEADER_FIRE_TIME);
+      return at == null ? null : Long.valueOf(at);
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private static String fireId(String name, Map<String, String> h) {

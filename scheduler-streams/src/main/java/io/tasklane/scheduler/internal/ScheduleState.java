@@ -12,9 +12,10 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * What the scheduler keeps of one schedule, by name, in {@link Stores#SCHEDULES}: the definition in
- * force (null once deleted), the highest version seen, its timer and its unfinished fires. Its
- * finished fires live in the {@link FireLog} ({@link Stores#SCHEDULE_FIRES}), so that the state a
- * fire rewrites stays small.
+ * force (null once deleted), the highest version seen, its timer and the fires its overlap policy
+ * watches. Its other fires (finished ones, and running ones of an {@code ALLOW} or deleted
+ * schedule) live in the {@link FireLog} ({@link Stores#SCHEDULE_FIRES}), so that the state a fire
+ * rewrites stays small however many fires run.
  *
  * @param definition the definition in force, or null when {@code deleted}
  * @param version the highest version applied (a definition's or an unschedule's)
@@ -22,12 +23,14 @@ import org.apache.kafka.common.serialization.Serializer;
  * @param nextFireAt the fire its timer waits for (a {@link TimerKind#SCHEDULE} entry), or {@link
  *     Fires#NONE} when paused, deleted or past its last fire
  * @param lastFireAt the latest calendar fire handled, or {@link Fires#NONE}
- * @param fires the unfinished fires, oldest first ({@link FireHistory}): running and waiting ones
- *     (a fire that finishes moves to the {@link FireLog} when the state is written; a state of an
- *     older layout may still hold finished ones until its next write)
+ * @param fires the watched fires, oldest first ({@link FireHistory}): the running ones of a {@code
+ *     SKIP_IF_RUNNING}, {@code QUEUE} or {@code REPLACE} schedule and the waiting one (a fire that
+ *     finishes, or runs under {@code ALLOW}, moves to the {@link FireLog} when the state is
+ *     written, {@link FireLog#detached}; a state of an older layout may still hold such fires until
+ *     its next write)
  * @param waiting the id of the fire waiting in {@code fires} ({@code overlap: QUEUE}), or null
- * @param logged how many finished fires of the schedule the {@link FireLog} holds (0 in a state of
- *     an older layout), which tells it when to prune
+ * @param logged how many fires of the schedule the {@link FireLog} holds (0 in a state of an older
+ *     layout), which tells it when to prune
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record ScheduleState(

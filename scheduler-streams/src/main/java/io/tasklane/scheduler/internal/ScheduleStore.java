@@ -8,12 +8,12 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The schedules of one stream task ({@link Stores#SCHEDULES}), their finished fires ({@link
- * FireLog}) and their timers, which live in the task timers' {@link DueIndex} as {@link
- * TimerKind#SCHEDULE} entries under {@link #TIMER_PREFIX} and the name (task ids are UUIDs, so they
- * never collide). Writing a state also moves its timer's entry. One instance per processor, opened
- * in its {@code init}; used on the stream task's thread only; its writes go to the stores' caches
- * and reach the changelogs at the next commit, with the task stores' writes.
+ * The schedules of one stream task ({@link Stores#SCHEDULES}), their logged fires ({@link FireLog})
+ * and their timers, which live in the task timers' {@link DueIndex} as {@link TimerKind#SCHEDULE}
+ * entries under {@link #TIMER_PREFIX} and the name (task ids are UUIDs, so they never collide).
+ * Writing a state also moves its timer's entry. One instance per processor, opened in its {@code
+ * init}; used on the stream task's thread only; its writes go to the stores' caches and reach the
+ * changelogs at the next commit, with the task stores' writes.
  */
 final class ScheduleStore {
   /** The prefix of a schedule's timer id in the due-index. */
@@ -76,19 +76,19 @@ final class ScheduleStore {
   }
 
   /**
-   * Stores {@code next}, its finished fires moved to the {@link FireLog}; the punctuator already
-   * took the fired timer's entry out of the index.
+   * Stores {@code next}, the fires no overlap policy needs moved to the {@link FireLog}; the
+   * punctuator already took the fired timer's entry out of the index.
    */
   void putFired(String name, ScheduleState next) {
     if (next.hasTimer()) {
       index.put(timerAt(next), timerId(name), TimerKind.SCHEDULE);
     }
-    schedules.put(name, log.moveFinished(name, next));
+    schedules.put(name, log.moveDetached(name, next));
   }
 
   /**
-   * Whether schedule {@code s} has the fire {@code fireId}: unfinished in its state or among its
-   * newest {@link FireHistory#KEEP} finished ones.
+   * Whether schedule {@code s} has the fire {@code fireId}: in its state or among its newest {@link
+   * FireHistory#KEEP} logged ones.
    */
   boolean hasRecent(String name, ScheduleState s, String fireId) {
     return FireHistory.find(s.fires(), fireId) != null || log.hasRecent(name, fireId);
@@ -99,13 +99,17 @@ final class ScheduleStore {
     return FireHistory.find(s.fires(), fireId) != null || log.has(name, fireAt, fireId);
   }
 
-  /** The finished fire {@code fireId} among the schedule's newest logged ones, or null. */
-  FireRecord finishedFire(String name, String fireId) {
-    return log.find(name, fireId);
+  /**
+   * The fire {@code fireId} kept in the log (a running fire of an {@code ALLOW} schedule, or a
+   * finished one), or null: one read when the notice carries the fire's instant, else a look
+   * through the schedule's newest logged fires.
+   */
+  FireRecord loggedFire(String name, Long fireAt, String fireId) {
+    return fireAt != null ? log.get(name, fireAt, fireId) : log.find(name, fireId);
   }
 
-  /** Writes a finished fire's changed record back to the log (its outcome changed again). */
-  void rewriteFinished(String name, FireRecord f) {
+  /** Writes a logged fire's changed record over its entry (one of its tasks finished). */
+  void rewriteLogged(String name, FireRecord f) {
     log.rewrite(name, f);
   }
 

@@ -8,8 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.ScheduleDefinition.Overlap;
+import io.tasklane.core.ScheduleFireDone;
 import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.TaskResult;
+import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -24,9 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fire history's layout: a schedule's state keeps its unfinished fires only, its finished ones
- * go to the fire log ({@link Stores#SCHEDULE_FIRES}), and the status read shows the newest 50 of
- * them beside the running ones, as before.
+ * The fire history's layout: a schedule's state keeps the fires its overlap policy watches only;
+ * its finished fires and the running ones of an {@code ALLOW} schedule go to the fire log ({@link
+ * Stores#SCHEDULE_FIRES}), and the status read shows the newest 50 of them beside the watched ones,
+ * as before.
  */
 class ScheduleHistoryTest {
   @TempDir Path dir;
@@ -130,10 +133,45 @@ class ScheduleHistoryTest {
     assertThat(d.schedule("o").fires()).containsExactly(old);
 
     d.send("o", ScheduleTrigger.of("o", "t1", d.now));
-    assertThat(raw("o").fires())
-        .extracting(FireRecord::outcome)
-        .containsExactly(FireRecord.Outcome.RUNNING);
+    assertThat(raw("o").fires()).as("an ALLOW schedule's running fire is logged too").isEmpty();
     assertThat(d.schedule("o").fires()).hasSize(2).first().isEqualTo(old);
-    assertThat(logged("o")).isEqualTo(1);
+    assertThat(d.schedule("o").fires().get(1).outcome()).isEqualTo(FireRecord.Outcome.RUNNING);
+    assertThat(logged("o")).isEqualTo(2);
+  }
+
+  @Test
+  void anAllowScheduleWhoseFiresPileUpKeepsASmallStateAndItsLateResultsStillCount() {
+    d.send("child", everySecond("child").startAt(T0 + 3_600_000).build());
+    d.send("p", everySecond("p").children(List.of("child")).build());
+    for (int i = 0; i < 250; i++) { // within the tasks' 5-minute timeout: none finishes
+      d.advance(1_000);
+    }
+    List<Dispatch> running = d.dispatches();
+    assertThat(running).hasSizeGreaterThanOrEqualTo(250);
+    ScheduleState s = raw("p");
+    assertThat(s.fires()).as("no running fire of an ALLOW schedule in its state").isEmpty();
+    assertThat(WireCodec.encode(s).length).isLessThan(1_000);
+    assertThat(logged("p")).isBetween(FireHistory.MAX, FireHistory.MAX + FireLog.SLACK);
+
+    Dispatch last = running.get(running.size() - 1);
+    Dispatch pruned = running.get(0);
+    d.sendResult(last, TaskResult.succeeded(last.id(), last.attempt(), d.now, d.now, "w1"));
+    d.sendResult(pruned, TaskResult.succeeded(pruned.id(), pruned.attempt(), d.now, d.now, "w1"));
+    List<FireRecord> fires = d.schedule("p").fires();
+    FireRecord newest = fires.get(fires.size() - 1);
+    assertThat(newest.tasks().get(0).id()).isEqualTo(last.id());
+    assertThat(newest.outcome()).isEqualTo(FireRecord.Outcome.SUCCEEDED);
+    assertThat(raw("p").fires()).isEmpty();
+    assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_CHILD_STARTED))
+        .as("the child of the one fire that succeeded and is still tracked")
+        .isEqualTo(1);
+    assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_FIRE_DONE_UNKNOWN))
+        .as("the oldest fire beyond the cap is no longer tracked")
+        .isEqualTo(1);
+
+    // a notice written before notices carried the fire instant is found by its id
+    Dispatch older = running.get(running.size() - 2);
+    d.send("p", ScheduleFireDone.of("p", older.id(), older.id(), TaskState.SUCCEEDED, null, d.now));
+    assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_CHILD_STARTED)).isEqualTo(2);
   }
 }
