@@ -178,7 +178,7 @@ public final class BulkJobs {
                   }));
       runtime.producer.flush();
       long pending = awaitApplied(job, sent, sentAt);
-      job.applied.addAndGet(sent.size() - pending);
+      job.applied.set(sent.size() - pending);
       job.failed.addAndGet(pending);
       job.state = BulkJob.State.DONE;
     } catch (FanOut.Unavailable e) {
@@ -210,7 +210,9 @@ public final class BulkJobs {
 
   /**
    * Lists until none of {@code sent} is still in a state the action applies to with a change older
-   * than the commands; returns how many still are when {@link #VERIFY_TIMEOUT_MS} has passed.
+   * than the commands; returns how many still are when {@link #VERIFY_TIMEOUT_MS} has passed. Each
+   * listing sets the job's {@code applied} to the commands applied so far, so a job's progress
+   * moves while its commands are applied.
    */
   private long awaitApplied(BulkJob job, Set<String> sent, long sentAt) {
     if (sent.isEmpty()) {
@@ -229,6 +231,7 @@ public final class BulkJobs {
     long deadline = clock.millis() + VERIFY_TIMEOUT_MS;
     while (true) {
       long pending = list(before, job.asOf).keySet().stream().filter(sent::contains).count();
+      job.applied.set(sent.size() - pending);
       if (pending == 0 || clock.millis() > deadline) {
         return pending;
       }
