@@ -24,8 +24,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * dispatch time (the dispatch record's timestamp, taken on the stream thread when it forwards the
  * dispatch), and the handler's start (the effect row). For the e-mails the first hop starts at the
  * order's commit; for the 1-second sweep at its fire instant, and its first hop is the fire's task
- * written to {@code <ns>.tasks} by the scheduler's punctuator and read back by its admission. First
- * attempts only. Used on the demo's thread, after the run.
+ * written to {@code <ns>.tasks} by the scheduler's punctuator and read back by its admission. A
+ * fire's task is made ahead of its instant ({@code schedule-lead}): that hop is then 0, and the
+ * scheduler's hop starts at the instant, not when the task was made. First attempts only. Used on
+ * the demo's thread, after the run.
  */
 final class HopTimes {
   private final Database db;
@@ -124,7 +126,7 @@ final class HopTimes {
     csv.append(kind).append(',').append(id).append(',').append(start).append(',');
     csv.append(tasks).append(',').append(dispatch).append(',').append(started).append('\n');
     h[0].recordValue(Math.max(0, tasks - start));
-    h[1].recordValue(Math.max(0, dispatch - tasks));
+    h[1].recordValue(Math.max(0, dispatch - Math.max(tasks, start)));
     h[2].recordValue(Math.max(0, started - dispatch));
   }
 

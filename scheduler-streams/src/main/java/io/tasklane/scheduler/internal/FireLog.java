@@ -33,9 +33,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * static reads also serve interactive queries (Micronaut's blocking executor).
  */
 final class FireLog {
-  /**
-   * Finished fires beyond {@link FireHistory#KEEP} that a schedule's log may hold before a prune.
-   */
+  /** Fires moved into a schedule's log between two prunes. */
   static final int SLACK = 16;
 
   private final KeyValueStore<Bytes, byte[]> store;
@@ -149,7 +147,10 @@ final class FireLog {
     return null;
   }
 
-  /** Writes a logged fire's record over its entry (a retried task changed its outcome). */
+  /**
+   * Writes a logged fire's record over its entry (one of its tasks finished: a running fire's, or a
+   * retried DEAD one's).
+   */
   void rewrite(String name, FireRecord f) {
     store.put(key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
   }
@@ -184,14 +185,22 @@ final class FireLog {
     return Math.min(kept.size(), FireHistory.MAX);
   }
 
-  /** The newest {@code n} logged fires of schedule {@code name} in {@code log}, oldest first. */
-  static List<FireRecord> newest(ReadOnlyKeyValueStore<Bytes, byte[]> log, String name, int n) {
-    List<FireRecord> out = new ArrayList<>(Math.min(n, FireHistory.KEEP));
+  /**
+   * The schedule's newest logged fires, oldest first: every one back to its {@code finished}-th
+   * newest finished fire (so the running fires among them are all there), at most {@link
+   * FireHistory#MAX} + {@link #SLACK}.
+   */
+  static List<FireRecord> newest(
+      ReadOnlyKeyValueStore<Bytes, byte[]> log, String name, int finished) {
+    List<FireRecord> out = new ArrayList<>(Math.min(finished, FireHistory.KEEP));
+    int done = 0;
     try (KeyValueIterator<Bytes, byte[]> it = log.reverseRange(from(name), to(name))) {
-      while (it.hasNext() && out.size() < n) {
+      while (it.hasNext() && done < finished && out.size() < FireHistory.MAX + SLACK) {
         KeyValue<Bytes, byte[]> kv = it.next();
         if (kv.value != null) {
-          out.add(decode(kv.value));
+          FireRecord f = decode(kv.value);
+          out.add(f);
+          done += f.outcome().finished() ? 1 : 0;
         }
       }
     }
@@ -225,11 +234,11 @@ final class FireLog {
   }
 
   /**
-   * {@code s} with its whole history as the status read shows it: the newest {@code finished}
-   * finished fires of the log and the state's own fires, oldest fire first (a finished fire before
-   * an unfinished one of the same instant). A fire of the state replaces a logged one of its id (a
-   * fire skipped while paused and made at the resume), as its record is written over when it
-   * finishes.
+   * {@code s} with its whole history as the status read shows it: the log's newest {@code finished}
+   * finished fires with the running ones among and after them ({@link #newest}) and the state's own
+   * fires, oldest fire first (a finished fire before an unfinished one of the same instant). A fire
+   * of the state replaces a logged one of its id (a fire skipped while paused and made at the
+   * resume), as its record is written over when it finishes.
    */
   static ScheduleState withHistory(
       ReadOnlyKeyValueStore<Bytes, byte[]> log, String name, ScheduleState s, int finished) {

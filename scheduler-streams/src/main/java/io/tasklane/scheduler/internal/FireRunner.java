@@ -133,6 +133,14 @@ final class FireRunner {
     return next;
   }
 
+  /**
+   * The waiting fire runs when no watched fire runs ({@code overlap: QUEUE}, or a schedule changed
+   * from it while a fire waited): the new state, or {@code s} when nothing waits or it is deleted.
+   */
+  ScheduleState runWaiting(ScheduleState s, long now) {
+    return s.waiting() == null || s.definition() == null ? s : runWaitingIfIdle(s, now);
+  }
+
   private FireRecord waitingFire(ScheduleState s) {
     return s.waiting() == null ? null : FireHistory.find(s.fires(), s.waiting());
   }

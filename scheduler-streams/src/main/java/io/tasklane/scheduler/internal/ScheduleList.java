@@ -115,7 +115,8 @@ public final class ScheduleList {
 
   /**
    * This instance's active schedules after {@code cursor}: at most {@code limit + 1}, each with its
-   * newest fire (unfinished from its state, finished from {@link Stores#SCHEDULE_FIRES}).
+   * newest fire whose instant has passed (from its state or from {@link Stores#SCHEDULE_FIRES},
+   * {@link FireLog#withLatest}).
    */
   private static void local(
       KafkaStreams streams, String cursor, int limit, long now, TreeMap<String, ObjectNode> into) {

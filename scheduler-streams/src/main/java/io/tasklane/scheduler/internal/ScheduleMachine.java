@@ -177,7 +177,8 @@ final class ScheduleMachine {
           "no schedule '" + t.name() + "'" + (s == null ? "" : " (deleted)") + " to trigger");
     }
     String fireId = t.fireId();
-    if (store.hasRecent(t.name(), s, fireId)) {
+    if (store.hasRecent(t.name(), s, fireId)
+        || (t.requestedAt() > 0 && store.has(t.name(), s, t.requestedAt(), fireId))) {
       engine.metrics().count(SchedulerEvent.SCHEDULE_TRIGGER_DUPLICATE);
       return;
     }
@@ -208,6 +209,10 @@ final class ScheduleMachine {
       FireRecord next = runner.doneLogged(s, logged, notice, now);
       if (next != null) {
         store.rewriteLogged(notice.name(), next);
+      }
+      ScheduleState started = runner.runWaiting(s, now); // a QUEUE schedule made ALLOW meanwhile
+      if (started != s) {
+        store.putFired(notice.name(), started);
       }
       return;
     }

@@ -78,8 +78,8 @@ record ScheduleState(
   }
 
   /**
-   * This state's unfinished fires, waiting fire and log count carried over to a new definition or a
-   * deletion (its finished fires stay in the log).
+   * This state's watched fires, waiting fire and log count carried over to a new definition or a
+   * deletion (its logged fires stay in the log).
    */
   ScheduleState keeping(ScheduleState previous) {
     return previous == null

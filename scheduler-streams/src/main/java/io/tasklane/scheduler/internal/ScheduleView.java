@@ -12,7 +12,8 @@ import java.util.List;
  * GET /api/schedules}): its definition, its timer, its next {@link #NEXT} fire instants, the
  * waiting fire and its fire history newest first (fire instant, kind, task ids with their routing
  * keys and states, lateness, outcome and reason). Epoch millis, each with an ISO-8601 twin. Pure:
- * given a state whose fires are its whole history ({@link FireLog#withHistory}).
+ * given a state whose fires are its whole history ({@link FireLog#withHistory}), or for the list
+ * its latest fire ({@link FireLog#withLatest}).
  */
 final class ScheduleView {
   /** How many coming fire instants the view lists. */

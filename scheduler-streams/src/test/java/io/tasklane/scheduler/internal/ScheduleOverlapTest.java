@@ -109,6 +109,21 @@ class ScheduleOverlapTest {
   }
 
   @Test
+  void aFireWaitingWhenQueueBecomesAllowRunsAsSoonAsTheRunningOneFinishes() {
+    d.send("w", every10s("w", Overlap.QUEUE).build());
+    d.runTo(T0 + 15_000);
+    List<Dispatch> first = d.dispatches();
+    assertThat(outcomes("w"))
+        .containsExactly(FireRecord.Outcome.RUNNING, FireRecord.Outcome.QUEUED);
+    d.send("w", every10s("w", Overlap.ALLOW).version(2).startAt(T0 + 3_600_000).build());
+    assertThat(state("w").waiting()).isEqualTo(fireId("w", T0 + 10_000));
+
+    succeed(first.get(0)); // the running fire now lives in the fire log (ALLOW)
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(fireId("w", T0 + 10_000));
+    assertThat(state("w").waiting()).isNull();
+  }
+
+  @Test
   void replaceCancelsTheRunningTaskThroughTheCancelPathAndIgnoresItsLateResult() {
     d.send("r", every10s("r", Overlap.REPLACE).build());
     d.advanceTo(T0 + 100);
