@@ -177,8 +177,10 @@ final class ScheduleMachine {
           "no schedule '" + t.name() + "'" + (s == null ? "" : " (deleted)") + " to trigger");
     }
     String fireId = t.fireId();
-    if (store.hasRecent(t.name(), s, fireId)
-        || (t.requestedAt() > 0 && store.has(t.name(), s, t.requestedAt(), fireId))) {
+    // a trigger with its request time has a fire at that instant: one read finds any repeat
+    if (t.requestedAt() > 0
+        ? store.has(t.name(), s, t.requestedAt(), fireId)
+        : store.hasRecent(t.name(), s, fireId)) {
       engine.metrics().count(SchedulerEvent.SCHEDULE_TRIGGER_DUPLICATE);
       return;
     }

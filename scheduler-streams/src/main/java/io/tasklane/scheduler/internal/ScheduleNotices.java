@@ -30,12 +30,13 @@ final class ScheduleNotices {
     if (name == null || !ScheduleValidator.NAME.matcher(name).matches()) {
       return;
     }
-    String fireId = fireId(name, h);
+    Long fireAt = fireAt(h);
+    String fireId = fireId(name, h, fireAt);
     if (fireId == null) {
       return;
     }
     out.scheduleRecord(
-        name, ScheduleFireDone.of(name, fireId, fireAt(h), id, state, reason, now), now);
+        name, ScheduleFireDone.of(name, fireId, fireAt, id, state, reason, now), now);
   }
 
   /** The fire's instant from {@code tasklane.fire-time}, or null when absent or unreadable. */
@@ -48,16 +49,11 @@ final class ScheduleNotices {
     }
   }
 
-  private static String fireId(String name, Map<String, String> h) {
+  private static String fireId(String name, Map<String, String> h, Long fireAt) {
     String fireId = h.get(ScheduleMachine.HEADER_FIRE_ID);
     if (fireId != null) {
       return TaskIds.isValid(fireId) ? fireId : null;
     }
-    try {
-      String at = h.get(ScheduleMachine.HEADER_FIRE_TIME);
-      return at == null ? null : TaskIds.forScheduleFire(name, Long.parseLong(at), -1);
-    } catch (NumberFormatException e) {
-      return null;
-    }
+    return fireAt == null ? null : TaskIds.forScheduleFire(name, fireAt, -1);
   }
 }
