@@ -1,24 +1,32 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The state-count store ({@link Stores#STATE_COUNTS}) of one stream task: tasks per state (key
  * {@code STATE}), read by the {@code tasklane.scheduler.tasks} gauge, and tasks per state and
  * handler (key {@code STATE/handler}, tasks with an envelope only), read by {@code GET
- * /api/tasks/counts}. Moved by {@link TaskIndex}. Used on the stream task's thread only; flushed
- * with the other stores at each commit.
+ * /api/tasks/counts}. Moved by {@link TaskIndex}; a count is read from the store once per stream
+ * task start and then from the task's memory. Used on the stream task's thread only.
  */
 final class StateCounts {
   /** Between the state and the handler in a per-handler key; never in a handler name. */
   static final char SEP = '/';
 
   private final KeyValueStore<String, Long> store;
+  private final Supplier<Map<String, Long>> known;
 
-  StateCounts(KeyValueStore<String, Long> store) {
+  /**
+   * @param known the stream task's copies of the counts read or written so far (looked up at each
+   *     use: a new map after the stream task's memory is started afresh)
+   */
+  StateCounts(KeyValueStore<String, Long> store, Supplier<Map<String, Long>> known) {
     this.store = store;
+    this.known = known;
   }
 
   /**
@@ -50,8 +58,13 @@ final class StateCounts {
       return;
     }
     String key = key(state, handler);
-    Long now = store.get(key);
-    long next = (now == null ? 0 : now) + delta;
-    store.put(key, Math.max(0, next));
+    Map<String, Long> copies = known.get();
+    Long now = copies.get(key);
+    if (now == null) {
+      now = store.get(key);
+    }
+    long next = Math.max(0, (now == null ? 0 : now) + delta);
+    store.put(key, next);
+    copies.put(key, next);
   }
 }

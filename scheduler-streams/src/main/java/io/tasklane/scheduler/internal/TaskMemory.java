@@ -1,18 +1,41 @@
 package io.tasklane.scheduler.internal;
 
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.streams.processor.TaskId;
 
 /**
- * What one stream task keeps in memory beside its stores: its {@link HandlerLoad} and how far the
- * {@link TimerRepair} has read. Derived from the stores, never written to them, so a crash cannot
- * leak a slot for longer than the process lives. The task's three processors share it through their
- * {@link TaskStore}s, which start it afresh when they open (so after restoration, and again after
- * every crash or move) and drop it when they close. Used on the task's stream thread only.
+ * What one stream task keeps in memory beside its stores: its {@link HandlerLoad}, how far the
+ * {@link TimerRepair} has read, and copies of what its processors wrote last (task records and
+ * state counts), so that a read of them costs neither a RocksDB read nor a JSON decode. Derived
+ * from the stores, never written to them, so a crash cannot leak a slot for longer than the process
+ * lives. The task's three processors share it through their {@link TaskStore}s, which start it
+ * afresh when they open (so after restoration, and again after every crash or move) and drop it
+ * when they close. Used on the task's stream thread only.
  */
 final class TaskMemory {
+  /** How many task records {@link #recent} keeps: a few seconds of a busy partition. */
+  static final int RECENT_RECORDS = 1_024;
+
   final HandlerLoad load = new HandlerLoad();
+
+  /**
+   * The task records written last through {@link TaskStore}, the newest {@link #RECENT_RECORDS}:
+   * each equals the store's value, as every write of the task store goes through a {@link
+   * TaskStore} of this stream task and updates it (records are immutable).
+   */
+  final Map<String, TaskRecord> recent =
+      new LinkedHashMap<>(256, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, TaskRecord> eldest) {
+          return size() > RECENT_RECORDS;
+        }
+      };
+
+  /** The state counts read or written so far ({@link StateCounts}), by store key. */
+  final Map<String, Long> counts = new HashMap<>();
 
   /** The report figures not yet merged into the report stores, and the dead alert. */
   final ReportRecorder reports;

@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * report figures ({@link ReportRecorder}), so none of them drifts from the records; the {@link
  * TimerRepair} writes back entries a crash lost. One instance per processor, opened in the
  * processor's {@code init} and closed in its {@code close}, used on the stream task's thread only
- * (processing and punctuation). Its writes go to the stores' caches and reach the changelogs at the
- * next commit (under {@code exactly_once_v2} in the commit's transaction).
+ * (processing and punctuation). Its writes go to RocksDB and the changelogs at once (or to Kafka
+ * Streams' record cache, flushed at the next commit, when {@code kafka.statestore.cache.max.bytes}
+ * sets one); under {@code exactly_once_v2} they commit in the commit's transaction. A record
+ * written lately is read back from the stream task's {@link TaskMemory}.
  */
 final class TaskStore {
   private static final Logger LOG = LoggerFactory.getLogger(TaskStore.class);
@@ -44,7 +46,7 @@ final class TaskStore {
     this.search =
         new TaskIndex(
             context.getStateStore(Stores.TASK_INDEX),
-            new StateCounts(context.getStateStore(Stores.STATE_COUNTS)));
+            new StateCounts(context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts));
     this.queues = new FlowControlQueues(index, this::get, () -> memory().load);
     this.repair = new TimerRepair(tasks, index, search, this::memory);
     this.reports = ReportRecorder.stores(context);
@@ -79,8 +81,10 @@ final class TaskStore {
     return queues;
   }
 
+  /** The record of {@code id}, null when none; a record written lately is read from memory. */
   TaskRecord get(String id) {
-    return tasks.get(id);
+    TaskRecord r = memory().recent.get(id);
+    return r != null ? r : tasks.get(id);
   }
 
   /**
@@ -89,7 +93,7 @@ final class TaskStore {
    * are keyed by its id; an ordering key would have brought them to the task).
    */
   String routingKeyOf(String id) {
-    TaskRecord r = tasks.get(id);
+    TaskRecord r = get(id);
     return r != null && r.task() != null ? r.task().routingKey() : id;
   }
 
@@ -163,6 +167,7 @@ final class TaskStore {
     }
     search.moved(id, previous, next);
     tasks.put(id, next);
+    memory().recent.put(id, next);
     memory().load.moved(previous, next);
     memory().reports.moved(id, previous, next);
   }
@@ -174,6 +179,7 @@ final class TaskStore {
     }
     search.moved(id, previous, null);
     tasks.delete(id);
+    memory().recent.remove(id);
     memory().load.moved(previous, null);
   }
 

@@ -13,6 +13,11 @@ class TaskMemoryTest {
     TaskMemory first = registry.of(task);
     first.load.markCounted();
     first.repaired = true;
+    first.counts.put("PENDING", 3L);
+    for (int i = 0; i <= TaskMemory.RECENT_RECORDS; i++) {
+      first.recent.put("t" + i, TaskRecord.empty().edit().build());
+    }
+    assertThat(first.recent).hasSize(TaskMemory.RECENT_RECORDS).doesNotContainKey("t0");
 
     assertThat(registry.of(task)).isSameAs(first);
     assertThat(registry.of(new TaskId(0, 2))).isNotSameAs(first);
@@ -23,5 +28,7 @@ class TaskMemoryTest {
     assertThat(next.load.counted()).isFalse();
     assertThat(next.repaired).isFalse();
     assertThat(next.repairedUpTo).isNull();
+    assertThat(next.recent).isEmpty();
+    assertThat(next.counts).isEmpty();
   }
 }
