@@ -22,9 +22,9 @@ final class TaskMemory {
   final HandlerLoad load = new HandlerLoad();
 
   /**
-   * The task records written last through {@link TaskStore}, the newest {@link #RECENT_RECORDS}:
-   * each equals the store's value, as every write of the task store goes through a {@link
-   * TaskStore} of this stream task and updates it (records are immutable).
+   * The task records written or read last through {@link TaskStore}, the newest {@link
+   * #RECENT_RECORDS}: each equals the store's value, as every write of the task store goes through
+   * a {@link TaskStore} of this stream task and updates it (records are immutable).
    */
   final Map<String, TaskRecord> recent =
       new LinkedHashMap<>(256, 0.75f, false) {

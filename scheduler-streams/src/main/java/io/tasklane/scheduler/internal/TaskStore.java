@@ -81,10 +81,20 @@ final class TaskStore {
     return queues;
   }
 
-  /** The record of {@code id}, null when none; a record written lately is read from memory. */
+  /**
+   * The record of {@code id}, null when none; a record written or read lately is read from memory
+   * (a result's routing check and its transition then decode the record once).
+   */
   TaskRecord get(String id) {
-    TaskRecord r = memory().recent.get(id);
-    return r != null ? r : tasks.get(id);
+    Map<String, TaskRecord> recent = memory().recent;
+    TaskRecord r = recent.get(id);
+    if (r == null) {
+      r = tasks.get(id);
+      if (r != null) {
+        recent.put(id, r);
+      }
+    }
+    return r;
   }
 
   /**
