@@ -47,6 +47,7 @@ final class DuePunctuator implements Punctuator {
     // Count the load before any timer moves it (the count reads the index), and after a (re)start
     // write back index entries a kill -9 may have lost, a slice per tick (at-least-once only).
     store.queues().countLoad();
+    store.upgradeCounts();
     if (engine.settings().healTimers()) {
       store.repairTimers(REPAIR_SLICE, REPAIR_BUDGET_NANOS, engine.metrics());
       schedules.repairOnce();

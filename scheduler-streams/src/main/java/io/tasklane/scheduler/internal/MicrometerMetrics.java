@@ -125,7 +125,10 @@ final class MicrometerMetrics implements SchedulerMetrics {
       try (KeyValueIterator<String, Long> it = store.all()) {
         while (it.hasNext()) {
           KeyValue<String, Long> kv = it.next();
-          sum.merge(kv.key, kv.value, Long::sum);
+          TaskState state = StateCounts.stateOf(kv.key);
+          if (state != null && kv.value != null) {
+            sum.merge(state.name(), kv.value, Long::sum); // STATE and every STATE/handler
+          }
         }
       }
     } catch (RuntimeException e) {

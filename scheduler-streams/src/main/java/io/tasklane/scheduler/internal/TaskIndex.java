@@ -37,6 +37,11 @@ final class TaskIndex {
     counts.moved(state(previous), handler(previous), state(next), handler(next));
   }
 
+  /** Rewrites the counts once when they are of the earlier format ({@link StateCounts}). */
+  void upgradeCounts() {
+    counts.upgradeOnce();
+  }
+
   /**
    * Writes {@code record}'s entry again when it is missing: a crash under at-least-once can keep a
    * record and lose its entry (see {@link TimerRepair}). Returns true when it was missing.

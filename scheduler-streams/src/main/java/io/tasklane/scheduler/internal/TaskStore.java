@@ -76,6 +76,11 @@ final class TaskStore {
     m.reports.backlog(taskId, m.load, now);
   }
 
+  /** Rewrites the state counts once when they are of an earlier format ({@link StateCounts}). */
+  void upgradeCounts() {
+    search.upgradeCounts();
+  }
+
   /** Per-handler queues and load. */
   FlowControlQueues queues() {
     return queues;

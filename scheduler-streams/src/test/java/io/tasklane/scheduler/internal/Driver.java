@@ -5,6 +5,7 @@ import io.tasklane.core.Dispatch;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskResult;
+import io.tasklane.core.TaskState;
 import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
@@ -250,10 +251,20 @@ final class Driver implements AutoCloseable {
     return store.get(id);
   }
 
+  /** The tasks in {@code state}, as the per-state gauge counts them: the sum of its counts. */
   long count(String state) {
     KeyValueStore<String, Long> store = driver.getKeyValueStore(Stores.STATE_COUNTS);
-    Long n = store.get(state);
-    return n == null ? 0 : n;
+    long n = 0;
+    try (var it = store.all()) {
+      while (it.hasNext()) {
+        var kv = it.next();
+        TaskState s = StateCounts.stateOf(kv.key);
+        if (s != null && s.name().equals(state)) {
+          n += kv.value;
+        }
+      }
+    }
+    return n;
   }
 
   long indexSize() {
