@@ -24,16 +24,6 @@ final class StreamsProps {
   /** Their heartbeat interval unless {@code kafka.heartbeat.interval.ms} says otherwise. */
   static final int HEARTBEAT_INTERVAL_MS = 1_500;
 
-  /**
-   * Kafka Streams' record cache ({@code statestore.cache.max.bytes}) unless {@code
-   * kafka.statestore.cache.max.bytes} says otherwise: none. Every store write goes to RocksDB and
-   * its changelog at once, in the order the code makes it. The cache is a sorted map of byte keys
-   * compared in Java; under load it filled between commits and flushed each store on eviction, so
-   * it saved few changelog records and cost the scheduler about 14 % of its CPU per task and the
-   * broker about 19 % (docs/scheduler-streams.md, stores).
-   */
-  static final long RECORD_CACHE_BYTES = 0L;
-
   private StreamsProps() {}
 
   static Properties clients(SchedulerConfig c) {
@@ -85,7 +75,6 @@ final class StreamsProps {
     // one shared memory budget for every RocksDB store; kafka.rocksdb.config.setter replaces it
     p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStoreMemory.class);
     p.put(BoundedStoreMemory.BYTES_CONFIG, (long) c.storeMemoryMb() << 20);
-    p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, RECORD_CACHE_BYTES);
     p.putAll(c.kafka());
     heartbeatFollowsSession(p, c.kafka());
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, c.applicationId());

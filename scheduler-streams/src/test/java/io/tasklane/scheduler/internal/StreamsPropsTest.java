@@ -51,13 +51,6 @@ class StreamsPropsTest {
   }
 
   @Test
-  void noRecordCacheUnlessKafkaSettingsAskForOne() {
-    assertThat(streams(Map.of())).containsEntry("statestore.cache.max.bytes", 0L);
-    assertThat(streams(Map.of("statestore.cache.max.bytes", "10485760")))
-        .containsEntry("statestore.cache.max.bytes", "10485760");
-  }
-
-  @Test
   void storeMemoryIsChecked() {
     SchedulerConfigBuilder b =
         SchedulerConfig.builder()
