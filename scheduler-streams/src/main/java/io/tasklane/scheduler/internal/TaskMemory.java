@@ -8,8 +8,8 @@ import org.apache.kafka.streams.processor.TaskId;
 
 /**
  * What one stream task keeps in memory beside its stores: its {@link HandlerLoad}, how far the
- * {@link TimerRepair} has read, and copies of what its processors wrote last (task records and
- * state counts), so that a read of them costs neither a RocksDB read nor a JSON decode. Derived
+ * {@link TimerRepair} has read, and copies of what its processors wrote or read last (task records
+ * and state counts), so that a read of them costs neither a RocksDB read nor a JSON decode. Derived
  * from the stores, never written to them, so a crash cannot leak a slot for longer than the process
  * lives. The task's three processors share it through their {@link TaskStore}s, which start it
  * afresh when they open (so after restoration, and again after every crash or move) and drop it
