@@ -78,6 +78,22 @@ public final class Probes {
   }
 
   /**
+   * {@code tasklane_scheduler_standby_lag} of the scheduler at {@code port}: records its standby
+   * replicas are behind their changelogs (0 before they loaded anything), or -1.
+   */
+  public static long standbyLag(int port) {
+    return prometheusSum(port, "tasklane_scheduler_standby_lag ", "");
+  }
+
+  /**
+   * {@code tasklane_scheduler_standby_partitions} of the scheduler at {@code port}: changelog
+   * partitions its standby replicas update, or -1.
+   */
+  public static long standbyPartitions(int port) {
+    return prometheusSum(port, "tasklane_scheduler_standby_partitions ", "");
+  }
+
+  /**
    * Whether the scheduler at {@code port} answers {@code path} with 200: its stores are open (while
    * Kafka Streams restores or rebalances, the API answers 503).
    */

@@ -12,6 +12,14 @@ final class Recipes {
   /** The bench's admin token (bulk actions need role admin), random per run. */
   static final String ADMIN_TOKEN = Secrets.token();
 
+  /**
+   * The group session timeout of the bench's schedulers and workers: a kill -9'd instance's
+   * partitions move after about this long. Below the broker's default lowest (6 s), which the bench
+   * stack's broker lowers to 1 s ({@code group.min.session.timeout.ms}); the heartbeat follows at a
+   * quarter of it.
+   */
+  static final String SESSION_TIMEOUT_MS = "2500";
+
   private Recipes() {}
 
   static JavaProcess.Builder relay(TasklaneApps apps, String name) {
@@ -20,8 +28,8 @@ final class Recipes {
 
   /**
    * A scheduler instance with one standby replica per store (used only when a second instance runs)
-   * and the default 6 s session timeout, so that a killed instance is noticed quickly; it accepts
-   * {@link TasklaneApps#TOKEN} (operator) and {@link #ADMIN_TOKEN} (admin).
+   * and a {@link #SESSION_TIMEOUT_MS} session, so that a killed instance is noticed quickly; it
+   * accepts {@link TasklaneApps#TOKEN} (operator) and {@link #ADMIN_TOKEN} (admin).
    */
   static JavaProcess.Builder scheduler(TasklaneApps apps, String name, int httpPort) {
     return apps.scheduler(name, httpPort)
@@ -29,7 +37,8 @@ final class Recipes {
         .sysProp(
             "tasklane.scheduler.api.tokens",
             "operator:" + TasklaneApps.TOKEN + ":operator,admin:" + ADMIN_TOKEN + ":admin")
-        .sysProp("tasklane.scheduler.num-standby-replicas", "1");
+        .sysProp("tasklane.scheduler.num-standby-replicas", "1")
+        .sysProp("tasklane.scheduler.kafka.session.timeout.ms", SESSION_TIMEOUT_MS);
   }
 
   /**
@@ -42,6 +51,7 @@ final class Recipes {
         .jvmArg("-Xmx384m")
         .sysProp("tasklane.worker.name", name)
         .sysProp("tasklane.worker.concurrency", "4")
+        .sysProp("tasklane.worker.session-timeout", SESSION_TIMEOUT_MS + "ms")
         .sysProp("tasklane.worker.handlers.sleep.concurrency", "200")
         .sysProp("tasklane.worker.handlers.noop.max-in-flight", "512")
         .sysProp("tasklane.worker.idempotency.enabled", "false")

@@ -68,6 +68,19 @@ final class MicrometerMetrics implements SchedulerMetrics {
     new KafkaStreamsMetrics(s).bindTo(registry);
   }
 
+  /**
+   * Publishes how far this instance's standby replicas are behind ({@link StandbyLag}); called once
+   * on the starting thread, with the listener set on the client before it starts.
+   */
+  void bindStandbyLag(StandbyLag lag) {
+    Gauge.builder("tasklane.scheduler.standby.lag", lag::records)
+        .description("records the standby replicas of this instance are behind their changelogs")
+        .register(registry);
+    Gauge.builder("tasklane.scheduler.standby.partitions", lag::partitions)
+        .description("changelog partitions the standby replicas of this instance are updating")
+        .register(registry);
+  }
+
   @Override
   public void count(SchedulerEvent event) {
     counters

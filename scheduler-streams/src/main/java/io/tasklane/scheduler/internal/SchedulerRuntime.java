@@ -219,6 +219,9 @@ public final class SchedulerRuntime {
     s.setStateListener((now, before) -> LOG.info("kafka streams {} -> {}", before, now));
     streams = s;
     metrics.bindStreams(s);
+    StandbyLag standbyLag = new StandbyLag();
+    s.setStandbyUpdateListener(standbyLag);
+    metrics.bindStandbyLag(standbyLag);
     delivery.start(alerts);
     s.start();
     long every = config.topicRefreshInterval().toMillis();

@@ -31,6 +31,9 @@ final class KafkaProperties {
     p.setProperty("min.insync.replicas", "1");
     p.setProperty("auto.create.topics.enable", "false");
     p.setProperty("group.initial.rebalance.delay.ms", "0");
+    // lets a client ask for a session shorter than the broker's default lowest (6 s), as the
+    // failover benchmark does: a kill -9'd member is noticed after its own session timeout
+    p.setProperty("group.min.session.timeout.ms", "1000");
     p.setProperty("offsets.topic.replication.factor", "1");
     p.setProperty("offsets.topic.num.partitions", "10");
     p.setProperty("transaction.state.log.replication.factor", "1");
