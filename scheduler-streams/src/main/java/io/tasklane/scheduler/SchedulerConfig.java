@@ -106,7 +106,7 @@ public record SchedulerConfig(
 
   public static final String PREFIX = "tasklane.scheduler";
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
-  public static final Duration DEFAULT_PUNCTUATION_INTERVAL = Duration.ofMillis(100);
+  public static final Duration DEFAULT_PUNCTUATION_INTERVAL = Duration.ofMillis(20);
   public static final int DEFAULT_SCAN_BOUND = 5_000;
   public static final ProcessingGuarantee DEFAULT_PROCESSING_GUARANTEE =
       ProcessingGuarantee.AT_LEAST_ONCE;

@@ -21,6 +21,9 @@ final class StreamsProps {
    */
   static final int SESSION_TIMEOUT_MS = 6_000;
 
+  /** Kafka Streams' own {@code poll.ms}, the longest wait for input of one poll kept here. */
+  static final long DEFAULT_POLL_MS = 100;
+
   /** Their heartbeat interval unless {@code kafka.heartbeat.interval.ms} says otherwise. */
   static final int HEARTBEAT_INTERVAL_MS = 1_500;
 
@@ -72,6 +75,11 @@ final class StreamsProps {
       p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT_MS);
       p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, HEARTBEAT_INTERVAL_MS);
     }
+    // Wall-clock punctuations run between polls: a poll that waits longer than the punctuation
+    // interval for input would delay the due-index scan, so it waits at most that long.
+    p.put(
+        StreamsConfig.POLL_MS_CONFIG,
+        Math.min(DEFAULT_POLL_MS, Math.max(1, c.punctuationInterval().toMillis())));
     // one shared memory budget for every RocksDB store; kafka.rocksdb.config.setter replaces it
     p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStoreMemory.class);
     p.put(BoundedStoreMemory.BYTES_CONFIG, (long) c.storeMemoryMb() << 20);

@@ -42,6 +42,23 @@ class StreamsPropsTest {
   }
 
   @Test
+  void aPollWaitsNoLongerThanThePunctuationIntervalUnlessKafkaPollMsSaysOtherwise() {
+    long interval = SchedulerConfig.DEFAULT_PUNCTUATION_INTERVAL.toMillis();
+    assertThat(streams(Map.of())).containsEntry("poll.ms", Math.min(100L, interval));
+    assertThat(streams(Map.of("poll.ms", "250"))).containsEntry("poll.ms", "250");
+    SchedulerConfig slow =
+        SchedulerConfig.builder()
+            .bootstrapServers("localhost:9092")
+            .advertisedHost("scheduler-1.example.net")
+            .apiTokens(List.of(new ApiToken("ops", Tokens.random(), SchedulerConfig.Role.VIEWER)))
+            .punctuationInterval(java.time.Duration.ofSeconds(1))
+            .build();
+    assertThat(StreamsProps.streams(slow, new HostInfo("h", 1), new CountingMetrics()))
+        .as("a poll never waits longer than Kafka Streams' default")
+        .containsEntry("poll.ms", 100L);
+  }
+
+  @Test
   void everyStoreSharesOneMemoryBudgetUnlessAConfigSetterIsGiven() {
     assertThat(streams(Map.of()))
         .containsEntry("rocksdb.config.setter", BoundedStoreMemory.class)
