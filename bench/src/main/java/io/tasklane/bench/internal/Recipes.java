@@ -20,6 +20,13 @@ final class Recipes {
    */
   static final String SESSION_TIMEOUT_MS = "2500";
 
+  /**
+   * The scheduler's maximum heap: its live heap stayed under 100 MiB in every scenario (72 MiB
+   * after a full GC with 10,000,000 tasks pending); the stores live off the heap, under {@code
+   * store-memory-mb}.
+   */
+  static final String SCHEDULER_HEAP = "384m";
+
   private Recipes() {}
 
   static JavaProcess.Builder relay(TasklaneApps apps, String name) {
@@ -33,7 +40,7 @@ final class Recipes {
    */
   static JavaProcess.Builder scheduler(TasklaneApps apps, String name, int httpPort) {
     return apps.scheduler(name, httpPort)
-        .jvmArg("-Xmx512m")
+        .jvmArg("-Xmx" + SCHEDULER_HEAP)
         .sysProp(
             "tasklane.scheduler.api.tokens",
             "operator:" + TasklaneApps.TOKEN + ":operator,admin:" + ADMIN_TOKEN + ":admin")

@@ -258,8 +258,8 @@ final class Scenarios {
     r.put("scheduler_heap_used_mb_after_gc", heap);
     r.put("scheduler_rss_max_mb", r.scale.stream().mapToDouble(x -> x[2]).max().orElse(rss));
     run.out.printf(
-        "  %d pending; scheduler RSS %.0f MiB, heap after GC %.0f MiB (-Xmx512m); admission %.0f tasks/s%n",
-        pending, rss, heap, r.get("admission_tasks_per_s"));
+        "  %d pending; scheduler RSS %.0f MiB, heap after GC %.0f MiB (-Xmx%s); admission %.0f tasks/s%n",
+        pending, rss, heap, Recipes.SCHEDULER_HEAP, r.get("admission_tasks_per_s"));
   }
 
   /** Preloads {@code n} far-future tasks; returns when the scheduler counts them PENDING. */
