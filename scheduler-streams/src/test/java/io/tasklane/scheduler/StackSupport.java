@@ -3,12 +3,15 @@ package io.tasklane.scheduler;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
+import io.tasklane.testkit.LocalStack;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -40,6 +43,25 @@ final class StackSupport {
   static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private StackSupport() {}
+
+  /**
+   * The settings of an embedded scheduler instance named {@code name} on {@code stack}: any HTTP
+   * port, {@code partitions} partitions, its state under {@code stateDir}, the shared
+   * inter-instance token and a 6 s session; a test adds its API tokens and the rest.
+   */
+  static Map<String, Object> instanceConfig(
+      LocalStack stack, Topics topics, Path stateDir, String name, int partitions) {
+    Map<String, Object> p = new HashMap<>();
+    p.put("micronaut.server.port", -1);
+    p.put("tasklane.scheduler.bootstrap-servers", stack.bootstrapServers());
+    p.put("tasklane.scheduler.namespace", topics.namespace());
+    p.put("tasklane.scheduler.partitions", partitions);
+    p.put("tasklane.scheduler.state-dir", stateDir.resolve(name).toString());
+    p.put("tasklane.scheduler.inter-instance-token", INTER_INSTANCE);
+    p.put("tasklane.scheduler.kafka.session.timeout.ms", "6000");
+    p.put("tasklane.scheduler.kafka.heartbeat.interval.ms", "1000");
+    return p;
+  }
 
   static Topics uniqueTopics() {
     return new Topics("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));

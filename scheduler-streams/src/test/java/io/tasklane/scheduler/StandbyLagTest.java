@@ -11,7 +11,6 @@ import io.tasklane.testkit.TasklaneStack;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,16 +33,9 @@ class StandbyLagTest {
   @TempDir Path stateDir;
 
   private Map<String, Object> config(LocalStack stack, Topics topics, String name) {
-    Map<String, Object> p = new HashMap<>();
-    p.put("micronaut.server.port", -1);
-    p.put("tasklane.scheduler.bootstrap-servers", stack.bootstrapServers());
-    p.put("tasklane.scheduler.namespace", topics.namespace());
-    p.put("tasklane.scheduler.partitions", 2);
+    Map<String, Object> p = StackSupport.instanceConfig(stack, topics, stateDir, name, 2);
     p.put("tasklane.scheduler.num-standby-replicas", 1);
-    p.put("tasklane.scheduler.state-dir", stateDir.resolve(name).toString());
     p.put("tasklane.scheduler.api.tokens", "viewer:" + StackSupport.VIEWER + ":viewer");
-    p.put("tasklane.scheduler.inter-instance-token", StackSupport.INTER_INSTANCE);
-    p.put("tasklane.scheduler.kafka.session.timeout.ms", "6000");
     return p;
   }
 
