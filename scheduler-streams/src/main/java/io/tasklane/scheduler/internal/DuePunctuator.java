@@ -23,19 +23,28 @@ final class DuePunctuator implements Punctuator {
   private static final int REPAIR_SLICE = 2_000;
 
   /**
-   * The share of the punctuation interval a tick may spend on the timer repair after a (re)start,
-   * per stream task: 2 %, so that the six stream tasks of a thread repair with about an eighth of
-   * its time whatever the interval (0.4 ms a tick at 20 ms), and a store of millions of tasks, read
-   * at tens of microseconds a record, is repaired over minutes while the thread goes on admitting
-   * and dispatching. A fixed 5 ms a tick took all of a thread's time at a 20 ms interval, and a
-   * failover onto a store of 2.5 million tasks resumed dispatch only after 26 s.
+   * The time one slice of the timer repair after a (re)start may take: 5 ms, so that a store of
+   * millions of tasks, read at tens of microseconds a record, is repaired over minutes while the
+   * thread goes on admitting and dispatching. Shorter slices do not pay: each opens a store
+   * iterator, which copies the record cache's keys in range first.
    */
-  private static final double REPAIR_SHARE = 0.02;
+  private static final long REPAIR_BUDGET_NANOS = 5_000_000L;
+
+  /**
+   * How often a stream task runs a repair slice, whatever the punctuation interval: every 200 ms,
+   * so that six stream tasks on a thread repair with about 15 % of its time. A slice on every 20 ms
+   * tick took all of the thread: a failover onto stores of 2.5 million tasks resumed dispatch only
+   * after 26 s.
+   */
+  private static final long REPAIR_PERIOD_MS = 200;
 
   private final TaskMachine machine;
   private final ScheduleMachine schedules;
   private final TaskStore store;
   private final Engine engine;
+
+  /** When the next repair slice may run (punctuation time); the first tick runs one. */
+  private long nextRepairAt = Long.MIN_VALUE;
 
   DuePunctuator(TaskMachine machine, ScheduleMachine schedules) {
     this.machine = machine;
@@ -52,8 +61,10 @@ final class DuePunctuator implements Punctuator {
     store.queues().countLoad();
     store.upgradeCounts();
     if (engine.settings().healTimers()) {
-      long budget = (long) (engine.settings().punctuationInterval().toNanos() * REPAIR_SHARE);
-      store.repairTimers(REPAIR_SLICE, budget, engine.metrics());
+      if (now >= nextRepairAt) {
+        nextRepairAt = now + REPAIR_PERIOD_MS;
+        store.repairTimers(REPAIR_SLICE, REPAIR_BUDGET_NANOS, engine.metrics());
+      }
       schedules.repairOnce();
     }
     int bound = engine.settings().scanBound();
