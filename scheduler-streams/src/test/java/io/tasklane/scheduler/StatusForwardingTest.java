@@ -15,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -40,16 +39,9 @@ class StatusForwardingTest {
 
   private Map<String, Object> config(
       LocalStack stack, Topics topics, String name, String token, String interInstance) {
-    Map<String, Object> p = new HashMap<>();
-    p.put("micronaut.server.port", -1);
-    p.put("tasklane.scheduler.bootstrap-servers", stack.bootstrapServers());
-    p.put("tasklane.scheduler.namespace", topics.namespace());
-    p.put("tasklane.scheduler.partitions", 4);
-    p.put("tasklane.scheduler.state-dir", stateDir.resolve(name).toString());
+    Map<String, Object> p = StackSupport.instanceConfig(stack, topics, stateDir, name, 4);
     p.put("tasklane.scheduler.api.tokens", "viewer-" + name + ":" + token + ":viewer");
     p.put("tasklane.scheduler.inter-instance-token", interInstance);
-    p.put("tasklane.scheduler.kafka.session.timeout.ms", "6000");
-    p.put("tasklane.scheduler.kafka.heartbeat.interval.ms", "1000");
     return p; // advertised-host left to its default: this machine's non-loopback address
   }
 

@@ -96,8 +96,9 @@ final class Failover {
             "scheduler-2's standby replicas catching up",
             () -> seen[0] + " changelog partitions, " + seen[1] + " records behind",
             () -> {
-              seen[0] = Probes.standbyPartitions(port);
-              seen[1] = Probes.standbyLag(port);
+              long[] now = Probes.standby(port);
+              seen[0] = now[0];
+              seen[1] = now[1];
               return seen[0] > 0 && seen[1] >= 0 && seen[1] <= CAUGHT_UP;
             },
             Duration.ofMinutes(10));

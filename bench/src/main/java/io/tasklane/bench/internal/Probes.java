@@ -78,19 +78,18 @@ public final class Probes {
   }
 
   /**
-   * {@code tasklane_scheduler_standby_lag} of the scheduler at {@code port}: records its standby
-   * replicas are behind their changelogs (0 before they loaded anything), or -1.
+   * From one scrape of the scheduler at {@code port}: {@code tasklane_scheduler_standby_partitions}
+   * (changelog partitions its standby replicas update) and {@code tasklane_scheduler_standby_lag}
+   * (records they are behind, 0 before they loaded anything); both -1 when it does not answer.
    */
-  public static long standbyLag(int port) {
-    return prometheusSum(port, "tasklane_scheduler_standby_lag ", "");
-  }
-
-  /**
-   * {@code tasklane_scheduler_standby_partitions} of the scheduler at {@code port}: changelog
-   * partitions its standby replicas update, or -1.
-   */
-  public static long standbyPartitions(int port) {
-    return prometheusSum(port, "tasklane_scheduler_standby_partitions ", "");
+  public static long[] standby(int port) {
+    String body = prometheus(port);
+    return body == null
+        ? new long[] {-1, -1}
+        : new long[] {
+          sum(body, "tasklane_scheduler_standby_partitions ", ""),
+          sum(body, "tasklane_scheduler_standby_lag ", "")
+        };
   }
 
   /**
@@ -115,6 +114,12 @@ public final class Probes {
 
   /** Sum of the samples of {@code series} whose labels contain {@code label}, or -1. */
   private static long prometheusSum(int port, String series, String label) {
+    String body = prometheus(port);
+    return body == null ? -1 : sum(body, series, label);
+  }
+
+  /** The scheduler's {@code /prometheus} page, or null when it does not answer with 200. */
+  private static String prometheus(int port) {
     try {
       HttpRequest req =
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/prometheus"))
@@ -122,17 +127,22 @@ public final class Probes {
               .timeout(Duration.ofSeconds(5))
               .build();
       HttpResponse<String> resp = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
-      if (resp.statusCode() != 200) {
-        return -1;
-      }
+      return resp.statusCode() == 200 ? resp.body() : null;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static long sum(String body, String series, String label) {
+    try {
       long sum = 0;
-      for (String line : resp.body().split("\n")) {
+      for (String line : body.split("\n")) {
         if (line.startsWith(series) && line.contains(label)) {
           sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
         }
       }
       return sum;
-    } catch (IOException | InterruptedException | RuntimeException e) {
+    } catch (RuntimeException e) {
       return -1;
     }
   }
