@@ -1,5 +1,7 @@
 package io.tasklane.scheduler.internal;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
@@ -165,7 +167,7 @@ final class FireLog {
     try (KeyValueIterator<Bytes, byte[]> it = store.range(from(name), to(name))) {
       while (it.hasNext()) {
         KeyValue<Bytes, byte[]> kv = it.next();
-        boolean done = kv.value == null || decode(kv.value).outcome().finished();
+        boolean done = kv.value == null || finished(kv.value);
         finished += done ? 1 : 0;
         all.add(KeyValue.pair(kv.key, done));
       }
@@ -284,6 +286,29 @@ final class FireLog {
     byte[] b = java.util.Arrays.copyOf(n, n.length + 1);
     b[n.length] = last;
     return Bytes.wrap(b);
+  }
+
+  /**
+   * Whether the logged fire {@code bytes} is finished, read from its {@code outcome} alone (a prune
+   * looks at every fire of the schedule and needs nothing else); the full decode when that field is
+   * not found as expected, so that a corrupt record fails as it would there.
+   */
+  static boolean finished(byte[] bytes) {
+    try (JsonParser p = WireCodec.mapper().getFactory().createParser(bytes)) {
+      if (p.nextToken() == JsonToken.START_OBJECT) {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String field = p.currentName();
+          JsonToken value = p.nextToken();
+          if ("outcome".equals(field) && value == JsonToken.VALUE_STRING) {
+            return FireRecord.Outcome.valueOf(p.getText()).finished();
+          }
+          p.skipChildren();
+        }
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      // the full decode below names what is wrong
+    }
+    return decode(bytes).outcome().finished();
   }
 
   static FireRecord decode(byte[] bytes) {

@@ -1,6 +1,8 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.ScheduleDefinition;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
@@ -13,9 +15,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * entries under {@link #TIMER_PREFIX} and the name (task ids are UUIDs, so they never collide).
  * Writing a state also moves its timer's entry. One instance per processor, opened in its {@code
  * init}; used on the stream task's thread only; its writes go to the stores' caches and reach the
- * changelogs at the next commit, with the task stores' writes.
+ * changelogs at the next commit, with the task stores' writes. The states it read or wrote last are
+ * kept decoded, so a schedule that fires often is not decoded from JSON at every fire.
  */
 final class ScheduleStore {
+  /**
+   * How many schedule states {@link #recent} keeps: the schedules of a partition that fire every
+   * few seconds, so that a fire does not decode its schedule's state from the store.
+   */
+  static final int RECENT_STATES = 2_048;
+
   /** The prefix of a schedule's timer id in the due-index. */
   static final String TIMER_PREFIX = "schedule:";
 
@@ -23,6 +32,19 @@ final class ScheduleStore {
   private final FireLog log;
   private final DueIndex index;
   private final long leadMs;
+
+  /**
+   * The states read or written last through this instance, each equal to the store's value: this is
+   * the stream task's only writer of {@link Stores#SCHEDULES} (the admission processor's), and it
+   * is made afresh whenever the processor opens, so after every restoration, crash or move.
+   */
+  private final Map<String, ScheduleState> recent =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ScheduleState> eldest) {
+          return size() > RECENT_STATES;
+        }
+      };
 
   /**
    * @param memories the process's task memories: the stream task's one learns of every schedule
@@ -61,8 +83,18 @@ final class ScheduleStore {
     return ahead ? Math.max(0, s.nextFireAt() - leadMs) : s.nextFireAt();
   }
 
+  /**
+   * The state of schedule {@code name}, null when none; from memory when read or written lately.
+   */
   ScheduleState get(String name) {
-    return schedules.get(name);
+    ScheduleState s = recent.get(name);
+    if (s == null) {
+      s = schedules.get(name);
+      if (s != null) {
+        recent.put(name, s);
+      }
+    }
+    return s;
   }
 
   /** Stores {@code next} in place of {@code previous} (null when new), moving the timer. */
@@ -83,7 +115,9 @@ final class ScheduleStore {
     if (next.hasTimer()) {
       index.put(timerAt(next), timerId(name), TimerKind.SCHEDULE);
     }
-    schedules.put(name, log.moveDetached(name, next));
+    ScheduleState stored = log.moveDetached(name, next);
+    schedules.put(name, stored);
+    recent.put(name, stored);
   }
 
   /**

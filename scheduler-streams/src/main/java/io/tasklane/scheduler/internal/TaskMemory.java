@@ -1,5 +1,6 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.core.TaskState;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,13 +17,16 @@ import org.apache.kafka.streams.processor.TaskId;
  * when they close. Used on the task's stream thread only.
  */
 final class TaskMemory {
-  /** How many task records {@link #recent} keeps: a few seconds of a busy partition. */
-  static final int RECENT_RECORDS = 1_024;
+  /**
+   * How many task records {@link #recent} keeps: more than the attempts one handler may have out
+   * per partition by default ({@code max-dispatched}).
+   */
+  static final int RECENT_RECORDS = 2_048;
 
   final HandlerLoad load = new HandlerLoad();
 
   /**
-   * The task records written or read last through {@link TaskStore}, the newest {@link
+   * The DISPATCHED task records written or read last through {@link TaskStore}, the newest {@link
    * #RECENT_RECORDS}: each equals the store's value, as every write of the task store goes through
    * a {@link TaskStore} of this stream task and updates it (records are immutable).
    */
@@ -33,6 +37,20 @@ final class TaskMemory {
           return size() > RECENT_RECORDS;
         }
       };
+
+  /**
+   * Keeps {@code record} (the store's value of {@code id} now, null when none) in {@link #recent}
+   * when it is DISPATCHED, as its result is expected soon, and else drops any copy: a task queued
+   * at admission is read again only when its turn comes, maybe minutes and many thousands of
+   * records later, so keeping it would only push out the records that results need.
+   */
+  void remember(String id, TaskRecord record) {
+    if (record != null && record.state() == TaskState.DISPATCHED) {
+      recent.put(id, record);
+    } else {
+      recent.remove(id);
+    }
+  }
 
   /** The state counts read or written so far ({@link StateCounts}), by store key. */
   final Map<String, Long> counts = new HashMap<>();

@@ -86,17 +86,15 @@ final class TaskStore {
   }
 
   /**
-   * The record of {@code id}, null when none; a record written or read lately is read from memory
-   * (a result's routing check and its transition then decode the record once).
+   * The record of {@code id}, null when none; a DISPATCHED record written or read lately is read
+   * from memory (a result's routing check and its transition then decode no record at all).
    */
   TaskRecord get(String id) {
     Map<String, TaskRecord> recent = memory().recent;
     TaskRecord r = recent.get(id);
     if (r == null) {
       r = tasks.get(id);
-      if (r != null) {
-        recent.put(id, r);
-      }
+      remember(id, r);
     }
     return r;
   }
@@ -181,7 +179,7 @@ final class TaskStore {
     }
     search.moved(id, previous, next);
     tasks.put(id, next);
-    memory().recent.put(id, next);
+    remember(id, next);
     memory().load.moved(previous, next);
     memory().reports.moved(id, previous, next);
   }
@@ -195,6 +193,10 @@ final class TaskStore {
     tasks.delete(id);
     memory().recent.remove(id);
     memory().load.moved(previous, null);
+  }
+
+  private void remember(String id, TaskRecord record) {
+    memory().remember(id, record);
   }
 
   private TaskMemory memory() {

@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tasklane.core.TaskState;
 import org.apache.kafka.streams.processor.TaskId;
 import org.junit.jupiter.api.Test;
 
@@ -30,5 +31,31 @@ class TaskMemoryTest {
     assertThat(next.repairedUpTo).isNull();
     assertThat(next.recent).isEmpty();
     assertThat(next.counts).isEmpty();
+  }
+
+  @Test
+  void onlyDispatchedRecordsAreKeptAndAnyOtherStateDropsTheCopy() {
+    TaskMemory memory = new TaskMemory.Registry().of(new TaskId(0, 0));
+    TaskRecord pending = withState(TaskState.PENDING);
+    TaskRecord dispatched = withState(TaskState.DISPATCHED);
+
+    memory.remember("a", pending);
+    assertThat(memory.recent).doesNotContainKey("a");
+
+    memory.remember("a", dispatched);
+    assertThat(memory.recent).containsEntry("a", dispatched);
+
+    memory.remember("a", withState(TaskState.SUCCEEDED));
+    assertThat(memory.recent).doesNotContainKey("a");
+
+    memory.remember("b", dispatched);
+    memory.remember("b", null);
+    assertThat(memory.recent).isEmpty();
+  }
+
+  private static TaskRecord withState(TaskState state) {
+    TaskRecord.Edit e = TaskRecord.empty().edit();
+    e.state = state;
+    return e.build();
   }
 }

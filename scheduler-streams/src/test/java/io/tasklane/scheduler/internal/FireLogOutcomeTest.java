@@ -1,0 +1,43 @@
+package io.tasklane.scheduler.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tasklane.core.TaskState;
+import io.tasklane.core.WireCodec;
+import io.tasklane.core.WireFormatException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A prune reads a logged fire's outcome without decoding the rest of the record. */
+class FireLogOutcomeTest {
+  @Test
+  void theOutcomeAloneSaysWhetherAFireIsFinishedWhateverComesBeforeIt() {
+    for (FireRecord.Outcome outcome : FireRecord.Outcome.values()) {
+      FireRecord f =
+          new FireRecord(
+              "f1",
+              1_000,
+              FireRecord.Kind.CALENDAR,
+              0,
+              null,
+              900,
+              100,
+              List.of(
+                  new FireRecord.FireTask("t1", "t1", TaskState.SUCCEEDED),
+                  new FireRecord.FireTask("t2", "t2", TaskState.DISPATCHED)),
+              outcome,
+              "why");
+      assertThat(FireLog.finished(WireCodec.encode(f)))
+          .as(outcome.name())
+          .isEqualTo(outcome.finished());
+    }
+  }
+
+  @Test
+  void aRecordWithoutAReadableOutcomeFailsAsTheFullDecodeDoes() {
+    byte[] corrupt = "{\"fireId\":\"f1\",\"tasks\":[".getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> FireLog.finished(corrupt)).isInstanceOf(WireFormatException.class);
+  }
+}
