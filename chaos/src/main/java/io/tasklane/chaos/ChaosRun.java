@@ -188,6 +188,10 @@ public final class ChaosRun {
             fires.early(),
             fires.skipped(),
             fires.skippedOutsideFaults()));
+    if (!fires.outsideDetail().isEmpty()) {
+      notes.add(fires.outsideDetail());
+      step(fires.outsideDetail());
+    }
     return fires;
   }
 

@@ -47,7 +47,7 @@ class ChaosShortTest {
     assertThat(result.duplicateFires()).as("schedule fires run twice").isZero();
     assertThat(result.earlyFires()).as("schedule fires started early").isZero();
     assertThat(result.misfiresOutsideFaults())
-        .as("schedule fires skipped while no fault made them late")
+        .as("schedule fires skipped while no fault made them late; notes: %s", result.notes())
         .isZero();
   }
 

@@ -26,10 +26,12 @@ public final class Cluster implements AutoCloseable {
 
   private final Map<String, Supplier<JavaProcess.Builder>> recipes = new LinkedHashMap<>();
   private final Map<String, JavaProcess> running = new LinkedHashMap<>();
+  private final List<Integer> schedulerPorts;
   private int unexpectedExits;
   private boolean closed;
 
   public Cluster(TasklaneApps apps, int schedulerPort1, int schedulerPort2) {
+    schedulerPorts = List.of(schedulerPort1, schedulerPort2);
     recipes.put(RELAY, () -> small(apps.relay(RELAY)));
     recipes.put("scheduler-1", () -> scheduler(apps, "scheduler-1", schedulerPort1));
     recipes.put("scheduler-2", () -> scheduler(apps, "scheduler-2", schedulerPort2));
@@ -60,6 +62,11 @@ public final class Cluster implements AutoCloseable {
 
   public synchronized void startAll() {
     recipes.keySet().forEach(this::start);
+  }
+
+  /** The schedulers' HTTP ports ({@code /health}, {@code /prometheus}). */
+  public List<Integer> schedulerPorts() {
+    return schedulerPorts;
   }
 
   public List<String> names() {

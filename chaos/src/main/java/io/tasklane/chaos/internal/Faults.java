@@ -40,6 +40,7 @@ public final class Faults {
   private final List<String> notes;
   private final Consumer<String> step;
   private final SplittableRandom random;
+  private final SchedulersRunning schedulers;
   private final List<String> lines = new ArrayList<>();
   private final List<String> round = new ArrayList<>();
   private final ExecutorService probes =
@@ -56,7 +57,8 @@ public final class Faults {
 
   /**
    * A fault during which a schedule's fires may be missed: a scheduler killed or the broker down,
-   * from the fault's start until the first task committed after it took effect (epoch millis).
+   * from the fault's start until the first task committed after it took effect has run and every
+   * scheduler runs its stream tasks again (epoch millis).
    */
   public record Window(String what, long startMs, long endMs) {
     /** Whether a fire at {@code fireAt} lies in this window, with {@code slackMs} on each side. */
@@ -79,6 +81,7 @@ public final class Faults {
     this.notes = notes;
     this.step = step;
     this.random = new SplittableRandom(options.seed());
+    this.schedulers = new SchedulersRunning(cluster.schedulerPorts());
   }
 
   public void runAll() throws Exception {
@@ -178,6 +181,13 @@ public final class Faults {
         s < 0
             ? what + ": NOT recovered within " + PROBE_TIMEOUT.toSeconds() + " s"
             : String.format("%s: recovered in %.1f s", what, s);
+    double running = windowStartMs < 0 ? -1 : schedulers.await(since, PROBE_TIMEOUT);
+    if (windowStartMs >= 0) {
+      line +=
+          running < 0
+              ? "; the schedulers did not all run within " + PROBE_TIMEOUT.toSeconds() + " s"
+              : String.format("; every scheduler running after %.1f s", running);
+    }
     synchronized (this) {
       if (s < 0) {
         notes.add(line);
@@ -185,7 +195,8 @@ public final class Faults {
       }
       maxRecovery = Math.max(maxRecovery, s);
       if (windowStartMs >= 0) {
-        windows.add(new Window(what, windowStartMs, windowStartMs + Math.round(s * 1000)));
+        double end = Math.max(s, running < 0 ? PROBE_TIMEOUT.toSeconds() : running);
+        windows.add(new Window(what, windowStartMs, windowStartMs + Math.round(end * 1000)));
       }
     }
     step.accept(line);

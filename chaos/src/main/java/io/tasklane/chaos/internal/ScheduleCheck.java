@@ -44,9 +44,17 @@ public final class ScheduleCheck {
    * @param skipped instants between the first and the last made fire that were not made
    * @param skippedOutsideFaults skipped instants outside every fault that stops fires (a scheduler
    *     killed, the broker down): the misfire policy may only skip fires a fault made late
+   * @param outsideDetail empty, or the first such instants and the fault windows, for the run's
+   *     notes
    */
   public record Fires(
-      long made, long lost, long duplicates, long early, long skipped, long skippedOutsideFaults) {
+      long made,
+      long lost,
+      long duplicates,
+      long early,
+      long skipped,
+      long skippedOutsideFaults,
+      String outsideDetail) {
     public Map<String, Object> asMap() {
       Map<String, Object> m = new java.util.LinkedHashMap<>();
       m.put("schedule_fires", made);
@@ -140,6 +148,7 @@ public final class ScheduleCheck {
         perInstant.values().stream().mapToLong(n -> n - 1L).sum() + (made.size() - instants.size());
     long skipped = 0;
     long outside = 0;
+    List<Long> outsideSample = new java.util.ArrayList<>();
     if (!instants.isEmpty()) {
       for (long at = instants.first(); at <= instants.last(); at += 1_000) {
         if (!instants.contains(at)) {
@@ -147,10 +156,28 @@ public final class ScheduleCheck {
           long fireAt = at;
           if (windows.stream().noneMatch(w -> w.covers(fireAt, WINDOW_SLACK_MS))) {
             outside++;
+            if (outsideSample.size() < 10) {
+              outsideSample.add(fireAt);
+            }
           }
         }
       }
     }
-    return new Fires(instants.size(), lost, duplicates, early[0], skipped, outside);
+    String detail =
+        outside == 0
+            ? ""
+            : "fires skipped outside faults at "
+                + outsideSample.stream().map(java.time.Instant::ofEpochMilli).toList()
+                + "; fault windows "
+                + windows.stream()
+                    .map(
+                        w ->
+                            w.what()
+                                + " "
+                                + java.time.Instant.ofEpochMilli(w.startMs())
+                                + "–"
+                                + java.time.Instant.ofEpochMilli(w.endMs()))
+                    .toList();
+    return new Fires(instants.size(), lost, duplicates, early[0], skipped, outside, detail);
   }
 }
