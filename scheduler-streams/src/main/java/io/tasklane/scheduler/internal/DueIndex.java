@@ -71,7 +71,7 @@ final class DueIndex {
 
   /** Deletes the entry of {@code r}'s timer ({@code r} has one). */
   void delete(String id, TaskRecord r) {
-    store.delete(keyOf(id, r));
+    store.put(keyOf(id, r), null);
   }
 
   /** True when the entry of {@code r}'s timer ({@code r} has one) is in the index. */
@@ -87,7 +87,7 @@ final class DueIndex {
 
   /** Deletes the time entry of {@code id} at {@code at}. */
   void delete(long at, String id) {
-    store.delete(DueIndexKey.of(at, id));
+    store.put(DueIndexKey.of(at, id), null);
   }
 
   /** True when the time entry of {@code id} at {@code at} is in the index. */
@@ -97,7 +97,7 @@ final class DueIndex {
 
   /** Deletes an entry read from the index (fired, stale or failed). */
   void remove(Bytes key) {
-    store.delete(key);
+    store.put(key, null);
   }
 
   /**

@@ -1,12 +1,7 @@
 package io.tasklane.scheduler.internal;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.WireCodec;
-import io.tasklane.core.WireFormatException;
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -64,7 +59,7 @@ final class FireLog {
       if (kept == null) {
         kept = new ArrayList<>(s.fires().subList(0, i));
       }
-      store.put(key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
+      store.put(FireLogCodec.key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
       logged++;
     }
     if (kept == null) {
@@ -100,13 +95,13 @@ final class FireLog {
 
   /** The logged fire {@code fireId} at {@code fireAt}, or null. */
   FireRecord get(String name, long fireAt, String fireId) {
-    byte[] v = store.get(key(name, fireAt, fireId));
-    return v == null ? null : decode(v);
+    byte[] v = store.get(FireLogCodec.key(name, fireAt, fireId));
+    return v == null ? null : FireLogCodec.decode(v);
   }
 
   /** Whether the log holds the fire {@code fireId} at {@code fireAt}. */
   boolean has(String name, long fireAt, String fireId) {
-    return store.get(key(name, fireAt, fireId)) != null;
+    return store.get(FireLogCodec.key(name, fireAt, fireId)) != null;
   }
 
   /**
@@ -124,7 +119,7 @@ final class FireLog {
    */
   FireRecord find(String name, String fireId) {
     byte[] v = newestWithId(name, fireId, FireHistory.MAX + SLACK);
-    return v == null ? null : decode(v);
+    return v == null ? null : FireLogCodec.decode(v);
   }
 
   /**
@@ -135,7 +130,8 @@ final class FireLog {
     byte[] id = fireId.getBytes(StandardCharsets.UTF_8);
     int prefix = name.getBytes(StandardCharsets.UTF_8).length + 1 + Long.BYTES;
     int seen = 0;
-    try (KeyValueIterator<Bytes, byte[]> it = store.reverseRange(from(name), to(name))) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.reverseRange(FireLogCodec.from(name), FireLogCodec.to(name))) {
       while (it.hasNext() && seen++ < limit) {
         KeyValue<Bytes, byte[]> kv = it.next();
         byte[] key = kv.key.get();
@@ -154,7 +150,7 @@ final class FireLog {
    * retried DEAD one's).
    */
   void rewrite(String name, FireRecord f) {
-    store.put(key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
+    store.put(FireLogCodec.key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
   }
 
   /**
@@ -164,10 +160,11 @@ final class FireLog {
   private int prune(String name) {
     List<KeyValue<Bytes, Boolean>> all = new ArrayList<>();
     int finished = 0;
-    try (KeyValueIterator<Bytes, byte[]> it = store.range(from(name), to(name))) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.range(FireLogCodec.from(name), FireLogCodec.to(name))) {
       while (it.hasNext()) {
         KeyValue<Bytes, byte[]> kv = it.next();
-        boolean done = kv.value == null || finished(kv.value);
+        boolean done = kv.value == null || FireLogCodec.finished(kv.value);
         finished += done ? 1 : 0;
         all.add(KeyValue.pair(kv.key, done));
       }
@@ -196,11 +193,12 @@ final class FireLog {
       ReadOnlyKeyValueStore<Bytes, byte[]> log, String name, int finished) {
     List<FireRecord> out = new ArrayList<>(Math.min(finished, FireHistory.KEEP));
     int done = 0;
-    try (KeyValueIterator<Bytes, byte[]> it = log.reverseRange(from(name), to(name))) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        log.reverseRange(FireLogCodec.from(name), FireLogCodec.to(name))) {
       while (it.hasNext() && done < finished && out.size() < FireHistory.MAX + SLACK) {
         KeyValue<Bytes, byte[]> kv = it.next();
         if (kv.value != null) {
-          FireRecord f = decode(kv.value);
+          FireRecord f = FireLogCodec.decode(kv.value);
           out.add(f);
           done += f.outcome().finished() ? 1 : 0;
         }
@@ -219,10 +217,10 @@ final class FireLog {
       ReadOnlyKeyValueStore<Bytes, byte[]> log, String name, ScheduleState s, long now) {
     FireRecord latest = null;
     try (KeyValueIterator<Bytes, byte[]> it =
-        log.reverseRange(from(name), key(name, now + 1, ""))) {
+        log.reverseRange(FireLogCodec.from(name), FireLogCodec.key(name, now + 1, ""))) {
       while (it.hasNext() && latest == null) {
         byte[] v = it.next().value;
-        latest = v == null ? null : decode(v);
+        latest = v == null ? null : FireLogCodec.decode(v);
       }
     }
     if (latest == null || FireHistory.find(s.fires(), latest.fireId()) != null) {
@@ -257,65 +255,5 @@ final class FireLog {
     all.addAll(s.fires());
     all.sort(Comparator.comparingLong(FireRecord::fireAt));
     return s.withFires(all, s.waiting());
-  }
-
-  static Bytes key(String name, long fireAt, String fireId) {
-    byte[] n = name.getBytes(StandardCharsets.UTF_8);
-    byte[] id = fireId.getBytes(StandardCharsets.UTF_8);
-    return Bytes.wrap(
-        ByteBuffer.allocate(n.length + 1 + Long.BYTES + id.length)
-            .put(n)
-            .put((byte) 0)
-            .putLong(fireAt)
-            .put(id)
-            .array());
-  }
-
-  /** The first key a schedule's fires can have: {@code name ‖ 0x00}. */
-  static Bytes from(String name) {
-    return bound(name, (byte) 0);
-  }
-
-  /** Above every key of the schedule's fires, below the next name's: {@code name ‖ 0x01}. */
-  static Bytes to(String name) {
-    return bound(name, (byte) 1);
-  }
-
-  private static Bytes bound(String name, byte last) {
-    byte[] n = name.getBytes(StandardCharsets.UTF_8);
-    byte[] b = java.util.Arrays.copyOf(n, n.length + 1);
-    b[n.length] = last;
-    return Bytes.wrap(b);
-  }
-
-  /**
-   * Whether the logged fire {@code bytes} is finished, read from its {@code outcome} alone (a prune
-   * looks at every fire of the schedule and needs nothing else); the full decode when that field is
-   * not found as expected, so that a corrupt record fails as it would there.
-   */
-  static boolean finished(byte[] bytes) {
-    try (JsonParser p = WireCodec.mapper().getFactory().createParser(bytes)) {
-      if (p.nextToken() == JsonToken.START_OBJECT) {
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String field = p.currentName();
-          JsonToken value = p.nextToken();
-          if ("outcome".equals(field) && value == JsonToken.VALUE_STRING) {
-            return FireRecord.Outcome.valueOf(p.getText()).finished();
-          }
-          p.skipChildren();
-        }
-      }
-    } catch (IOException | IllegalArgumentException e) {
-      // the full decode below names what is wrong
-    }
-    return decode(bytes).outcome().finished();
-  }
-
-  static FireRecord decode(byte[] bytes) {
-    try {
-      return WireCodec.mapper().readValue(bytes, FireRecord.class);
-    } catch (IOException e) {
-      throw new WireFormatException("corrupt schedule fire in store: " + e.getMessage(), e);
-    }
   }
 }

@@ -69,7 +69,7 @@ final class LogProcessor implements Processor<byte[], byte[], Void, Void> {
         last = kv.key;
         seen++;
         if (kv.value == null || kv.value.lastAt() < before) {
-          store.delete(kv.key);
+          store.put(kv.key, null);
         }
       }
     }

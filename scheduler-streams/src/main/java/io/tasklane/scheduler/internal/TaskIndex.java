@@ -30,7 +30,7 @@ final class TaskIndex {
     Bytes before = TaskIndexKey.of(id, previous);
     Bytes after = TaskIndexKey.of(id, next);
     if (before != null && !before.equals(after)) {
-      store.delete(before);
+      store.put(before, null);
     }
     if (after != null && !after.equals(before)) {
       store.put(after, TaskIndexKey.value(next));

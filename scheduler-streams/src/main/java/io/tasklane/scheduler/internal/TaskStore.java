@@ -190,7 +190,7 @@ final class TaskStore {
       index.remove(DueIndexKey.of(waitAt, WaitTimers.timerId(id)));
     }
     search.moved(id, previous, null);
-    tasks.delete(id);
+    tasks.put(id, null);
     memory().recent.remove(id);
     memory().load.moved(previous, null);
   }

@@ -29,7 +29,7 @@ class FireLogOutcomeTest {
                   new FireRecord.FireTask("t2", "t2", TaskState.DISPATCHED)),
               outcome,
               "why");
-      assertThat(FireLog.finished(WireCodec.encode(f)))
+      assertThat(FireLogCodec.finished(WireCodec.encode(f)))
           .as(outcome.name())
           .isEqualTo(outcome.finished());
     }
@@ -38,6 +38,7 @@ class FireLogOutcomeTest {
   @Test
   void aRecordWithoutAReadableOutcomeFailsAsTheFullDecodeDoes() {
     byte[] corrupt = "{\"fireId\":\"f1\",\"tasks\":[".getBytes(StandardCharsets.UTF_8);
-    assertThatThrownBy(() -> FireLog.finished(corrupt)).isInstanceOf(WireFormatException.class);
+    assertThatThrownBy(() -> FireLogCodec.finished(corrupt))
+        .isInstanceOf(WireFormatException.class);
   }
 }

@@ -57,7 +57,8 @@ class ScheduleHistoryTest {
   /** How many finished fires of {@code name} the log holds. */
   int logged(String name) {
     int n = 0;
-    try (KeyValueIterator<Bytes, byte[]> it = log().range(FireLog.from(name), FireLog.to(name))) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        log().range(FireLogCodec.from(name), FireLogCodec.to(name))) {
       while (it.hasNext()) {
         KeyValue<Bytes, byte[]> kv = it.next();
         n += kv.value == null ? 0 : 1;
