@@ -9,6 +9,6 @@ COPY scheduler-streams/target/tasklane-scheduler-streams-${VERSION}-dist/tasklan
 RUN ln -s /opt/tasklane/tasklane-scheduler-streams-${VERSION}.jar /opt/tasklane/app.jar
 WORKDIR /opt/tasklane
 USER tasklane
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75"
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75" MALLOC_ARENA_MAX=2
 EXPOSE 8080
 ENTRYPOINT ["java", "-jar", "/opt/tasklane/app.jar"]

@@ -67,7 +67,10 @@ public final class TasklaneApps {
         .sysProp("tasklane.relay.http-port", "0");
   }
 
-  /** A scheduler instance; instances with the same namespace share the work. */
+  /**
+   * A scheduler instance; instances with the same namespace share the work. It runs with glibc's
+   * {@code MALLOC_ARENA_MAX=2}, as its distribution script and image do (docs/operations.md).
+   */
   public JavaProcess.Builder scheduler(String name, int httpPort) {
     return app(name, "io.tasklane.scheduler.SchedulerApp", "scheduler-streams")
         .sysProp("tasklane.scheduler.bootstrap-servers", bootstrap)
@@ -76,7 +79,8 @@ public final class TasklaneApps {
         .sysProp("tasklane.scheduler.state-dir", runDir.resolve("state-" + name).toString())
         .sysProp("tasklane.scheduler.api.tokens", "operator:" + TOKEN + ":operator")
         .sysProp("tasklane.scheduler.inter-instance-token", INTER_INSTANCE_TOKEN)
-        .sysProp("micronaut.server.port", String.valueOf(httpPort));
+        .sysProp("micronaut.server.port", String.valueOf(httpPort))
+        .env("MALLOC_ARENA_MAX", "2");
   }
 
   /**
