@@ -11,6 +11,8 @@ import io.tasklane.outbox.ScheduleRequest;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,7 +150,7 @@ public final class ScheduleCheck {
         perInstant.values().stream().mapToLong(n -> n - 1L).sum() + (made.size() - instants.size());
     long skipped = 0;
     long outside = 0;
-    List<Long> outsideSample = new java.util.ArrayList<>();
+    List<Long> outsideSample = new ArrayList<>();
     if (!instants.isEmpty()) {
       for (long at = instants.first(); at <= instants.last(); at += 1_000) {
         if (!instants.contains(at)) {
@@ -167,16 +169,16 @@ public final class ScheduleCheck {
         outside == 0
             ? ""
             : "fires skipped outside faults at "
-                + outsideSample.stream().map(java.time.Instant::ofEpochMilli).toList()
+                + outsideSample.stream().map(Instant::ofEpochMilli).toList()
                 + "; fault windows "
                 + windows.stream()
                     .map(
                         w ->
                             w.what()
                                 + " "
-                                + java.time.Instant.ofEpochMilli(w.startMs())
+                                + Instant.ofEpochMilli(w.startMs())
                                 + "–"
-                                + java.time.Instant.ofEpochMilli(w.endMs()))
+                                + Instant.ofEpochMilli(w.endMs()))
                     .toList();
     return new Fires(instants.size(), lost, duplicates, early[0], skipped, outside, detail);
   }

@@ -32,17 +32,15 @@ final class SchedulersRunning {
    */
   double await(long since, Duration timeout) throws InterruptedException {
     long deadline = since + timeout.toNanos();
-    long runningSince = -1;
-    while (System.nanoTime() < deadline) {
+    Long runningSince = null; // nanoTime values may be negative: no sentinel
+    while (System.nanoTime() - deadline < 0) {
       long now = System.nanoTime();
-      if (ports.stream().allMatch(this::running)) {
-        if (runningSince < 0) {
-          runningSince = now;
-        } else if (now - runningSince >= SETTLE.toNanos()) {
-          return (runningSince - since) / 1e9;
-        }
-      } else {
-        runningSince = -1;
+      if (!ports.stream().allMatch(this::running)) {
+        runningSince = null;
+      } else if (runningSince == null) {
+        runningSince = now;
+      } else if (now - runningSince >= SETTLE.toNanos()) {
+        return (runningSince - since) / 1e9;
       }
       TimeUnit.MILLISECONDS.sleep(200);
     }
