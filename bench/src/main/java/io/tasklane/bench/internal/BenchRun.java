@@ -42,6 +42,7 @@ public final class BenchRun implements AutoCloseable {
   private final LocalStack givenStack;
   LocalStack stack;
   TasklaneApps apps;
+  private Path runDir;
   Tap tap;
   String url;
   Database db;
@@ -88,15 +89,8 @@ public final class BenchRun implements AutoCloseable {
     String ns = givenStack != null ? NAMESPACE + Long.toString(t0, 36) : NAMESPACE;
     Topics topics = new Topics(ns);
     createTopics(topics);
-    apps =
-        TasklaneApps.builder()
-            .home(options.home())
-            .runDir(runDir)
-            .database(db.url(), db.user(), db.password())
-            .bootstrap(stack.bootstrapServers())
-            .namespace(ns)
-            .jfr(options.jfr())
-            .build();
+    this.runDir = runDir;
+    apps = appsIn(ns);
     results.machine(db);
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
@@ -158,7 +152,20 @@ public final class BenchRun implements AutoCloseable {
     }
   }
 
-  private void createTopics(Topics topics) throws InterruptedException, ExecutionException {
+  /** Launch recipes of apps in {@code namespace}, on this run's stack and database. */
+  TasklaneApps appsIn(String namespace) {
+    return TasklaneApps.builder()
+        .home(options.home())
+        .runDir(runDir)
+        .database(db.url(), db.user(), db.password())
+        .bootstrap(stack.bootstrapServers())
+        .namespace(namespace)
+        .jfr(options.jfr())
+        .build();
+  }
+
+  /** Creates {@code topics}' four co-partitioned topics (6 partitions) unless they exist. */
+  void createTopics(Topics topics) throws InterruptedException, ExecutionException {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
     try (Admin admin = Admin.create(p)) {

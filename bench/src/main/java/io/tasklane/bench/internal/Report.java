@@ -102,7 +102,7 @@ public final class Report {
       if (v != null) {
         String value =
             v instanceof Double d
-                ? String.format("%,.1f", d)
+                ? String.format(Math.abs(d) < 10 ? "%.2f" : "%,.1f", d)
                 : v instanceof Number n ? String.format("%,d", n.longValue()) : v.toString();
         b.append("| ")
             .append(row[0])

@@ -136,47 +136,17 @@ final class Scenarios {
     r.put(
         o.key("enqueue_rows_per_s_with_relay"), n * 1000.0 / Math.max(1, enqueueEnd.get() - start));
     r.put(
-        o.key("relay_rows_per_s"),
+        o.key("relay_rows_per_s_end_to_end"),
         (run.tap.tasksSeen() - tasksBase) * 1000.0 / Math.max(1, run.tap.lastTaskTs() - start));
     r.throughput.put(
         o.db() == DatabaseKind.POSTGRESQL ? "Tasklane on PostgreSQL" : "Tasklane",
         run.tap.perSecond(start, end));
     run.out.printf(
         "  insert ceiling %.0f rows/s; relay %.0f rows/s; end to end %.0f tasks/s%n",
-        ceilingRate, r.get(o.key("relay_rows_per_s")), r.get(o.key("throughput_tasks_per_s")));
-    relayBatched(n);
-  }
-
-  /**
-   * The relay's rate with batched outbox rows ({@code tasklane.outbox.batch-rows} 100): {@code n}
-   * tasks in transactions of 100, one row each; first commit → last record on {@code <ns>.tasks}.
-   * Waits for them to finish so that the next scenario starts idle.
-   */
-  private void relayBatched(int n) throws Exception {
-    long base = run.tap.succeeded();
-    long tasksBase = run.tap.tasksSeen();
-    Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password(), BATCH_ROWS);
-    long start = System.currentTimeMillis();
-    Thread load = background(() -> e.run(n, BATCH_ROWS, 4, null, false));
-    run.progress(
-        "relay, " + BATCH_ROWS + " tasks per outbox row",
-        () ->
-            String.format(
-                "committed %d, relayed %d", e.enqueued(), run.tap.tasksSeen() - tasksBase),
-        () -> run.tap.tasksSeen() - tasksBase >= n,
-        Duration.ofSeconds(Math.max(120, n / 200)));
-    load.join();
-    r.put(
-        o.key("relay_batched_tasks_per_s"),
-        (run.tap.tasksSeen() - tasksBase) * 1000.0 / Math.max(1, run.tap.lastTaskTs() - start));
-    run.progress(
-        "draining the batched tasks",
-        () -> String.format("succeeded %d of %d", run.tap.succeeded() - base, n),
-        () -> run.tap.succeeded() - base >= n,
-        Duration.ofSeconds(Math.max(120, n / 200)));
-    run.out.printf(
-        "  relay with %d tasks per row: %.0f tasks/s%n",
-        BATCH_ROWS, r.get(o.key("relay_batched_tasks_per_s")));
+        ceilingRate,
+        r.get(o.key("relay_rows_per_s_end_to_end")),
+        r.get(o.key("throughput_tasks_per_s")));
+    new RelayAlone(run).run(n, ceilingRate);
   }
 
   /** The cost model: {@code cpu_us_per_task_<component>} and the stacked bar's data. */

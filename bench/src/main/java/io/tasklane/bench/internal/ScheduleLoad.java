@@ -5,6 +5,7 @@ import io.tasklane.core.TaskResult;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
 import io.tasklane.harness.FreePorts;
+import io.tasklane.harness.TasklaneApps;
 import io.tasklane.testkit.JavaProcess;
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,14 +19,14 @@ import org.apache.kafka.clients.admin.Admin;
  * keys: (a) <b>fire</b>: {@code schedules} schedules firing every second through the whole
  * pipeline, fire lateness = handler start ({@code TaskResult.startedAt}) − fire instant, duplicate
  * and early fires, fires missing against the calendar; (b) <b>emit</b>: ten times as many schedules
- * firing every second, the scheduler alone (restarted with {@code max-dispatched} above the fires
- * so that flow control does not hold them; the worker stopped and an {@link Answerer} in the bench
- * answering each dispatch SUCCEEDED at once, so that fires finish as with a worker), emit lateness
- * = the dispatch record's timestamp − fire instant; (c) <b>held</b>: many daily schedules (one in
- * 100 hourly) defined and held, {@code schedules_held} and the scheduler's RSS. A part waits for
- * its definitions on the scheduler's {@code schedule.defined} event counter (a listing of every
- * schedule would load the scheduler it measures). Every part deletes its schedules. Runs on the
- * bench thread; the watch has its own.
+ * firing every second, a scheduler alone in a namespace of its own (restarted with {@code
+ * max-dispatched} above the fires so that flow control does not hold them; the worker stopped and
+ * an {@link Answerer} in the bench answering each dispatch SUCCEEDED at once, so that fires finish
+ * as with a worker), emit lateness = the dispatch record's timestamp − fire instant; (c)
+ * <b>held</b>: many daily schedules (one in 100 hourly) defined and held, {@code schedules_held}
+ * and the scheduler's RSS. A part waits for its definitions on the scheduler's {@code
+ * schedule.defined} event counter (a listing of every schedule would load the scheduler it
+ * measures). Every part deletes its schedules. Runs on the bench thread; the watch has its own.
  */
 final class ScheduleLoad {
   private static final String EMIT_HANDLER = "emit";
@@ -42,9 +43,32 @@ final class ScheduleLoad {
 
   void run() throws Exception {
     fire();
-    held(); // before (b): a saturated (b) leaves a backlog that (c)'s definitions would queue
-    // behind
-    emit();
+    alone();
+  }
+
+  /**
+   * (c) and (b) on a scheduler alone, in a namespace of its own ({@code <ns>-alone}), so that its
+   * stores hold their schedules and nothing of the scenarios before (millions of tasks in a full
+   * run, which the run's own scheduler keeps); the worker is stopped. (c) runs first: a saturated
+   * (b) leaves a backlog that (c)'s definitions would queue behind. Then the run's own scheduler
+   * and worker start again.
+   */
+  private void alone() throws Exception {
+    Topics own = new Topics(topics.namespace() + "-alone");
+    run.createTopics(own);
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
+      TopicAdmin.ensure(
+          admin,
+          List.of(TopicAdmin.Spec.of(own.handler(EMIT_HANDLER), TopicAdmin.DEFAULT_PARTITIONS)));
+    }
+    TasklaneApps apps = run.appsIn(own.namespace());
+    ScheduleDefinitions defs = new ScheduleDefinitions(run, own);
+    run.worker.stop(Duration.ofSeconds(10));
+    restartScheduler(apps, "scheduler-held", false, defs);
+    held(defs);
+    emit(apps, own, defs);
+    restartScheduler(run.apps, "scheduler-after-schedules", false, schedules);
+    run.worker = run.track(Recipes.worker(run.apps, "worker-after-schedules").start());
   }
 
   /** (a) through the whole pipeline: lateness to the handler's start. */
@@ -106,17 +130,12 @@ final class ScheduleLoad {
   }
 
   /** (b) the scheduler alone: lateness of the dispatch record. */
-  private void emit() throws Exception {
+  private void emit(TasklaneApps apps, Topics topics, ScheduleDefinitions schedules)
+      throws Exception {
     int n = run.options.schedules() * 10;
     int secs = run.options.scheduleSeconds();
     run.step("schedules (b): " + n + " schedules every 1 s for " + secs + " s, scheduler only");
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
-      TopicAdmin.ensure(
-          admin,
-          List.of(TopicAdmin.Spec.of(topics.handler(EMIT_HANDLER), TopicAdmin.DEFAULT_PARTITIONS)));
-    }
-    run.worker.stop(Duration.ofSeconds(10));
-    restartScheduler("scheduler-emit", true);
+    restartScheduler(apps, "scheduler-emit", true, schedules);
     List<ScheduleDefinition> defs =
         ScheduleDefinitions.every("bench.emit.", n, EMIT_HANDLER, i -> "1s");
     schedules.define(defs, n);
@@ -161,8 +180,6 @@ final class ScheduleLoad {
       run.results.put("schedule_emit_duplicate_fires", watch.duplicates());
     }
     schedules.undefine(defs);
-    restartScheduler("scheduler-after-emit", false);
-    run.worker = run.track(Recipes.worker(run.apps, "worker-after-emit").start());
     Results r = run.results;
     r.put("schedule_emit_lateness_p50_ms", lateness.getValueAtPercentile(50));
     r.put("schedule_emit_lateness_p99_ms", lateness.getValueAtPercentile(99));
@@ -182,7 +199,7 @@ final class ScheduleLoad {
   }
 
   /** (c) many daily schedules held: count and the scheduler's RSS. */
-  private void held() throws Exception {
+  private void held(ScheduleDefinitions schedules) throws Exception {
     int n = run.options.quick() ? 20_000 : 1_000_000;
     run.step("schedules (c): " + n + " schedules held (daily, one in 100 hourly)");
     List<ScheduleDefinition> defs =
@@ -199,10 +216,12 @@ final class ScheduleLoad {
    * Replaces the scheduler with a new instance (the stores restored from their changelogs); {@code
    * uncapped}: {@code max-dispatched} high enough that no fire waits for a slot without a worker.
    */
-  private void restartScheduler(String name, boolean uncapped) throws InterruptedException {
+  private void restartScheduler(
+      TasklaneApps apps, String name, boolean uncapped, ScheduleDefinitions schedules)
+      throws InterruptedException {
     run.scheduler.stop(Duration.ofSeconds(30));
     int port = FreePorts.next();
-    JavaProcess.Builder b = Recipes.scheduler(run.apps, name, port);
+    JavaProcess.Builder b = Recipes.scheduler(apps, name, port);
     if (uncapped) {
       b.sysProp("tasklane.scheduler.max-dispatched", "1000000");
     }

@@ -28,6 +28,7 @@ class ReportTest {
     r.put("mode", "full");
     r.put("throughput_tasks_per_s", 1234.5);
     r.put("early_starts", 0L);
+    r.put("relay_vs_insert_ceiling", 0.2846);
     BenchOptions o = BenchOptions.builder(HOME).build();
 
     String md = Report.markdown(r, o, List.of("![a chart](benchmarks/a.png)"));
@@ -37,6 +38,7 @@ class ReportTest {
         .contains("| throughput | end to end")
         .contains("(`throughput_tasks_per_s`) | 1,234.5 tasks/s | ≥ 15,000 |")
         .contains("(`early_starts`) | 0  | 0 |")
+        .contains("(`relay_vs_insert_ceiling`) | 0.28 × | ≥ 0.5 |")
         .doesNotContain("latency_p50_ms")
         .contains("\n![a chart](benchmarks/a.png)\n\n")
         .endsWith(notes());
@@ -65,7 +67,7 @@ class ReportTest {
         .doesNotContain("Durability: null")
         .contains("Durability of the PostgreSQL figures (`pg_*`): PostgreSQL of the testkit")
         .contains("(`pg_insert_ceiling_rows_per_s`) | 12,345.6 rows/s |")
-        .contains("| throughput | PostgreSQL: relay (first commit → last record on `<ns>.tasks`)")
+        .contains("| throughput | PostgreSQL: relay alone, one task per outbox row")
         .contains("(`pg_relay_rows_per_s`) | 2,345.0 rows/s |")
         .doesNotContain("(`relay_rows_per_s`)");
   }
