@@ -19,18 +19,24 @@ import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * {@code bin/bench api}: the operator API's latency with the scheduler holding {@code --scale}
- * tasks (1,000,000 by default): far-future tasks preloaded straight to {@code <ns>.tasks}, plus 10
- * % (at least 1,000) of handler {@value #FAILING} made DEAD for real — dispatched, answered FAILED
- * by a failing handler in this process, maxAttempts 1. Then {@value #REQUESTS} requests each of the
- * first page (50) of that handler's DEAD tasks and of the counts per state and handler; results
- * {@code api_dead_page_p50_ms}, {@code api_dead_page_p99_ms}, {@code api_counts_p50_ms}, {@code
- * api_counts_p99_ms}. Last, one bulk {@code retry-dead} job of every DEAD task of that handler,
- * timed from its POST until {@code GET /api/jobs/{job}} answers DONE ({@link BulkRetry}).
+ * {@code bin/bench api}: the operator API's latency with the scheduler holding {@code --scale} more
+ * tasks (1,000,000 by default, and at most {@link #MAX_HELD}, so that {@code --long}, whose scale
+ * scenario already leaves 10,000,000, does not add ten million more): far-future tasks preloaded
+ * straight to {@code <ns>.tasks}, plus 10 % (at least 1,000) of handler {@value #FAILING} made DEAD
+ * for real — dispatched, answered FAILED by a failing handler in this process, maxAttempts 1. Then
+ * {@value #REQUESTS} requests each of the first page (50) of that handler's DEAD tasks and of the
+ * counts per state and handler; results {@code api_dead_page_p50_ms}, {@code api_dead_page_p99_ms},
+ * {@code api_counts_p50_ms}, {@code api_counts_p99_ms}. Last, one bulk {@code retry-dead} job of
+ * every DEAD task of that handler, timed from its POST until {@code GET /api/jobs/{job}} answers
+ * DONE ({@link BulkRetry}).
  */
 final class ApiScenario {
   static final String FAILING = "bench.fail";
   static final int REQUESTS = 300;
+
+  /** The most tasks this scenario adds. */
+  static final long MAX_HELD = 1_000_000L;
+
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private final BenchRun run;
@@ -42,7 +48,7 @@ final class ApiScenario {
   }
 
   void run() throws Exception {
-    long n = run.options.scalePending();
+    long n = Math.min(run.options.scalePending(), MAX_HELD);
     long dead = Math.max(1_000, n / 10);
     long before = sum(get("/api/tasks/counts"), null);
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", run.stack.bootstrapServers()))) {
