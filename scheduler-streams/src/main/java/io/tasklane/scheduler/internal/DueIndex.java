@@ -3,7 +3,6 @@ package io.tasklane.scheduler.internal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
@@ -174,19 +173,6 @@ final class DueIndex {
         String queue = DueIndexKey.queueHandler(it.next().key);
         if (queue != null) {
           handler.accept(queue);
-        }
-      }
-    }
-  }
-
-  /** Calls {@code deadline} with the task id and time of every {@link TimerKind#DEADLINE} entry. */
-  void forEachDeadline(BiConsumer<String, Long> deadline) {
-    try (KeyValueIterator<Bytes, byte[]> it =
-        store.range(DueIndexKey.FIRST, DueIndexKey.TIMERS_LAST)) {
-      while (it.hasNext()) {
-        KeyValue<Bytes, byte[]> kv = it.next();
-        if (kv.value != null && kv.value.length > 0 && kv.value[0] == TimerKind.DEADLINE.code) {
-          deadline.accept(DueIndexKey.taskId(kv.key), DueIndexKey.dueAt(kv.key));
         }
       }
     }

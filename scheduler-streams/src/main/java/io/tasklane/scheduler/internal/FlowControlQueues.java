@@ -12,15 +12,19 @@ import org.apache.kafka.common.utils.Bytes;
 /**
  * Flow control of one stream task: the per-handler queues (queue keys of the {@link DueIndex}) and
  * the per-handler {@link HandlerLoad} that decides whether a due task is dispatched or queued. The
- * load is counted from the index the first time it is asked after the stream task's processors
- * open: queue keys, then DEADLINE entries whose record is DISPATCHED with that very deadline timer
- * (a stale entry left by a crash does not take a slot). Used on the stream task's thread only.
+ * load is counted the first time it is asked after the stream task's processors open: the queue
+ * keys of the due index, then the DISPATCHED entries of the search index ({@link TaskIndex}) whose
+ * record is DISPATCHED under a deadline with that very entry (a stale entry left by a crash does
+ * not take a slot). That range holds the dispatched tasks only, so the count after a restart or a
+ * failover costs the same with 10 tasks pending or 10 million (a range over the due index's time
+ * entries, as before, read every pending task's timer). Used on the stream task's thread only.
  */
 final class FlowControlQueues {
   /** Queue keys read per range: one copy of the cached keys per batch instead of one per tick. */
   static final int HEAD_BATCH = 2_000;
 
   private final DueIndex index;
+  private final TaskIndex search;
   private final Function<String, TaskRecord> records;
   private final Supplier<HandlerLoad> load;
   private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
@@ -30,8 +34,12 @@ final class FlowControlQueues {
    * @param load the stream task's load, looked up at each use
    */
   FlowControlQueues(
-      DueIndex index, Function<String, TaskRecord> records, Supplier<HandlerLoad> load) {
+      DueIndex index,
+      TaskIndex search,
+      Function<String, TaskRecord> records,
+      Supplier<HandlerLoad> load) {
     this.index = index;
+    this.search = search;
     this.records = records;
     this.load = load;
   }
@@ -99,14 +107,15 @@ final class FlowControlQueues {
       return;
     }
     index.forEachQueued(l::countQueued);
-    index.forEachDeadline(
-        (id, at) -> {
+    search.forEachIn(
+        TaskState.DISPATCHED,
+        (id, key) -> {
           TaskRecord r = readable(id);
           if (r != null
               && r.task() != null
               && r.state() == TaskState.DISPATCHED
               && r.timerKind() == TimerKind.DEADLINE
-              && r.timerAt() == at) {
+              && key.equals(TaskIndexKey.of(id, r))) {
             l.countDispatched(r.task().handler());
           }
         });

@@ -1,7 +1,11 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -38,6 +42,28 @@ final class TaskIndex {
     counts.moved(state(previous), handler(previous), state(next), handler(next));
   }
 
+  /**
+   * Hands every entry of a task in {@code state}, of any handler, to {@code entry} (task id, key),
+   * in key order: one range over that state's entries only, however many tasks other states hold.
+   * An entry a crash left behind for an older state or time may be among them; callers check it
+   * against the record ({@code TaskIndexKey.of(id, record)}).
+   */
+  void forEachIn(TaskState state, BiConsumer<String, Bytes> entry) {
+    byte[] name = state.name().getBytes(StandardCharsets.US_ASCII);
+    byte[] from = Arrays.copyOf(name, name.length + 1); // state ‖ 0x00: before every handler
+    byte[] to = Arrays.copyOf(name, name.length + 1);
+    to[name.length] = 1; // state ‖ 0x01: after every key of the state (a key goes on past 0x00)
+    try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(from), Bytes.wrap(to))) {
+      while (it.hasNext()) {
+        Bytes key = it.next().key;
+        int handlerEnd = indexOf(key.get(), name.length + 1);
+        if (handlerEnd > 0) {
+          entry.accept(TaskIndexKey.taskId(key, handlerEnd + 1), key);
+        }
+      }
+    }
+  }
+
   /** Rewrites the counts once when they are of the earlier format ({@link StateCounts}). */
   void upgradeCounts() {
     counts.upgradeOnce();
@@ -54,6 +80,16 @@ final class TaskIndex {
     }
     store.put(key, TaskIndexKey.value(record));
     return true;
+  }
+
+  /** The index of the first 0x00 at or after {@code from}, or -1. */
+  private static int indexOf(byte[] key, int from) {
+    for (int i = from; i < key.length; i++) {
+      if (key[i] == 0) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static TaskState state(TaskRecord r) {

@@ -46,7 +46,7 @@ final class TaskStore {
         new TaskIndex(
             context.getStateStore(Stores.TASK_INDEX),
             new StateCounts(context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts));
-    this.queues = new FlowControlQueues(index, this::get, () -> memory().load);
+    this.queues = new FlowControlQueues(index, search, this::get, () -> memory().load);
     this.repair = new TimerRepair(tasks, index, search, this::memory);
     this.reports = ReportRecorder.stores(context);
   }

@@ -178,6 +178,40 @@ class FlowControlTest {
     assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
   }
 
+  @Test
+  void aStaleSearchEntryIsNotCountedAsAnAttemptOut() {
+    List<TaskEnvelope> sent = sendDue(5);
+    List<Dispatch> out = d.dispatches();
+    // What a crash between the stores' flushes can leave: a second, older DISPATCHED entry.
+    KeyValueStore<Bytes, byte[]> search = d.driver.getKeyValueStore(Stores.TASK_INDEX);
+    Dispatch first = out.get(0);
+    search.put(
+        TaskIndexKey.of(TaskState.DISPATCHED, first.task().handler(), T0 - 5_000, first.id()),
+        new byte[8]);
+    d.engine.memory().drop(new TaskId(0, 0));
+    d.advance(100); // counted again from the search index while that task is still out
+
+    succeed(out.get(1));
+    d.advance(100);
+
+    // 3 out before, 2 now: one slot, one release; counting the stale entry would leave none.
+    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
+  }
+
+  @Test
+  void onlyTheDispatchedTasksAreReadToCountTheLoad() {
+    sendDue(5);
+    List<Dispatch> out = d.dispatches();
+    for (int i = 0; i < 50; i++) {
+      d.send(Driver.task(T0 + 86_400_000L + i)); // far-future tasks: PENDING, not counted
+    }
+    List<String> counted = new ArrayList<>();
+    new TaskIndex(d.driver.getKeyValueStore(Stores.TASK_INDEX), null)
+        .forEachIn(TaskState.DISPATCHED, (id, key) -> counted.add(id));
+    assertThat(counted)
+        .containsExactlyInAnyOrderElementsOf(out.stream().map(Dispatch::id).toList());
+  }
+
   /**
    * Sends a task due at {@code dueAt}, then does what a kill -9 in the middle of a flush can do:
    * the index loses its entry, the record keeps its timer, and the stream task restarts.
