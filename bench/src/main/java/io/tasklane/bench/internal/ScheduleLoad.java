@@ -130,15 +130,15 @@ final class ScheduleLoad {
   }
 
   /** (b) the scheduler alone: lateness of the dispatch record. */
-  private void emit(TasklaneApps apps, Topics topics, ScheduleDefinitions schedules)
+  private void emit(TasklaneApps apps, Topics own, ScheduleDefinitions ownSchedules)
       throws Exception {
     int n = run.options.schedules() * 10;
     int secs = run.options.scheduleSeconds();
     run.step("schedules (b): " + n + " schedules every 1 s for " + secs + " s, scheduler only");
-    restartScheduler(apps, "scheduler-emit", true, schedules);
+    restartScheduler(apps, "scheduler-emit", true, ownSchedules);
     List<ScheduleDefinition> defs =
         ScheduleDefinitions.every("bench.emit.", n, EMIT_HANDLER, i -> "1s");
-    schedules.define(defs, n);
+    ownSchedules.define(defs, n);
     long start = System.currentTimeMillis() + 5_000;
     long end = start + secs * 1000L;
     Histogram lateness = Results.histogram();
@@ -146,13 +146,13 @@ final class ScheduleLoad {
     try (Answerer done =
             new Answerer(
                 bootstrap(),
-                topics,
+                own,
                 EMIT_HANDLER,
                 d -> {
                   long now = System.currentTimeMillis();
                   return TaskResult.succeeded(d.id(), d.attempt(), now, now, "bench");
                 });
-        FireWatch watch = new FireWatch(bootstrap(), topics.handler(EMIT_HANDLER), start, end)) {
+        FireWatch watch = new FireWatch(bootstrap(), own.handler(EMIT_HANDLER), start, end)) {
       run.progress(
           "watching dispatches for " + secs + " s",
           () -> watch.size() + " fires dispatched",
@@ -179,7 +179,7 @@ final class ScheduleLoad {
       run.results.put("schedule_emit_missing_fires", missing);
       run.results.put("schedule_emit_duplicate_fires", watch.duplicates());
     }
-    schedules.undefine(defs);
+    ownSchedules.undefine(defs);
     Results r = run.results;
     r.put("schedule_emit_lateness_p50_ms", lateness.getValueAtPercentile(50));
     r.put("schedule_emit_lateness_p99_ms", lateness.getValueAtPercentile(99));
@@ -199,17 +199,17 @@ final class ScheduleLoad {
   }
 
   /** (c) many daily schedules held: count and the scheduler's RSS. */
-  private void held(ScheduleDefinitions schedules) throws Exception {
+  private void held(ScheduleDefinitions ownSchedules) throws Exception {
     int n = run.options.quick() ? 20_000 : 1_000_000;
     run.step("schedules (c): " + n + " schedules held (daily, one in 100 hourly)");
     List<ScheduleDefinition> defs =
         ScheduleDefinitions.every("bench.held.", n, "noop", i -> i % 100 == 0 ? "1h" : "24h");
-    long held = schedules.define(defs, n);
+    long held = ownSchedules.define(defs, n);
     double rss = Probes.rssMb(run.scheduler.pid());
     run.results.put("schedules_held", held);
     run.results.put("schedules_rss_mb", rss);
     run.out.printf("  (c) %d of %d schedules held; scheduler RSS %.0f MiB%n", held, n, rss);
-    schedules.undefine(defs);
+    ownSchedules.undefine(defs);
   }
 
   /**
@@ -217,7 +217,7 @@ final class ScheduleLoad {
    * uncapped}: {@code max-dispatched} high enough that no fire waits for a slot without a worker.
    */
   private void restartScheduler(
-      TasklaneApps apps, String name, boolean uncapped, ScheduleDefinitions schedules)
+      TasklaneApps apps, String name, boolean uncapped, ScheduleDefinitions waitOn)
       throws InterruptedException {
     run.scheduler.stop(Duration.ofSeconds(30));
     int port = FreePorts.next();
@@ -234,7 +234,7 @@ final class ScheduleLoad {
           if (!run.scheduler.isAlive()) {
             throw new IllegalStateException(name + " died:\n" + run.scheduler.logTail(30));
           }
-          return schedules.defined() >= 0 && Probes.apiAnswers(port, "/api/tasks/counts");
+          return waitOn.defined() >= 0 && Probes.apiAnswers(port, "/api/tasks/counts");
         },
         Duration.ofSeconds(180));
   }
