@@ -109,6 +109,7 @@ final class Scenarios {
     Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
     Map<String, Long> pids = run.cpuPids();
     Map<String, Long> cpuBefore = CpuTimes.sample(pids);
+    long queuedBefore = Probes.schedulerEvents(run.schedulerPort, "queued");
     long start = System.currentTimeMillis();
     AtomicLong enqueueEnd = new AtomicLong();
     Thread load =
@@ -128,6 +129,10 @@ final class Scenarios {
             Duration.ofSeconds(Math.max(120, n / 200)));
     load.join();
     cpuPerTask(CpuTimes.perTask(cpuBefore, CpuTimes.sample(pids), run.tap.succeeded() - base));
+    long queuedAfter = Probes.schedulerEvents(run.schedulerPort, "queued");
+    if (queuedBefore >= 0 && queuedAfter >= 0) {
+      r.put(o.key("throughput_queued_share"), (queuedAfter - queuedBefore) / (double) n);
+    }
     long end = done ? run.tap.lastResultTs() : System.currentTimeMillis();
     r.put(o.key("throughput_tasks"), n);
     r.put(
