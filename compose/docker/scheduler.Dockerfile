@@ -9,9 +9,10 @@ COPY scheduler-streams/target/tasklane-scheduler-streams-${VERSION}-dist/tasklan
 RUN ln -s /opt/tasklane/tasklane-scheduler-streams-${VERSION}.jar /opt/tasklane/app.jar
 WORKDIR /opt/tasklane
 USER tasklane
-# The heap gets 40 % of the container's memory: the stores live off the heap (store-memory-mb,
-# 256 MiB by default) and the JVM needs about 200 MiB of its own, so 75 % would overrun a 1 GiB
-# limit. The live heap is under 100 MiB with 10,000,000 tasks pending (docs/operations.md).
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=40" MALLOC_ARENA_MAX=2
+# The heap gets a quarter of the container's memory (256 MiB of 1 GiB): the stores live off the
+# heap (store-memory-mb, 256 MiB by default) and the JVM and RocksDB need about 450 MiB more; with
+# a 256 MiB heap a scheduler held 10,000,000 pending tasks in 959 MiB (docs/operations.md). 75 %
+# would overrun a 1 GiB limit once G1 had grown the heap.
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=25" MALLOC_ARENA_MAX=2
 EXPOSE 8080
 ENTRYPOINT ["java", "-jar", "/opt/tasklane/app.jar"]
