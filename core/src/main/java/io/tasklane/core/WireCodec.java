@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -21,6 +22,7 @@ public final class WireCodec {
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
           .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          .addModule(new BlackbirdModule())
           .build();
 
   private WireCodec() {}
