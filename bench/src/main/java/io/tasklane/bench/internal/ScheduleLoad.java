@@ -81,6 +81,7 @@ final class ScheduleLoad {
     long start = System.currentTimeMillis() + 5_000;
     long end = start + secs * 1000L;
     Histogram lateness = Results.histogram();
+    Histogram dispatched = Results.histogram();
     long early = 0;
     int fires;
     long duplicates;
@@ -102,6 +103,7 @@ final class ScheduleLoad {
         }
         early += started < f.fireAt() || f.dispatchedAt() < f.fireAt() ? 1 : 0;
         lateness.recordValue(Math.max(0, started - f.fireAt()));
+        dispatched.recordValue(Math.max(0, f.dispatchedAt() - f.fireAt()));
       }
       run.results.put("schedule_fires_not_started", missingStart);
     }
@@ -111,13 +113,15 @@ final class ScheduleLoad {
     r.put("schedule_fire_lateness_p50_ms", lateness.getValueAtPercentile(50));
     r.put("schedule_fire_lateness_p99_ms", lateness.getValueAtPercentile(99));
     r.put("schedule_fire_lateness_max_ms", lateness.getMaxValue());
+    r.put("schedule_fire_dispatch_p50_ms", dispatched.getValueAtPercentile(50));
+    r.put("schedule_fire_dispatch_p99_ms", dispatched.getValueAtPercentile(99));
     r.put("schedule_duplicate_fires", duplicates);
     r.put("schedule_early_fires", early);
     r.put("schedule_fires", fires);
     r.put("schedule_missing_fires", Math.max(0, expected - fires));
     run.out.printf(
         "  (a) %d schedules: %d fires in %d s (%d expected); fire → handler start p50 %d ms, p99"
-            + " %d ms, max %d ms; duplicates %d, early %d%n",
+            + " %d ms, max %d ms (fire → dispatch p50 %d ms, p99 %d ms); duplicates %d, early %d%n",
         n,
         fires,
         secs,
@@ -125,6 +129,8 @@ final class ScheduleLoad {
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
         lateness.getMaxValue(),
+        dispatched.getValueAtPercentile(50),
+        dispatched.getValueAtPercentile(99),
         duplicates,
         early);
   }
