@@ -35,6 +35,15 @@ final class ScheduleDefinitions {
 
   /** {@code n} fixed-rate schedules {@code prefix0…} of {@code handler}, version 1. */
   static List<ScheduleDefinition> every(String prefix, int n, String handler, Period p) {
+    return every(prefix, n, handler, p, null);
+  }
+
+  /**
+   * As {@link #every(String, int, String, Period)}, firing from {@code startAt} (epoch millis;
+   * null: aligned to the epoch, firing from the definition on).
+   */
+  static List<ScheduleDefinition> every(
+      String prefix, int n, String handler, Period p, Long startAt) {
     List<ScheduleDefinition> defs = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       defs.add(
@@ -43,6 +52,7 @@ final class ScheduleDefinitions {
               .version(1)
               .handler(handler)
               .every(p.of(i))
+              .startAt(startAt)
               .build());
     }
     return defs;
