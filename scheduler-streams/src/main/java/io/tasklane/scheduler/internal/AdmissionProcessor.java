@@ -103,7 +103,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
           } else if (value instanceof Unschedule u
               && inputs.keyIs(record, u.name(), "the schedule's name")) {
             try {
-              schedules.unschedule(SCHEDULES.validate(u));
+              schedules.unschedule(SCHEDULES.validate(u), now);
             } catch (InvalidTaskException e) {
               inputs.reject(record, "unschedule " + u.name() + ": " + e.getMessage(), e);
             }

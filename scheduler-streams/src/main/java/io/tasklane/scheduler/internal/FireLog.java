@@ -153,6 +153,20 @@ final class FireLog {
     store.put(FireLogCodec.key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
   }
 
+  /** Deletes every logged fire of the schedule (a deleted schedule is purged). */
+  void deleteAll(String name) {
+    List<Bytes> keys = new ArrayList<>();
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.range(FireLogCodec.from(name), FireLogCodec.to(name))) {
+      while (it.hasNext()) {
+        keys.add(it.next().key);
+      }
+    }
+    for (Bytes key : keys) {
+      store.put(key, null);
+    }
+  }
+
   /**
    * Deletes the schedule's oldest finished fires beyond the newest {@link FireHistory#KEEP}, then
    * the oldest fires beyond {@link FireHistory#MAX}; how many remain.

@@ -89,21 +89,24 @@ final class ScheduleMachine {
   }
 
   /**
-   * Deletes the schedule and its timer unless a newer definition is stored. A fire already made
-   * ahead of its instant ({@code schedule-lead}) still runs: cancelling it could split a broadcast
-   * fire or interrupt an attempt that just started.
+   * Deletes the schedule and its fire timer unless a newer definition is stored. The name keeps the
+   * version (so a replayed older definition stays refused) and the fire history for the retention
+   * window; its timer then purges both ({@link #fire}), as finished tasks are purged. A fire
+   * already made ahead of its instant ({@code schedule-lead}) still runs: cancelling it could split
+   * a broadcast fire or interrupt an attempt that just started.
    */
-  void unschedule(Unschedule u) {
+  void unschedule(Unschedule u, long now) {
     ScheduleState previous = store.get(u.name());
     if (previous != null && u.version() < previous.version()) {
       engine.metrics().count(SchedulerEvent.SCHEDULE_STALE);
       return;
     }
     long last = previous == null ? Fires.NONE : previous.lastFireAt();
+    long purgeAt = now + engine.settings().retentionMs();
     store.put(
         u.name(),
         previous,
-        new ScheduleState(null, u.version(), true, Fires.NONE, last).keeping(previous));
+        new ScheduleState(null, u.version(), true, purgeAt, last).keeping(previous));
     engine.metrics().count(SchedulerEvent.SCHEDULE_DELETED);
   }
 
@@ -118,6 +121,11 @@ final class ScheduleMachine {
    */
   void fire(String name, long timer, long now) {
     ScheduleState s = store.get(name);
+    if (s != null && s.deleted() && timer == s.nextFireAt()) {
+      store.purge(name);
+      engine.metrics().count(SchedulerEvent.SCHEDULE_PURGED);
+      return;
+    }
     if (s == null
         || s.deleted()
         || (timer != store.timerAt(s) && timer != s.nextFireAt())) { // the latter: written

@@ -19,9 +19,11 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * @param definition the definition in force, or null when {@code deleted}
  * @param version the highest version applied (a definition's or an unschedule's)
- * @param deleted true after an unschedule: the name remembers {@code version} only
+ * @param deleted true after an unschedule: the name remembers {@code version} and its history only,
+ *     until its timer purges it
  * @param nextFireAt the fire its timer waits for (a {@link TimerKind#SCHEDULE} entry), or {@link
- *     Fires#NONE} when paused, deleted or past its last fire
+ *     Fires#NONE} past its last fire; once deleted, when its timer purges it (the retention after
+ *     the deletion; none for a schedule deleted before deleted schedules were purged)
  * @param lastFireAt the latest calendar fire handled, or {@link Fires#NONE}
  * @param fires the watched fires, oldest first ({@link FireHistory}): the running ones of a {@code
  *     SKIP_IF_RUNNING}, {@code QUEUE} or {@code REPLACE} schedule and the waiting one (a fire that

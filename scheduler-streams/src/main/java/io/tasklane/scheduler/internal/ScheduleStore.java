@@ -142,6 +142,16 @@ final class ScheduleStore {
     return fireAt != null ? log.get(name, fireAt, fireId) : log.find(name, fireId);
   }
 
+  /**
+   * Forgets a deleted schedule whose retention passed: its state and its logged fires (the
+   * punctuator already took its timer's entry out of the index).
+   */
+  void purge(String name) {
+    log.deleteAll(name);
+    schedules.put(name, null);
+    recent.remove(name);
+  }
+
   /** Writes a logged fire's changed record over its entry (one of its tasks finished). */
   void rewriteLogged(String name, FireRecord f) {
     log.rewrite(name, f);

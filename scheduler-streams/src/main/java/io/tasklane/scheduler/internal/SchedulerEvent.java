@@ -101,6 +101,8 @@ public enum SchedulerEvent {
   SCHEDULE_DUPLICATE("schedule.duplicate"),
   /** A schedule was deleted. */
   SCHEDULE_DELETED("schedule.deleted"),
+  /** A deleted schedule forgotten, with its fire history, once the retention passed. */
+  SCHEDULE_PURGED("schedule.purged"),
   /** A task was made from a schedule's fire (one per shard). */
   SCHEDULE_FIRED("schedule.fired"),
   /** A schedule's timer fired and its misfire policy skipped every due fire. */

@@ -56,6 +56,7 @@ class MicrometerMetricsTest {
           "schedule.stale",
           "schedule.duplicate",
           "schedule.deleted",
+          "schedule.purged",
           "schedule.fired",
           "schedule.misfire-skipped",
           "schedule.overlap-skipped",

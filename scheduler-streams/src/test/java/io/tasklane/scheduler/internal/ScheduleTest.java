@@ -8,13 +8,16 @@ import io.tasklane.core.Dispatch;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.Shard;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskResult;
 import io.tasklane.core.Unschedule;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -258,6 +261,46 @@ class ScheduleTest {
   }
 
   @Test
+  void aDeletedScheduleIsForgottenWithItsHistoryOnceTheRetentionPassed() {
+    ScheduleDefinition s = every10s("churn").build();
+    define(s);
+    d.runTo(T0 + 25_000);
+    for (Dispatch x : d.dispatches()) {
+      d.sendResult(x, TaskResult.succeeded(x.id(), x.attempt(), d.now, d.now, "w1"));
+    }
+    d.send("churn", Unschedule.of("churn", 1, d.now));
+    long deletedAt = d.now;
+    assertThat(d.schedule("churn").deleted()).isTrue();
+    assertThat(d.schedule("churn").fires()).as("history kept while retained").hasSize(3);
+
+    d.advanceTo(deletedAt + Duration.ofDays(7).toMillis() - 1_000);
+    define(s);
+    assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_STALE))
+        .as("a replayed definition is refused while the deletion is retained")
+        .isEqualTo(1);
+
+    d.advanceTo(deletedAt + Duration.ofDays(7).toMillis() + 100);
+    assertThat(d.schedule("churn")).isNull();
+    KeyValueStore<Bytes, byte[]> log = d.driver.getKeyValueStore(Stores.SCHEDULE_FIRES);
+    try (KeyValueIterator<Bytes, byte[]> it = log.all()) {
+      assertThat(it.hasNext()).as("its logged fires are gone too").isFalse();
+    }
+    assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_PURGED)).isEqualTo(1);
+  }
+
+  @Test
+  void aScheduleDefinedAgainAfterItsDeletionIsNotPurged() {
+    define(every10s("back").build());
+    d.advanceTo(T0 + 100);
+    d.send("back", Unschedule.of("back", 1, d.now));
+    define(every10s("back").version(2).build());
+    d.advanceTo(T0 + Duration.ofDays(7).toMillis() + 10_100);
+    assertThat(d.schedule("back").deleted()).isFalse();
+    assertThat(d.schedule("back").definition().version()).isEqualTo(2);
+    assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_PURGED)).isZero();
+  }
+
+  @Test
   void startAndEndBoundTheFires() {
     define(every10s("window").startAt(T0 + 25_000).endAt(T0 + 60_000).build());
     d.runTo(T0 + 120_000);
@@ -309,29 +352,35 @@ class ScheduleTest {
   }
 
   long scheduleTimers() {
+    return scheduleTimerTimes().size();
+  }
+
+  /** The instants of the schedule timers in the due-index, in index order. */
+  List<Long> scheduleTimerTimes() {
     KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
-    long n = 0;
+    List<Long> at = new java.util.ArrayList<>();
     try (var it = index.all()) {
       while (it.hasNext()) {
         var kv = it.next();
         if (kv.value[0] == TimerKind.SCHEDULE.code) {
-          n++;
+          at.add(DueIndexKey.dueAt(kv.key));
         }
       }
     }
-    return n;
+    return at;
   }
 
   @Test
-  void unscheduleRemovesTheTimerFromTheDueIndexAndPauseKeepsItToRecordSkippedFires() {
+  void unscheduleSwapsTheFireTimerForThePurgeTimerAndPauseKeepsItToRecordSkippedFires() {
+    long retention = Duration.ofDays(7).toMillis();
     define(every10s("a").build());
     define(every10s("b").build());
-    assertThat(scheduleTimers()).isEqualTo(2);
+    assertThat(scheduleTimerTimes()).containsExactly(T0, T0);
     d.send("a", Unschedule.of("a", 1, d.now));
     define(every10s("b").version(2).enabled(false).build());
-    assertThat(scheduleTimers()).isEqualTo(1);
+    assertThat(scheduleTimerTimes()).containsExactly(T0, T0 + retention);
     d.send("b", Unschedule.of("b", 2, d.now));
-    assertThat(scheduleTimers()).isZero();
+    assertThat(scheduleTimerTimes()).containsExactly(T0 + retention, T0 + retention);
   }
 
   @Test
