@@ -63,9 +63,9 @@ final class DuePunctuator implements Punctuator {
     if (engine.settings().healTimers()) {
       if (now >= nextRepairAt) {
         nextRepairAt = now + REPAIR_PERIOD_MS;
+        schedules.repairNextSlice(REPAIR_SLICE, REPAIR_BUDGET_NANOS);
         store.repairTimers(REPAIR_SLICE, REPAIR_BUDGET_NANOS, engine.metrics());
       }
-      schedules.repairOnce();
     }
     int bound = engine.settings().scanBound();
     List<DueIndex.Entry> due = store.due(now, bound);

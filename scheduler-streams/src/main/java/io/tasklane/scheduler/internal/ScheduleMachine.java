@@ -37,6 +37,9 @@ final class ScheduleMachine {
   private final FireRunner runner;
   private boolean repaired;
 
+  /** The last schedule name the timer repair read, or null before the first slice. */
+  private String repairedUpTo;
+
   ScheduleMachine(ScheduleStore store, Engine engine, Outputs out) {
     this.store = store;
     this.engine = engine;
@@ -233,22 +236,24 @@ final class ScheduleMachine {
   }
 
   /**
-   * Once per stream task after it opens (restore, move or crash), at its first tick: writes back
-   * schedule timers a crash lost ({@link ScheduleStore#repairTimers}), counted {@code
-   * timer.healed}. A store that cannot be read is logged and skipped, never retried in a loop.
+   * After the stream task opens (restore, move or crash), a slice per call until the whole store
+   * has been read: writes back schedule timers a crash lost ({@link ScheduleStore#repairTimers}),
+   * at most {@code slice} schedules and for at most {@code budgetNanos}. A store that cannot be
+   * read is logged and the repair given up, never retried in a loop.
    */
-  void repairOnce() {
+  void repairNextSlice(int slice, long budgetNanos) {
     if (repaired) {
       return;
     }
-    repaired = true;
     try {
-      for (int i = store.repairTimers(); i > 0; i--) {
-        engine.metrics().count(SchedulerEvent.TIMER_HEALED);
-      }
+      repairedUpTo =
+          store.repairTimers(
+              repairedUpTo, slice, System.nanoTime() + budgetNanos, engine.metrics());
+      repaired = repairedUpTo == null;
     } catch (org.apache.kafka.streams.errors.StreamsException e) {
       throw e;
     } catch (RuntimeException e) {
+      repaired = true;
       LOG.error("schedule timers could not be written back", e);
       engine.metrics().count(SchedulerEvent.TIMER_HEAL_UNREADABLE);
     }

@@ -395,6 +395,27 @@ class ScheduleTest {
     assertThat(d.metrics.get(SchedulerEvent.TIMER_HEALED)).isEqualTo(1);
   }
 
+  @Test
+  void aLargeStoreHasItsLostTimersWrittenBackASliceAtATime() {
+    int n = 2_100; // more than one slice (DuePunctuator's 2,000)
+    for (int i = 0; i < n; i++) {
+      define(every10s("many" + i).startAt(T0 + 3_600_000L).build());
+    }
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    for (int i = 0; i < n; i++) {
+      index.delete(DueIndexKey.of(T0 + 3_600_000L, ScheduleStore.timerId("many" + i)));
+    }
+    assertThat(scheduleTimers()).isZero();
+
+    d.advanceTo(T0 + 100);
+    assertThat(d.metrics.get(SchedulerEvent.TIMER_HEALED))
+        .as("the first tick reads one slice, not the whole store")
+        .isBetween(1L, 2_000L);
+    d.runTo(T0 + 60_000);
+    assertThat(d.metrics.get(SchedulerEvent.TIMER_HEALED)).isEqualTo(n);
+    assertThat(scheduleTimers()).isEqualTo(n);
+  }
+
   private static String header(TestRecord<String, byte[]> r, String name) {
     Header h = r.headers().lastHeader(name);
     return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
