@@ -168,7 +168,7 @@ final class ScheduleStore {
    * Writes back the missing timer entries (lost by a crash between the stores' flushes) of up to
    * {@code n} schedules after {@code after} (null: from the first), stopping early at {@code
    * deadline} ({@link System#nanoTime}; at least one is read), so that a partition of a million
-   * schedules is read over many ticks instead of holding its first one for seconds. Each written
+   * schedules is read over many ticks instead of all of it in its first one. Each written
    * back is counted {@code timer.healed}, each state that cannot be decoded {@code
    * timer.heal-unreadable} (skipped). Returns the last name read, or null when the store has been
    * read to its end.
