@@ -3,10 +3,8 @@ package io.tasklane.scheduler.internal;
 import io.tasklane.core.ScheduleDefinition;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -168,39 +166,22 @@ final class ScheduleStore {
    * Writes back the missing timer entries (lost by a crash between the stores' flushes) of up to
    * {@code n} schedules after {@code after} (null: from the first), stopping early at {@code
    * deadline} ({@link System#nanoTime}; at least one is read), so that a partition of a million
-   * schedules is read over many ticks instead of all of it in its first one. Each written
-   * back is counted {@code timer.healed}, each state that cannot be decoded {@code
-   * timer.heal-unreadable} (skipped). Returns the last name read, or null when the store has been
-   * read to its end.
+   * schedules is read over many ticks instead of all of it in its first one. Each written back is
+   * counted {@code timer.healed}, each state that cannot be decoded {@code timer.heal-unreadable}
+   * (skipped). Returns the last name read, or null when the store has been read to its end.
    */
   String repairTimers(String after, int n, long deadline, SchedulerMetrics metrics) {
-    int seen = 0;
-    String last = null;
-    try (KeyValueIterator<String, ScheduleState> it =
-        after == null ? schedules.all() : schedules.range(after, null)) {
-      while (it.hasNext() && seen < n && (seen == 0 || System.nanoTime() < deadline)) {
-        KeyValue<String, ScheduleState> kv;
-        try {
-          kv = it.next();
-        } catch (org.apache.kafka.streams.errors.StreamsException e) {
-          throw e;
-        } catch (RuntimeException e) {
-          metrics.count(SchedulerEvent.TIMER_HEAL_UNREADABLE);
-          continue;
-        }
-        if (kv.key.equals(after)) {
-          continue;
-        }
-        last = kv.key;
-        seen++;
-        if (kv.value != null
-            && kv.value.hasTimer()
-            && !index.has(timerAt(kv.value), timerId(kv.key))) {
-          index.put(timerAt(kv.value), timerId(kv.key), TimerKind.SCHEDULE);
-          metrics.count(SchedulerEvent.TIMER_HEALED);
-        }
-      }
-      return it.hasNext() ? last : null;
-    }
+    return StoreSlice.read(
+        schedules,
+        after,
+        n,
+        deadline,
+        metrics,
+        (name, s) -> {
+          if (s != null && s.hasTimer() && !index.has(timerAt(s), timerId(name))) {
+            index.put(timerAt(s), timerId(name), TimerKind.SCHEDULE);
+            metrics.count(SchedulerEvent.TIMER_HEALED);
+          }
+        });
   }
 }

@@ -1,8 +1,6 @@
 package io.tasklane.scheduler.internal;
 
 import java.util.function.Supplier;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -80,36 +78,26 @@ final class TimerRepair {
    * read to its end.
    */
   private String repair(String after, int n, long deadline, SchedulerMetrics metrics) {
-    int seen = 0;
-    String last = null;
-    try (KeyValueIterator<String, TaskRecord> it =
-        after == null ? tasks.all() : tasks.range(after, null)) {
-      while (it.hasNext() && seen < n && (seen == 0 || System.nanoTime() < deadline)) {
-        KeyValue<String, TaskRecord> kv;
-        try {
-          kv = it.next();
-        } catch (RuntimeException e) {
-          // a corrupt record: skipped, never a stall
-          metrics.count(SchedulerEvent.TIMER_HEAL_UNREADABLE);
-          continue;
-        }
-        if (kv.key.equals(after)) {
-          continue;
-        }
-        last = kv.key;
-        seen++;
-        if (kv.value != null && kv.value.hasTimer() && !index.has(kv.key, kv.value)) {
-          index.put(kv.key, kv.value);
-          metrics.count(SchedulerEvent.TIMER_HEALED);
-        }
-        if (kv.value != null && healWait(kv.key, kv.value)) {
-          metrics.count(SchedulerEvent.TIMER_HEALED);
-        }
-        if (kv.value != null && search.reassert(kv.key, kv.value)) {
-          metrics.count(SchedulerEvent.INDEX_HEALED);
-        }
-      }
-      return it.hasNext() ? last : null;
-    }
+    return StoreSlice.read(
+        tasks,
+        after,
+        n,
+        deadline,
+        metrics,
+        (id, r) -> {
+          if (r == null) {
+            return;
+          }
+          if (r.hasTimer() && !index.has(id, r)) {
+            index.put(id, r);
+            metrics.count(SchedulerEvent.TIMER_HEALED);
+          }
+          if (healWait(id, r)) {
+            metrics.count(SchedulerEvent.TIMER_HEALED);
+          }
+          if (search.reassert(id, r)) {
+            metrics.count(SchedulerEvent.INDEX_HEALED);
+          }
+        });
   }
 }
