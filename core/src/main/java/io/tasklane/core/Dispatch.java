@@ -14,6 +14,12 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param deadline epoch millis after which the scheduler counts the attempt as failed
  * @param routingKey the key the result must carry
  * @param dispatchedAt epoch millis when the scheduler emitted this attempt
+ * @param notBefore epoch millis before which the worker must not start the attempt, or null to
+ *     start it on receipt: a schedule fire is dispatched up to the scheduler's {@code
+ *     schedule-lead} ahead of its instant and held by the worker until then, so that the fires of
+ *     one instant do not leave the scheduler one after another at that instant. The scheduler sets
+ *     it only for handlers whose live workers all announce {@link WorkerHeartbeat#holdsDispatches}
+ *     (a worker that ignores it would start the fire early).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Dispatch(
@@ -22,8 +28,15 @@ public record Dispatch(
     int attempt,
     long deadline,
     String routingKey,
-    long dispatchedAt)
+    long dispatchedAt,
+    Long notBefore)
     implements Versioned {
+
+  /** An attempt to start on receipt. */
+  public Dispatch(
+      int v, TaskEnvelope task, int attempt, long deadline, String routingKey, long dispatchedAt) {
+    this(v, task, attempt, deadline, routingKey, dispatchedAt, null);
+  }
 
   public static Dispatch of(TaskEnvelope task, int attempt, long deadline, long dispatchedAt) {
     return new Dispatch(Wire.VERSION, task, attempt, deadline, task.routingKey(), dispatchedAt);

@@ -19,6 +19,9 @@ import java.util.List;
  * @param at epoch millis of this heartbeat (worker clock)
  * @param intervalMs the worker's heartbeat interval
  * @param handlers what each of its handlers does now
+ * @param holdsDispatches true when the worker holds a {@link Dispatch} until its {@code notBefore}
+ *     (false in the heartbeats of workers that predate it: the scheduler then dispatches every
+ *     attempt at its due time)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record WorkerHeartbeat(
@@ -31,7 +34,8 @@ public record WorkerHeartbeat(
     long startedAt,
     long at,
     long intervalMs,
-    List<HandlerBeat> handlers)
+    List<HandlerBeat> handlers,
+    boolean holdsDispatches)
     implements Versioned {
 
   public WorkerHeartbeat {

@@ -2,9 +2,13 @@ package io.tasklane.bench.internal;
 
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.Topics;
+import io.tasklane.core.Wire;
 import io.tasklane.core.WireCodec;
+import io.tasklane.core.WorkerHeartbeat;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.Properties;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -19,16 +23,33 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * A stand-in worker inside the bench JVM: consumes one handler topic and answers every dispatch at
- * once on {@code <ns>.results} with what {@code answer} makes of it (a FAILED result for the api
- * scenario's dead tasks, SUCCEEDED for the schedules scenario's fires), so that a scenario can load
- * the scheduler without a worker process taking CPU. Its own thread; {@link #close} stops it.
+ * A stand-in worker inside the bench JVM: consumes one handler topic and answers every dispatch on
+ * {@code <ns>.results} with what {@code answer} makes of it (a FAILED result for the api scenario's
+ * dead tasks, SUCCEEDED for the schedules scenario's fires), at once or, for a dispatch sent ahead
+ * of its instant, at its {@code notBefore}, as a worker would, so that a scenario can load the
+ * scheduler without a worker process taking CPU. With {@code heartbeat}, it says so on {@code
+ * <ns>.workers} as a worker that holds dispatches (so the scheduler sends fires ahead to it), and
+ * removes itself on close. Its own thread; {@link #close} stops it.
  */
 final class Answerer implements AutoCloseable {
+  private static final long BEAT_MS = 1_000;
+
+  private record Held(long notBefore, Dispatch dispatch) {}
+
   private final Thread thread;
   private volatile boolean running = true;
 
   Answerer(String bootstrap, Topics topics, String handler, Function<Dispatch, Object> answer) {
+    this(bootstrap, topics, handler, false, answer);
+  }
+
+  Answerer(
+      String bootstrap,
+      Topics topics,
+      String handler,
+      boolean heartbeat,
+      Function<Dispatch, Object> answer) {
+    String id = topics.namespace() + "-bench-answerer-" + handler;
     thread =
         Scenarios.background(
             () -> {
@@ -39,6 +60,9 @@ final class Answerer implements AutoCloseable {
               Properties p = new Properties();
               p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
               p.put(ProducerConfig.LINGER_MS_CONFIG, "10");
+              PriorityQueue<Held> held =
+                  new PriorityQueue<>(Comparator.comparingLong(Held::notBefore));
+              long beatAt = 0;
               try (KafkaConsumer<String, byte[]> consumer =
                       new KafkaConsumer<>(
                           c, new StringDeserializer(), new ByteArrayDeserializer());
@@ -46,15 +70,47 @@ final class Answerer implements AutoCloseable {
                       new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
                 consumer.subscribe(List.of(topics.handler(handler)));
                 while (running) {
-                  for (ConsumerRecord<String, byte[]> rec : consumer.poll(Duration.ofMillis(200))) {
+                  long now = System.currentTimeMillis();
+                  if (heartbeat && now >= beatAt) {
+                    beatAt = now + BEAT_MS;
+                    producer.send(
+                        new ProducerRecord<>(
+                            topics.workers(), id, WireCodec.encode(beat(id, handler, now))));
+                  }
+                  long wait = held.isEmpty() ? 200 : held.peek().notBefore() - now;
+                  for (ConsumerRecord<String, byte[]> rec :
+                      consumer.poll(Duration.ofMillis(Math.max(1, Math.min(200, wait))))) {
                     Dispatch d = WireCodec.decodeDispatch(rec.value());
+                    held.add(new Held(d.notBefore() == null ? 0 : d.notBefore(), d));
+                  }
+                  now = System.currentTimeMillis();
+                  while (!held.isEmpty() && held.peek().notBefore() <= now) {
+                    Dispatch d = held.poll().dispatch();
                     producer.send(
                         new ProducerRecord<>(
                             topics.results(), d.routingKey(), WireCodec.encode(answer.apply(d))));
                   }
                 }
+                if (heartbeat) {
+                  producer.send(new ProducerRecord<>(topics.workers(), id, null));
+                }
               }
             });
+  }
+
+  private static WorkerHeartbeat beat(String id, String handler, long now) {
+    return new WorkerHeartbeat(
+        Wire.VERSION,
+        id,
+        "bench-answerer",
+        "localhost",
+        ProcessHandle.current().pid(),
+        "bench",
+        now,
+        now,
+        BEAT_MS,
+        List.of(new WorkerHeartbeat.HandlerBeat(handler, 1, 0, List.of())),
+        true);
   }
 
   @Override

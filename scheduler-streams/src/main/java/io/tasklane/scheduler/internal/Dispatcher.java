@@ -81,13 +81,20 @@ final class Dispatcher {
       return;
     }
     e.attempt++;
-    e.deadline = now + e.task.timeoutMs() + engine.settings().timeoutGraceMs();
+    // a schedule fire sent ahead (TaskMachine.schedule) starts at its instant, not now
+    Long notBefore = e.dueAt > now ? e.dueAt : null;
+    long start = notBefore == null ? now : notBefore;
+    e.deadline = start + e.task.timeoutMs() + engine.settings().timeoutGraceMs();
     e.state = TaskState.DISPATCHED;
     e.timer(e.deadline, TimerKind.DEADLINE);
     e.addHistory(new AttemptEntry(e.attempt, now, 0, null, null, null));
     Dispatch dispatch =
-        new Dispatch(Wire.VERSION, e.task, e.attempt, e.deadline, e.task.routingKey(), now);
+        new Dispatch(
+            Wire.VERSION, e.task, e.attempt, e.deadline, e.task.routingKey(), now, notBefore);
     out.dispatch(dispatch, now, engine.spans().dispatched(dispatch, topic));
+    if (notBefore != null) {
+      engine.metrics().count(SchedulerEvent.DISPATCHED_AHEAD);
+    }
     // A task enqueued as "run now" (dueAt in the past) counts from its creation instead.
     engine.metrics().dispatched(Math.max(0, now - Math.max(e.dueAt, e.task.createdAt())));
   }

@@ -27,4 +27,13 @@ public interface HandlerWorkers {
 
   /** The partition count of the handler's topic as last seen, or empty when unknown. */
   OptionalInt partitions(String handler);
+
+  /**
+   * Whether the handler has live workers and every one of them holds a dispatch until its {@code
+   * notBefore} ({@code WorkerHeartbeat.holdsDispatches}): only then are schedule fires dispatched
+   * ahead of their instant. False when unknown.
+   */
+  default boolean holdDispatches(String handler) {
+    return false;
+  }
 }

@@ -80,15 +80,16 @@ public final class SchedulerRuntime {
     }
     this.watcher = new TopicWatcher(admin, topics, config.partitions());
     watcher.refresh();
+    this.workerRegistry =
+        new WorkerRegistry(java.time.Clock.systemUTC(), config.workerLostHeartbeats());
     this.workers =
         new WorkerGroupWatcher(
             admin,
             topics,
             config.workerGroupPrefix(),
             java.time.Clock.systemUTC(),
-            config.topicRefreshInterval().multipliedBy(3));
-    this.workerRegistry =
-        new WorkerRegistry(java.time.Clock.systemUTC(), config.workerLostHeartbeats());
+            config.topicRefreshInterval().multipliedBy(3),
+            workerRegistry::allHold);
     workerRegistry.start(StreamsProps.clients(config), topics.workers());
     handlerSettings.start(StreamsProps.clients(config), topics.handlerSettings());
     this.lag = new HandlerLag(admin, config.workerGroupPrefix(), java.time.Clock.systemUTC());

@@ -52,17 +52,34 @@ final class TaskMachine {
     store.close();
   }
 
-  /** Makes the task {@code state} due at {@code dueAt}: dispatched now if due, else a timer. */
+  /**
+   * Makes the task {@code state} due at {@code dueAt}: dispatched now if due or a schedule fire
+   * sent ahead ({@link #sentAhead}), else a timer.
+   */
   void schedule(TaskRecord.Edit e, TaskState state, long dueAt, long now) {
     e.state = state;
     e.probes.clear();
     e.dueAt = dueAt;
     e.updatedAt = now;
-    if (dueAt <= now) {
+    if (dueAt <= now || sentAhead(e, now)) {
       dispatcher.dispatchOrPark(e, now);
     } else {
       e.timer(dueAt, TimerKind.DUE);
     }
+  }
+
+  /**
+   * A new schedule fire's task, due within {@code schedule-lead}, is dispatched at once with its
+   * instant as {@code notBefore} when every live worker of its handler holds such dispatches: the
+   * worker starts it at the instant, so the fires of one instant do not leave this stream thread
+   * one after another at that instant. Retries and other delayed tasks wait for their timer.
+   */
+  private boolean sentAhead(TaskRecord.Edit e, long now) {
+    return e.state == TaskState.PENDING
+        && e.attempt == 0
+        && e.dueAt - now <= engine.settings().scheduleLeadMs()
+        && e.task.headers().containsKey(ScheduleMachine.HEADER_FIRE_TIME)
+        && engine.workers().holdDispatches(e.task.handler());
   }
 
   /** A failed attempt: RETRYING with the task's backoff, or DEAD when attempts are used up. */

@@ -9,6 +9,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -35,12 +36,28 @@ final class WorkerGroupWatcher implements HandlerWorkers {
   private final long maxAgeMs;
   private final Map<String, Seen> seen = new ConcurrentHashMap<>();
   private final Set<String> wanted = ConcurrentHashMap.newKeySet();
+  private final Predicate<String> holds;
 
   /**
    * @param groupPrefix the workers' consumer group prefix ({@code <namespace>-worker} by default)
    * @param maxAge how long an answer stays valid
    */
   WorkerGroupWatcher(Admin admin, Topics topics, String groupPrefix, Clock clock, Duration maxAge) {
+    this(admin, topics, groupPrefix, clock, maxAge, handler -> false);
+  }
+
+  /**
+   * @param holds whether every live worker of a handler holds dispatches sent ahead (the {@link
+   *     WorkerRegistry}'s heartbeats)
+   */
+  WorkerGroupWatcher(
+      Admin admin,
+      Topics topics,
+      String groupPrefix,
+      Clock clock,
+      Duration maxAge,
+      Predicate<String> holds) {
+    this.holds = holds;
     this.admin = admin;
     this.topics = topics;
     this.groupPrefix = groupPrefix;
@@ -58,6 +75,11 @@ final class WorkerGroupWatcher implements HandlerWorkers {
   public OptionalInt partitions(String handler) {
     Seen s = fresh(handler);
     return s == null || s.partitions() <= 0 ? OptionalInt.empty() : OptionalInt.of(s.partitions());
+  }
+
+  @Override
+  public boolean holdDispatches(String handler) {
+    return holds.test(handler);
   }
 
   private Seen fresh(String handler) {

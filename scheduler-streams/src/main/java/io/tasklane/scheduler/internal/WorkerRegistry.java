@@ -98,6 +98,25 @@ final class WorkerRegistry implements AutoCloseable {
     return ids;
   }
 
+  /**
+   * Any thread: whether {@code handler} has a live worker and every live worker consuming it holds
+   * dispatches until their {@code notBefore} (a worker that predates it would start a fire sent
+   * ahead early). Reads the map without sorting: asked once per schedule fire.
+   */
+  boolean allHold(String handler) {
+    long now = clock.millis();
+    boolean any = false;
+    for (Seen s : workers.values()) {
+      if (live(s, now) && s.beat().handlers().stream().anyMatch(h -> h.name().equals(handler))) {
+        if (!s.beat().holdsDispatches()) {
+          return false;
+        }
+        any = true;
+      }
+    }
+    return any;
+  }
+
   /** The {@code GET /api/workers} view of {@code s} as of {@code now}. */
   Map<String, Object> view(Seen s, long now) {
     WorkerHeartbeat b = s.beat();

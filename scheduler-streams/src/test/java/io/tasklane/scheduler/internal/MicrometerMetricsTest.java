@@ -58,6 +58,7 @@ class MicrometerMetricsTest {
           "schedule.deleted",
           "schedule.purged",
           "schedule.fired",
+          "dispatched.ahead",
           "schedule.misfire-skipped",
           "schedule.overlap-skipped",
           "schedule.queued",

@@ -118,4 +118,62 @@ class ScheduleLeadTest {
     d.advanceTo(T0 + 10_000);
     assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(fireTask("s", T0 + 10_000));
   }
+
+  @Test
+  void aFireMadeAheadIsDispatchedAtOnceHeldUntilItsInstantWhenTheWorkersHold() {
+    d.workers.holding.add(HANDLER);
+    d.send("h", every10s("h").timeoutMs(30_000).build());
+    d.advanceTo(T0 + 100);
+    succeedAll();
+    d.advanceTo(T0 + 8_100);
+    java.util.List<Dispatch> sent = d.dispatches();
+    assertThat(sent).extracting(Dispatch::id).containsExactly(fireTask("h", T0 + 10_000));
+    Dispatch ahead = sent.get(0);
+    assertThat(ahead.notBefore()).as("held by the worker until the instant").isEqualTo(T0 + 10_000);
+    assertThat(ahead.dispatchedAt()).isLessThan(T0 + 10_000);
+    TaskRecord r = d.record(fireTask("h", T0 + 10_000));
+    assertThat(r.state()).isEqualTo(TaskState.DISPATCHED);
+    assertThat(r.timerKind()).isEqualTo(TimerKind.DEADLINE);
+    assertThat(ahead.deadline())
+        .as("the attempt's time counts from the instant, not from the dispatch")
+        .isEqualTo(r.timerAt())
+        .isGreaterThanOrEqualTo(T0 + 10_000 + 30_000);
+
+    d.advanceTo(T0 + 10_000);
+    assertThat(d.dispatches()).as("not dispatched a second time at the instant").isEmpty();
+    assertThat(d.metrics.get(SchedulerEvent.DISPATCHED_AHEAD)).isEqualTo(1);
+    d.sendResult(ahead, TaskResult.succeeded(ahead.id(), 1, d.now, d.now, "w1"));
+    assertThat(d.record(fireTask("h", T0 + 10_000)).state()).isEqualTo(TaskState.SUCCEEDED);
+    assertThat(d.metrics.get(SchedulerEvent.TIMER_STALE)).isZero();
+  }
+
+  @Test
+  void aFireAtItsInstantAndARetryAreNeverSentAheadAndHoldingStopsWhenAWorkerCannot() {
+    d.workers.holding.add(HANDLER);
+    d.send("r", every10s("r").maxAttempts(3).build());
+    d.advanceTo(T0 + 100);
+    Dispatch first = d.dispatches().get(0);
+    assertThat(first.notBefore()).as("made at its instant: nothing to hold").isNull();
+    d.sendResult(
+        first,
+        TaskResult.failed(
+            first.id(),
+            1,
+            io.tasklane.core.Outcome.FAILED,
+            new io.tasklane.core.ErrorInfo("x", "y", null),
+            null,
+            d.now,
+            d.now,
+            "w1"));
+    assertThat(d.record(first.id()).state()).isEqualTo(TaskState.RETRYING);
+    assertThat(d.dispatches()).as("a retry waits for its own timer").isEmpty();
+
+    d.workers.holding.clear();
+    d.advanceTo(T0 + 8_100);
+    assertThat(d.dispatches())
+        .as("no worker that holds: the fire made ahead waits for its instant")
+        .extracting(Dispatch::id)
+        .doesNotContain(fireTask("r", T0 + 10_000));
+    assertThat(d.record(fireTask("r", T0 + 10_000)).state()).isEqualTo(TaskState.PENDING);
+  }
 }

@@ -2,19 +2,27 @@ package io.tasklane.scheduler.internal;
 
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Live-worker and partition counts the test sets by hand (what the Admin cache would have seen).
+ * Live-worker and partition counts, and the handlers whose workers hold dispatches sent ahead, as
+ * the test sets them by hand (what the Admin cache and the heartbeats would have shown).
  */
 final class TestWorkers implements HandlerWorkers {
   final Map<String, Integer> consumers = new ConcurrentHashMap<>();
   final Map<String, Integer> partitions = new ConcurrentHashMap<>();
+  final Set<String> holding = ConcurrentHashMap.newKeySet();
 
   @Override
   public OptionalInt liveConsumers(String handler) {
     Integer n = consumers.get(handler);
     return n == null ? OptionalInt.empty() : OptionalInt.of(n);
+  }
+
+  @Override
+  public boolean holdDispatches(String handler) {
+    return holding.contains(handler);
   }
 
   @Override

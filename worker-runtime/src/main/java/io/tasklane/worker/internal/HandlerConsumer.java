@@ -142,7 +142,8 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
               metrics,
               () -> completed(tp, r.offset()),
               this::released,
-              () -> abandoned);
+              () -> abandoned,
+              pool);
       try {
         pool.execute(exec);
       } catch (RejectedExecutionException e) {

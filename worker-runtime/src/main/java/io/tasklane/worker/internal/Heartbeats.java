@@ -100,7 +100,8 @@ final class Heartbeats {
         startedAt,
         clock.millis(),
         config.heartbeatInterval().toMillis(),
-        beats);
+        beats,
+        true);
   }
 
   private void beat() {

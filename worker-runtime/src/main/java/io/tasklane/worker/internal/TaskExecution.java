@@ -11,6 +11,8 @@ import io.tasklane.core.WireFormatException;
 import io.tasklane.worker.AlreadyProcessedException;
 import io.tasklane.worker.HandlerConfig;
 import java.time.Instant;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,13 +23,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One dispatch, created on the consumer thread at receipt and run on a pool thread: decode (poison
- * → DLT), skip if already processed, bind the payload, run the handler under its timeout, publish
- * exactly one result, then tell the consumer the record is done (only after the result's ack), and
- * tell it separately when the pool thread is free again (it may be before or after the ack). The
- * timeout runs on the timer thread: it interrupts the handler and publishes FAILED(timeout) at
- * once, even if the handler ignores the interrupt (its pool thread then stays busy until it
- * returns). An interrupt for this attempt ({@link RunningAttempts}, on the interrupt listener's
- * thread) works the same way: it interrupts the handler and publishes CANCELLED at once.
+ * → DLT), hold it until its {@code notBefore} (a schedule fire sent ahead), skip if already
+ * processed, bind the payload, run the handler under its timeout, publish exactly one result, then
+ * tell the consumer the record is done (only after the result's ack), and tell it separately when
+ * the pool thread is free again (it may be before or after the ack). The timeout runs on the timer
+ * thread: it interrupts the handler and publishes FAILED(timeout) at once, even if the handler
+ * ignores the interrupt (its pool thread then stays busy until it returns). An interrupt for this
+ * attempt ({@link RunningAttempts}, on the interrupt listener's thread) works the same way: it
+ * interrupts the handler and publishes CANCELLED at once.
  */
 final class TaskExecution implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(TaskExecution.class);
@@ -36,6 +39,12 @@ final class TaskExecution implements Runnable {
   private static final int DONE = 2;
   private static final int TIMED_OUT = 3;
   private static final int CANCELLED = 4;
+
+  /**
+   * The longest a dispatch may be sent ahead ({@code notBefore − dispatchedAt}, both on the
+   * scheduler's clock): twice the largest {@code schedule-lead} (60 s).
+   */
+  static final long MAX_HOLD_MS = 120_000;
 
   private final ConsumerRecord<byte[], byte[]> record;
   private final HandlerDefinition handler;
@@ -46,6 +55,7 @@ final class TaskExecution implements Runnable {
   private final Runnable released;
   private final BooleanSupplier abandoned;
   private final AtomicInteger state = new AtomicInteger(NEW);
+  private final Executor pool;
   private Thread thread;
   private volatile Dispatch dispatch;
   private Results results;
@@ -63,8 +73,10 @@ final class TaskExecution implements Runnable {
       WorkerMetrics.HandlerMetrics metrics,
       Runnable done,
       Runnable released,
-      BooleanSupplier abandoned) {
+      BooleanSupplier abandoned,
+      Executor pool) {
     this.record = record;
+    this.pool = pool;
     this.abandoned = abandoned;
     this.handler = handler;
     this.config = config;
@@ -77,56 +89,80 @@ final class TaskExecution implements Runnable {
 
   @Override
   public void run() {
+    boolean held = false;
     try {
-      execute();
+      held = execute();
     } catch (Throwable t) {
       LOG.error("unexpected error running a task of {}: {}", handler.name(), t.toString(), t);
       if (dispatch != null && state.compareAndSet(RUNNING, DONE)) {
         report(results.thrown(t));
       }
     } finally {
-      if (dispatch != null) {
-        services.attempts().remove(this);
+      if (!held) {
+        if (dispatch != null) {
+          services.attempts().remove(this);
+        }
+        released.run();
       }
-      released.run();
     }
   }
 
-  private void execute() {
+  /** Pool thread: runs the attempt; true when it is held until its {@code notBefore} instead. */
+  private boolean execute() {
+    if (dispatch == null) {
+      try {
+        dispatch = decode();
+      } catch (RuntimeException e) {
+        deadLetter(e, null);
+        return false;
+      }
+    }
+    Long notBefore = dispatch.notBefore();
+    long ahead = notBefore == null ? 0 : notBefore - dispatch.dispatchedAt();
+    if (ahead > MAX_HOLD_MS) {
+      deadLetter(
+          new WireFormatException(
+              "dispatch notBefore is "
+                  + ahead
+                  + " ms after its dispatchedAt, more than the "
+                  + MAX_HOLD_MS
+                  + " ms a worker holds a dispatch (schedule-lead is at most 60 s)"),
+          null);
+      return false;
+    }
+    long wait = ahead <= 0 ? 0 : holdMillis(notBefore, ahead);
+    if (wait > 0) {
+      hold(wait); // also when the timer woke it a little early
+      return true;
+    }
     startedAt = services.clock().millis();
     startNanos = System.nanoTime();
-    try {
-      dispatch = decode();
-    } catch (RuntimeException e) {
-      deadLetter(e, null);
-      return;
-    }
     results = new Results(dispatch, startedAt, services.clock(), services.config().workerName());
     state.set(RUNNING);
     metrics.started();
     services.attempts().register(this);
     if (state.get() != RUNNING) {
-      return; // interrupted before it started
+      return false; // interrupted before it started
     }
     try {
       if (services.store().isProcessed(dispatch.id())) {
         metrics.duplicateSkipped();
         finish(results.succeeded());
-        return;
+        return false;
       }
     } catch (RuntimeException e) {
       finish(results.thrown(e));
-      return;
+      return false;
     }
     Object payload;
     try {
       payload = handler.bind(dispatch.task().payload());
     } catch (RuntimeException e) {
       if (!state.compareAndSet(RUNNING, DONE)) {
-        return; // interrupted meanwhile: CANCELLED is on its way
+        return false; // interrupted meanwhile: CANCELLED is on its way
       }
       deadLetter(e, results.failure(Outcome.PERMANENT_FAILURE, ErrorInfo.of(e), null));
-      return;
+      return false;
     }
     TaskEnvelope task = dispatch.task();
     timeoutMs =
@@ -137,9 +173,47 @@ final class TaskExecution implements Runnable {
     deadlineMs = budget.deadlineMs();
     if (budget.expired() != null) {
       finish(results.expired(budget.expired()));
-      return;
+      return false;
     }
     runHandler(payload);
+    return false;
+  }
+
+  /**
+   * Pool thread: a dispatch sent ahead of its instant ({@code notBefore}, a schedule fire) waits
+   * {@code wait} ms for it without a pool thread: the timer thread hands it back to the pool then,
+   * and the attempt keeps its {@code max-in-flight} slot meanwhile (its offset is not committed
+   * until it finished). An interrupt that arrives meanwhile is remembered ({@link RunningAttempts})
+   * and stops it as it starts. A {@code notBefore} more than {@link #MAX_HOLD_MS} after the
+   * dispatch's {@code dispatchedAt} is refused to the DLT, so that a forged record cannot hold a
+   * slot for ever.
+   */
+  private void hold(long wait) {
+    try {
+      services.timers().schedule(this::resume, wait, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      released.run(); // stopping: not committed, so redelivered after a restart
+    }
+  }
+
+  /**
+   * How much longer a dispatch sent {@code ahead} ms before its {@code notBefore} is held: until
+   * {@code notBefore} by this worker's clock, but never longer than {@code ahead} after its
+   * receipt, so that a worker clock behind the scheduler's does not delay the fire (one ahead of it
+   * starts the fire early by the skew: keep the clocks in sync, as for any scheduler).
+   */
+  private long holdMillis(long notBefore, long ahead) {
+    long now = services.clock().millis();
+    return Math.min(notBefore - now, ahead - (now - receivedAt));
+  }
+
+  /** Timer thread: the held dispatch's instant came; back to the pool. */
+  private void resume() {
+    try {
+      pool.execute(this);
+    } catch (RejectedExecutionException e) {
+      released.run(); // stopping: not committed, redelivered after a restart
+    }
   }
 
   private void runHandler(Object payload) {
