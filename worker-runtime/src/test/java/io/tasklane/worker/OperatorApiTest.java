@@ -134,6 +134,7 @@ class OperatorApiTest {
                       .containsExactlyInAnyOrder("worker-a", "worker-b");
                   for (JsonNode w : all) {
                     assertThat(w.path("live").asBoolean()).isTrue();
+                    assertThat(w.path("holdsDispatches").asBoolean()).isTrue();
                     assertThat(w.path("id").asText()).startsWith(w.path("name").asText() + "-");
                     assertThat(w.path("pid").asLong()).isPositive();
                     assertThat(w.path("lastSeenAtIso").asText()).endsWith("Z");

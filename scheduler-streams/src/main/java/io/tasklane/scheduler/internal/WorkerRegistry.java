@@ -132,6 +132,7 @@ final class WorkerRegistry implements AutoCloseable {
     w.put("lastSeenAtIso", Instant.ofEpochMilli(s.lastSeenAt()).toString());
     w.put("heartbeatIntervalMs", b.intervalMs());
     w.put("live", live(s, now));
+    w.put("holdsDispatches", b.holdsDispatches());
     List<Map<String, Object>> handlers = new ArrayList<>();
     for (WorkerHeartbeat.HandlerBeat h : b.handlers()) {
       Map<String, Object> m = new LinkedHashMap<>();
