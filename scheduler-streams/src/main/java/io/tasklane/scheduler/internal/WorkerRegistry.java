@@ -91,7 +91,7 @@ final class WorkerRegistry implements AutoCloseable {
     long now = clock.millis();
     List<String> ids = new ArrayList<>();
     for (Seen s : all()) {
-      if (live(s, now) && s.beat().handlers().stream().anyMatch(h -> h.name().equals(handler))) {
+      if (serves(s, handler, now)) {
         ids.add(s.beat().id());
       }
     }
@@ -107,7 +107,7 @@ final class WorkerRegistry implements AutoCloseable {
     long now = clock.millis();
     boolean any = false;
     for (Seen s : workers.values()) {
-      if (live(s, now) && s.beat().handlers().stream().anyMatch(h -> h.name().equals(handler))) {
+      if (serves(s, handler, now)) {
         if (!s.beat().holdsDispatches()) {
           return false;
         }
@@ -115,6 +115,11 @@ final class WorkerRegistry implements AutoCloseable {
       }
     }
     return any;
+  }
+
+  /** Whether {@code s} is live as of {@code now} and consumes {@code handler}. */
+  private boolean serves(Seen s, String handler, long now) {
+    return live(s, now) && s.beat().handlers().stream().anyMatch(h -> h.name().equals(handler));
   }
 
   /** The {@code GET /api/workers} view of {@code s} as of {@code now}. */

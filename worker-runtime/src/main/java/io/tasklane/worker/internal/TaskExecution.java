@@ -40,12 +40,6 @@ final class TaskExecution implements Runnable {
   private static final int TIMED_OUT = 3;
   private static final int CANCELLED = 4;
 
-  /**
-   * The longest a dispatch may be sent ahead ({@code notBefore − dispatchedAt}, both on the
-   * scheduler's clock): twice the largest {@code schedule-lead} (60 s).
-   */
-  static final long MAX_HOLD_MS = 120_000;
-
   private final ConsumerRecord<byte[], byte[]> record;
   private final HandlerDefinition handler;
   private final HandlerConfig config;
@@ -117,20 +111,13 @@ final class TaskExecution implements Runnable {
         return false;
       }
     }
-    Long notBefore = dispatch.notBefore();
-    long ahead = notBefore == null ? 0 : notBefore - dispatch.dispatchedAt();
-    if (ahead > MAX_HOLD_MS) {
-      deadLetter(
-          new WireFormatException(
-              "dispatch notBefore is "
-                  + ahead
-                  + " ms after its dispatchedAt, more than the "
-                  + MAX_HOLD_MS
-                  + " ms a worker holds a dispatch (schedule-lead is at most 60 s)"),
-          null);
+    long wait;
+    try {
+      wait = DispatchHold.remaining(dispatch, services.clock().millis(), receivedAt);
+    } catch (WireFormatException e) {
+      deadLetter(e, null);
       return false;
     }
-    long wait = ahead <= 0 ? 0 : holdMillis(notBefore, ahead);
     if (wait > 0) {
       hold(wait); // also when the timer woke it a little early
       return true;
@@ -184,9 +171,7 @@ final class TaskExecution implements Runnable {
    * {@code wait} ms for it without a pool thread: the timer thread hands it back to the pool then,
    * and the attempt keeps its {@code max-in-flight} slot meanwhile (its offset is not committed
    * until it finished). An interrupt that arrives meanwhile is remembered ({@link RunningAttempts})
-   * and stops it as it starts. A {@code notBefore} more than {@link #MAX_HOLD_MS} after the
-   * dispatch's {@code dispatchedAt} is refused to the DLT, so that a forged record cannot hold a
-   * slot for ever.
+   * and stops it as it starts. How long: {@link DispatchHold}.
    */
   private void hold(long wait) {
     try {
@@ -194,17 +179,6 @@ final class TaskExecution implements Runnable {
     } catch (RejectedExecutionException e) {
       released.run(); // stopping: not committed, so redelivered after a restart
     }
-  }
-
-  /**
-   * How much longer a dispatch sent {@code ahead} ms before its {@code notBefore} is held: until
-   * {@code notBefore} by this worker's clock, but never longer than {@code ahead} after its
-   * receipt, so that a worker clock behind the scheduler's does not delay the fire (one ahead of it
-   * starts the fire early by the skew: keep the clocks in sync, as for any scheduler).
-   */
-  private long holdMillis(long notBefore, long ahead) {
-    long now = services.clock().millis();
-    return Math.min(notBefore - now, ahead - (now - receivedAt));
   }
 
   /** Timer thread: the held dispatch's instant came; back to the pool. */
