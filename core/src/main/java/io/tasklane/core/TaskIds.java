@@ -8,6 +8,7 @@ import java.text.Normalizer;
 import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Task ids: 128-bit, canonical UUID text.
@@ -17,7 +18,9 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>Keyed tasks get a name-based UUIDv5 of {@code (handler, key)} ({@link #forKey}), so the
  *       same key always yields the same id: resubmission is a duplicate, cancel-by-key is
  *       cancel-by-id.
- *   <li>Fires of a recurring schedule get a UUIDv5 of {@code (schedule, fireTime, shard)}.
+ *   <li>Fires of a recurring schedule get a UUIDv5 of {@code (schedule, fireTime, shard)}; an
+ *       unsharded fire's task takes the variant of it that lands in its schedule's partition
+ *       ({@link #inPartitionOf}).
  * </ul>
  *
  * Thread-safe; no state.
@@ -54,6 +57,42 @@ public final class TaskIds {
   /** The stable id of one fire of a recurring schedule (shard -1 for an unsharded fire). */
   public static String forScheduleFire(String schedule, long fireTimeMs, int shard) {
     return nameBased("schedule\u0000" + schedule + "\u0000" + fireTimeMs + "\u0000" + shard);
+  }
+
+  /**
+   * The id of a schedule fire's task placed in the partition of {@code key}: {@code id} itself when
+   * Kafka's default key hashing (murmur2 of the UTF-8 text) puts it in the same one of {@code
+   * partitions} partitions as {@code key}, else the first of its variants — its last four hex
+   * digits replaced by {@code 0001}, {@code 0002}, … — that lands there. With {@code partitions} ≤
+   * 1, or when none of the 65,535 variants lands there, {@code id} itself. Deterministic, so a fire
+   * made again derives the same id. The scheduler places an unsharded fire's task in its schedule's
+   * partition ({@code key} = the schedule's name) and admits it there, without a trip through the
+   * tasks topic; an unsharded calendar fire's task id is {@code inPartitionOf(forScheduleFire(name,
+   * fireTime, -1), name, partitions)}, with {@code partitions} the tasks topic's partition count.
+   */
+  public static String inPartitionOf(String id, String key, int partitions) {
+    if (partitions <= 1) {
+      return id;
+    }
+    int target = partitionOf(key, partitions);
+    if (partitionOf(id, partitions) == target) {
+      return id;
+    }
+    UUID base = UUID.fromString(id);
+    long high = base.getMostSignificantBits();
+    long low = base.getLeastSignificantBits() & ~0xFFFFL;
+    for (long variant = 1; variant <= 0xFFFFL; variant++) {
+      String candidate = new UUID(high, low | variant).toString();
+      if (partitionOf(candidate, partitions) == target) {
+        return candidate;
+      }
+    }
+    return id;
+  }
+
+  /** The partition of {@code key} among {@code partitions} by Kafka's default key hashing. */
+  public static int partitionOf(String key, int partitions) {
+    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
   }
 
   /** The id of the fire made by {@link ScheduleTrigger} {@code triggerId} of {@code schedule}. */

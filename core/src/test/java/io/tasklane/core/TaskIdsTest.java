@@ -55,6 +55,33 @@ class TaskIdsTest {
   }
 
   @Test
+  void placedFireIdsLandInTheSchedulesPartitionAndStayStable() {
+    for (int partitions : new int[] {2, 6, 12, 64}) {
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      for (long at = 0; at < 200_000; at += 1_000) {
+        String base = TaskIds.forScheduleFire("nightly", at, -1);
+        String placed = TaskIds.inPartitionOf(base, "nightly", partitions);
+        assertThat(TaskIds.isValid(placed)).isTrue();
+        assertThat(TaskIds.partitionOf(placed, partitions))
+            .isEqualTo(TaskIds.partitionOf("nightly", partitions))
+            .isEqualTo(
+                org.apache.kafka.clients.producer.internals.BuiltInPartitioner.partitionForKey(
+                    "nightly".getBytes(java.nio.charset.StandardCharsets.UTF_8), partitions));
+        assertThat(TaskIds.inPartitionOf(base, "nightly", partitions)).isEqualTo(placed);
+        if (TaskIds.partitionOf(base, partitions) == TaskIds.partitionOf("nightly", partitions)) {
+          assertThat(placed).isEqualTo(base);
+        } else {
+          assertThat(placed.substring(0, 32)).isEqualTo(base.substring(0, 32));
+        }
+        assertThat(seen.add(placed)).isTrue();
+      }
+    }
+    String one = TaskIds.forScheduleFire("nightly", 1000, -1);
+    assertThat(TaskIds.inPartitionOf(one, "nightly", 1)).isEqualTo(one);
+    assertThat(TaskIds.inPartitionOf(one, "nightly", 0)).isEqualTo(one);
+  }
+
+  @Test
   void invalidIdsAndKeysAreRefusedNamingTheField() {
     assertThat(TaskIds.isValid("not-a-uuid")).isFalse();
     assertThat(TaskIds.isValid("0190F3A2-7B1C-7E4A-9D2B-3C4D5E6F7A8B")).isFalse();

@@ -97,7 +97,9 @@ class ScheduleKill9Test {
           assertThat(x.dispatchedAt())
               .as("dispatched before its fire instant")
               .isGreaterThanOrEqualTo(fireAt);
-          assertThat(x.id()).isEqualTo(TaskIds.forScheduleFire(NAME, fireAt, -1));
+          assertThat(x.id())
+              .as("derived from the fire, placed in the schedule's partition of 4")
+              .isEqualTo(TaskIds.inPartitionOf(TaskIds.forScheduleFire(NAME, fireAt, -1), NAME, 4));
           idsByFire.computeIfAbsent(fireAt, k -> new TreeSet<>()).add(x.id());
         }
         assertThat(idsByFire.values()).allSatisfy(ids -> assertThat(ids).hasSize(1));

@@ -8,6 +8,7 @@ import io.tasklane.core.ScheduleFireDone;
 import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.TaskTopicRecord;
@@ -52,11 +53,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
     this.machine = new TaskMachine(ctx, engine);
     this.commands = new Commands(machine);
     this.inputs = new Inputs("tasks", engine, machine.out);
-    this.schedules =
-        new ScheduleMachine(
-            new ScheduleStore(ctx, engine.memory(), engine.settings().scheduleLeadMs()),
-            engine,
-            machine.out);
+    this.schedules = machine.openSchedules(ctx, this::admitHere);
     DuePunctuator punctuator = new DuePunctuator(machine, schedules);
     ctx.schedule(
         engine.settings().punctuationInterval(), PunctuationType.WALL_CLOCK_TIME, punctuator);
@@ -140,6 +137,34 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
       inputs.reject(record, "task " + task.id() + ": " + e.getMessage(), e);
       return;
     }
+    admitValid(task, now);
+  }
+
+  /**
+   * A schedule fire's task made by this stream task ({@link FireRunner}): admitted here, as if it
+   * had come back from {@code <ns>.tasks}, when its routing key lands in this partition (by Kafka's
+   * default key hashing over the tasks topic's partitions), which saves the fire a record written,
+   * fetched and decoded. Its payload and limits come from a validated definition; a task the
+   * validator still refuses goes through the topic and is rejected there, dead-lettered as any.
+   */
+  private boolean admitHere(TaskEnvelope task, long now) {
+    int partitions = engine.settings().partitions();
+    if (partitions <= 0
+        || TaskIds.partitionOf(task.routingKey(), partitions) != context.taskId().partition()) {
+      return false;
+    }
+    try {
+      VALIDATOR.validate(task, 0, now);
+    } catch (InvalidTaskException e) {
+      return false;
+    }
+    admitValid(task, now);
+    engine.metrics().count(SchedulerEvent.ADMITTED_HERE);
+    return true;
+  }
+
+  /** Admits a validated task: dedupe by id, then a timer, a dispatch or a wait (stream thread). */
+  private void admitValid(TaskEnvelope task, long now) {
     String id = task.id();
     TaskRecord previous = machine.store.get(id);
     if (previous != null && previous.task() != null) {
@@ -152,7 +177,8 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
       e.updatedAt = now;
       machine.store.put(id, previous, e.build());
       engine.metrics().count(SchedulerEvent.CANCELLED_BEFORE_ARRIVAL);
-      ScheduleNotices.finished(task, id, TaskState.CANCELLED, previous.reason(), now, machine.out);
+      ScheduleNotices.finished(
+          task, id, TaskState.CANCELLED, previous.reason(), now, throughTopic());
       return;
     }
     TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
@@ -175,6 +201,14 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
   }
 
   /**
+   * Where an admission's own notices go: always through {@code <ns>.tasks}, never applied here, as
+   * the admission may run inside a fire of the very schedule ({@link #admitHere}).
+   */
+  private ScheduleNotices.Sink throughTopic() {
+    return ScheduleNotices.topic(machine.out);
+  }
+
+  /**
    * The first record of a task id wins: ids are stable (a keyed task's id is derived from its
    * handler and key) and the relay may replay records, so a repeat is dropped. A repeat whose
    * content differs (a keyed task enqueued again with new data, or a forged record) is also counted
@@ -188,7 +222,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
       // A schedule fire that derived an id it had made before (a reused trigger id) waits for
       // this task: tell it again, or it would count as running for ever.
       ScheduleNotices.finished(
-          previous.task(), id, previous.state(), previous.reason(), now, machine.out);
+          previous.task(), id, previous.state(), previous.reason(), now, throughTopic());
     }
     if (!RefusedDuplicate.conflicts(previous.task(), task)) {
       machine.store.reassertTimer(id, previous);

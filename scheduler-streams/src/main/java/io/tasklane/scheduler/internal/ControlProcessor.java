@@ -25,6 +25,7 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
     this.machine = new TaskMachine(ctx, engine);
+    machine.openSchedules(ctx, FireRunner.LocalAdmission.NONE);
     this.commands = new Commands(machine);
     this.store = machine.store;
     this.inputs = new Inputs("control", engine, machine.out);

@@ -20,18 +20,36 @@ import org.slf4j.LoggerFactory;
  * {@link OverlapPolicy} to a due fire, makes its tasks (one per shard; {@code ALL_WORKERS} counts
  * the handler's live workers), records it in the history, and applies the finished-task notices
  * ({@link ScheduleFireDone}) that the tasks' partitions send back: a fire whose tasks all succeeded
- * starts its children, a finished fire lets a waiting one run. Used on the stream thread of the
- * schedule's partition; its records go out with the stream task's next commit, with the store.
+ * starts its children, a finished fire lets a waiting one run. An unsharded fire's task gets the
+ * variant of its id that lands in the schedule's own partition ({@link TaskIds#inPartitionOf}) and
+ * is admitted there at once ({@link LocalAdmission}); shard tasks, spread over the partitions, go
+ * through {@code <ns>.tasks}. Used on the stream thread of the schedule's partition; its records go
+ * out with the stream task's next commit, with the store.
  */
 final class FireRunner {
   private static final Logger LOG = LoggerFactory.getLogger(FireRunner.class);
 
+  /**
+   * Admits a fire's task in the partition that makes it, when its routing key belongs there. Called
+   * on the stream thread, inside the fire's processing or punctuation.
+   */
+  @FunctionalInterface
+  interface LocalAdmission {
+    /** Admits {@code task} here and returns true, or returns false: it goes through the topic. */
+    boolean admitHere(TaskEnvelope task, long now);
+
+    /** Admits nothing here: every fire's task goes through {@code <ns>.tasks}. */
+    LocalAdmission NONE = (task, now) -> false;
+  }
+
   private final Engine engine;
   private final Outputs out;
+  private final LocalAdmission local;
 
-  FireRunner(Engine engine, Outputs out) {
+  FireRunner(Engine engine, Outputs out, LocalAdmission local) {
     this.engine = engine;
     this.out = out;
+    this.local = local;
   }
 
   /** The history entry of a fire about to be started. */
@@ -161,12 +179,14 @@ final class FireRunner {
     ScheduleDefinition d = s.definition();
     int shards = shards(d);
     List<String> ids = new ArrayList<>(shards);
+    boolean one = d.routing() == ScheduleDefinition.Routing.ONE;
     for (int i = 0; i < shards; i++) {
-      int index = d.routing() == ScheduleDefinition.Routing.ONE ? -1 : i;
-      ids.add(
+      int index = one ? -1 : i;
+      String id =
           fire.kind() == FireRecord.Kind.CALENDAR
               ? TaskIds.forScheduleFire(d.name(), fire.fireAt(), index)
-              : TaskIds.forFireShard(fire.fireId(), index));
+              : TaskIds.forFireShard(fire.fireId(), index);
+      ids.add(one ? TaskIds.inPartitionOf(id, d.name(), engine.settings().partitions()) : id);
     }
     List<String> keys =
         ShardKeys.spread(
@@ -177,7 +197,10 @@ final class FireRunner {
     for (int i = 0; i < shards; i++) {
       Shard shard = d.routing() == ScheduleDefinition.Routing.ONE ? null : new Shard(i, shards);
       String key = keys.get(i).equals(ids.get(i)) ? null : keys.get(i);
-      out.task(task(d, fire, ids.get(i), key, shard, now), now);
+      TaskEnvelope task = task(d, fire, ids.get(i), key, shard, now);
+      if (!one || !local.admitHere(task, now)) {
+        out.task(task, now);
+      }
       made.add(new FireRecord.FireTask(ids.get(i), keys.get(i), null));
       engine.metrics().count(SchedulerEvent.SCHEDULE_FIRED);
     }

@@ -27,6 +27,7 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
   public void init(ProcessorContext<String, Object> ctx) {
     this.context = ctx;
     this.machine = new TaskMachine(ctx, engine);
+    machine.openSchedules(ctx, FireRunner.LocalAdmission.NONE);
     this.inputs = new Inputs("results", engine, machine.out);
   }
 

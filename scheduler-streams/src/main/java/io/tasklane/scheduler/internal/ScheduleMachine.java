@@ -10,11 +10,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Recurring schedules (docs/schedules.md): applies definitions and unschedules in version order and
- * turns each due fire, manual trigger or child start into tasks on {@code <ns>.tasks} through the
- * overlap policy ({@link FireRunner}), one per fire (or one per shard for {@code BROADCAST} and
- * {@code ALL_WORKERS}), with ids derived from (schedule, fire instant or trigger, shard) so that a
- * replayed definition, a rebalance or a crash mid-fire never makes a second task: admission drops a
- * repeated id. One instance per stream task, used on its stream thread (processing and
+ * turns each due fire, manual trigger or child start into tasks through the overlap policy ({@link
+ * FireRunner}), one per fire (or one per shard for {@code BROADCAST} and {@code ALL_WORKERS}), with
+ * ids derived from (schedule, fire instant or trigger, shard) so that a replayed definition, a
+ * rebalance or a crash mid-fire never makes a second task: admission drops a repeated id. An
+ * unsharded fire's task is admitted in this partition at once; shard tasks go through {@code
+ * <ns>.tasks}. One instance per stream task, used on its stream thread (processing and
  * punctuation); its store writes and tasks go out with the task's next commit.
  */
 final class ScheduleMachine {
@@ -40,10 +41,15 @@ final class ScheduleMachine {
   /** The last schedule name the timer repair read, or null before the first slice. */
   private String repairedUpTo;
 
-  ScheduleMachine(ScheduleStore store, Engine engine, Outputs out) {
+  /**
+   * @param local admits an unsharded fire's task in this stream task, where its placed id belongs
+   *     (else it goes through {@code <ns>.tasks})
+   */
+  ScheduleMachine(
+      ScheduleStore store, Engine engine, Outputs out, FireRunner.LocalAdmission local) {
     this.store = store;
     this.engine = engine;
-    this.runner = new FireRunner(engine, out);
+    this.runner = new FireRunner(engine, out, local);
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.ScheduleDefinition;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
@@ -13,13 +12,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * entries under {@link #TIMER_PREFIX} and the name (task ids are UUIDs, so they never collide).
  * Writing a state also moves its timer's entry. One instance per processor, opened in its {@code
  * init}; used on the stream task's thread only; its writes go to the stores' caches and reach the
- * changelogs at the next commit, with the task stores' writes. The states it read or wrote last are
- * kept decoded, so a schedule that fires often is not decoded from JSON at every fire.
+ * changelogs at the next commit, with the task stores' writes. The states the stream task's stores
+ * read or wrote last are kept decoded in its {@link TaskMemory}, so a schedule that fires often is
+ * not decoded from JSON at every fire.
  */
 final class ScheduleStore {
   /**
-   * How many schedule states {@link #recent} keeps: the schedules of a partition that fire every
-   * few seconds, so that a fire does not decode its schedule's state from the store.
+   * How many schedule states {@link TaskMemory#schedules} keeps: the schedules of a partition that
+   * fire every few seconds, so that a fire does not decode its schedule's state from the store.
    */
   static final int RECENT_STATES = 2_048;
 
@@ -30,19 +30,8 @@ final class ScheduleStore {
   private final FireLog log;
   private final DueIndex index;
   private final long leadMs;
-
-  /**
-   * The states read or written last through this instance, each equal to the store's value: this is
-   * the stream task's only writer of {@link Stores#SCHEDULES} (the admission processor's), and it
-   * is made afresh whenever the processor opens, so after every restoration, crash or move.
-   */
-  private final Map<String, ScheduleState> recent =
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, ScheduleState> eldest) {
-          return size() > RECENT_STATES;
-        }
-      };
+  private final TaskMemory.Registry memories;
+  private final TaskId task;
 
   /**
    * @param memories the process's task memories: the stream task's one learns of every schedule
@@ -54,8 +43,17 @@ final class ScheduleStore {
     this.leadMs = leadMs;
     this.schedules = context.getStateStore(Stores.SCHEDULES);
     this.log = new FireLog(context.getStateStore(Stores.SCHEDULE_FIRES));
-    TaskId task = context.taskId();
+    this.memories = memories;
+    this.task = context.taskId();
     this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), () -> memories.of(task));
+  }
+
+  /**
+   * The states read or written last through a store of this stream task ({@link
+   * TaskMemory#schedules}), so that a schedule that fires often is not decoded at every fire.
+   */
+  private Map<String, ScheduleState> recent() {
+    return memories.of(task).schedules;
   }
 
   /** The due-index id of schedule {@code name}'s timer. */
@@ -85,11 +83,11 @@ final class ScheduleStore {
    * The state of schedule {@code name}, null when none; from memory when read or written lately.
    */
   ScheduleState get(String name) {
-    ScheduleState s = recent.get(name);
+    ScheduleState s = recent().get(name);
     if (s == null) {
       s = schedules.get(name);
       if (s != null) {
-        recent.put(name, s);
+        recent().put(name, s);
       }
     }
     return s;
@@ -115,7 +113,7 @@ final class ScheduleStore {
     }
     ScheduleState stored = log.moveDetached(name, next);
     schedules.put(name, stored);
-    recent.put(name, stored);
+    recent().put(name, stored);
   }
 
   /**
@@ -147,7 +145,7 @@ final class ScheduleStore {
   void purge(String name) {
     log.deleteAll(name);
     schedules.put(name, null);
-    recent.remove(name);
+    recent().remove(name);
   }
 
   /** Writes a logged fire's changed record over its entry (one of its tasks finished). */

@@ -7,6 +7,11 @@ package io.tasklane.scheduler.internal;
 public enum SchedulerEvent {
   /** A new task was stored (PENDING, WAITING or dispatched at once). */
   ADMITTED("admitted"),
+  /**
+   * A schedule fire's task admitted in the partition that made it, without a trip through {@code
+   * tasks} (also counted {@link #ADMITTED}).
+   */
+  ADMITTED_HERE("admitted.here"),
   /** A record reused a stored task's id; it was dropped (the first record of an id wins). */
   DUPLICATE("duplicate"),
   /** A dropped duplicate whose content differed from the stored task's. */

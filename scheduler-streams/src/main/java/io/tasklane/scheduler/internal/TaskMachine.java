@@ -39,12 +39,37 @@ final class TaskMachine {
   final Outputs out;
   final Dispatcher dispatcher;
 
+  /**
+   * Where the notices of finished fire tasks go: through {@code <ns>.tasks} until the processor
+   * sets a sink that applies its own partition's at once ({@link ScheduleNotices#localFirst}).
+   */
+  ScheduleNotices.Sink notices;
+
   /** Opens the stream task's stores for a processor ({@code init}, stream thread). */
   TaskMachine(ProcessorContext<String, Object> context, Engine engine) {
     this.store = new TaskStore(context, engine.memory());
     this.engine = engine;
     this.out = new Outputs(context);
     this.dispatcher = new Dispatcher(store, engine, out);
+    this.notices = ScheduleNotices.topic(out);
+  }
+
+  /**
+   * Opens the stream task's schedules for this processor and applies the notices of the fires kept
+   * in this partition to them at once; {@code local} admits a fire's task made here.
+   */
+  ScheduleMachine openSchedules(
+      ProcessorContext<String, Object> context, FireRunner.LocalAdmission local) {
+    ScheduleMachine schedules =
+        new ScheduleMachine(
+            new ScheduleStore(context, engine.memory(), engine.settings().scheduleLeadMs()),
+            engine,
+            out,
+            local);
+    notices =
+        ScheduleNotices.localFirst(
+            context.taskId().partition(), engine.settings().partitions(), schedules, out);
+    return schedules;
   }
 
   /** The processor closes: so does its store. */
@@ -131,7 +156,7 @@ final class TaskMachine {
     e.updatedAt = now;
     e.timer(now + engine.settings().retentionMs(), TimerKind.PURGE);
     notifyWaiters(e, id, state, reason, now);
-    ScheduleNotices.finished(e.task, id, state, reason, now, out);
+    ScheduleNotices.finished(e.task, id, state, reason, now, notices);
   }
 
   /** Answers every waiter of this task with {@code dependency-done} and forgets them. */

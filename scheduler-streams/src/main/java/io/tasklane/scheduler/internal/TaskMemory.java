@@ -52,6 +52,19 @@ final class TaskMemory {
     }
   }
 
+  /**
+   * The schedule states read or written last through a {@link ScheduleStore} of this stream task,
+   * the newest {@link ScheduleStore#RECENT_STATES}: each equals the store's value, as every write
+   * of the schedule store goes through a {@link ScheduleStore} of this stream task and updates it.
+   */
+  final Map<String, ScheduleState> schedules =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ScheduleState> eldest) {
+          return size() > ScheduleStore.RECENT_STATES;
+        }
+      };
+
   /** The state counts read or written so far ({@link StateCounts}), by store key. */
   final Map<String, Long> counts = new HashMap<>();
 

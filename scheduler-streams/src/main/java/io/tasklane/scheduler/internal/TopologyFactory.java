@@ -11,11 +11,12 @@ import org.apache.kafka.streams.Topology;
  * Builds the scheduler topology: one sub-topology reading {@code tasks}, {@code results} and {@code
  * control} (co-partitioned) into three processors that share the task, due-index and state-count
  * stores, with sinks for dispatches, dead letters, control records, the scheduler's own DLT
- * (records it could not decode or apply) and {@code tasks} (the fires of recurring schedules, kept
- * in a schedule store of the admission processor with their finished fires in a second one, and the
- * notices of their finished tasks, which travel keyed by the schedule's name to the partition that
- * owns it), and {@code interrupts} (the running attempts of cancelled tasks). A second sub-topology
- * keeps the handlers' log lines of {@code logs} by task id ({@link LogProcessor}).
+ * (records it could not decode or apply) and {@code tasks} (the shard tasks of recurring schedules'
+ * fires, and the notices of finished shard tasks, which travel keyed by the schedule's name to the
+ * partition that owns it; schedules live in a store shared by the three processors, their finished
+ * fires in a second one, and an unsharded fire's task is admitted where its schedule lives), and
+ * {@code interrupts} (the running attempts of cancelled tasks). A second sub-topology keeps the
+ * handlers' log lines of {@code logs} by task id ({@link LogProcessor}).
  */
 public final class TopologyFactory {
   private TopologyFactory() {}
@@ -46,8 +47,8 @@ public final class TopologyFactory {
     t.addStateStore(Stores.dueIndex(), processors);
     t.addStateStore(Stores.stateCounts(), processors);
     t.addStateStore(Stores.taskIndex(), processors);
-    t.addStateStore(Stores.schedules(), Stores.ADMISSION);
-    t.addStateStore(Stores.scheduleFires(), Stores.ADMISSION);
+    t.addStateStore(Stores.schedules(), processors);
+    t.addStateStore(Stores.scheduleFires(), processors);
     for (ReportGrain grain : ReportGrain.values()) {
       t.addStateStore(grain.storeBuilder(), processors);
     }

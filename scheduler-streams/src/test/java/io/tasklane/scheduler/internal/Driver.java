@@ -4,6 +4,7 @@ import io.tasklane.core.ControlRecord;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.TaskTopicRecord;
@@ -29,6 +30,14 @@ import org.apache.kafka.streams.test.TestRecord;
 
 /** A TopologyTestDriver around the scheduler topology with a hand-driven wall clock. */
 final class Driver implements AutoCloseable {
+  /** The tasks topic's partition count the engine is told; the driver's one stream task is 0. */
+  static final int PARTITIONS = 6;
+
+  /** The task id of an unsharded fire {@code fireId} of schedule {@code name}, placed. */
+  static String taskOf(String name, String fireId) {
+    return TaskIds.inPartitionOf(fireId, name, PARTITIONS);
+  }
+
   static final long T0 = 1_800_000_000_000L;
   static final String HANDLER = "mail.send";
 
@@ -122,7 +131,7 @@ final class Driver implements AutoCloseable {
             .snoozeCap(3)
             .noHandlerRecheckMs(1_000)
             .maxDispatched(maxDispatched)
-            .partitions(6)
+            .partitions(PARTITIONS)
             .healTimers(healTimers)
             .maxWaitersPerTask(maxWaiters)
             .scheduleLead(scheduleLead)

@@ -59,6 +59,7 @@ class MicrometerMetricsTest {
           "schedule.purged",
           "schedule.fired",
           "dispatched.ahead",
+          "admitted.here",
           "schedule.misfire-skipped",
           "schedule.overlap-skipped",
           "schedule.queued",

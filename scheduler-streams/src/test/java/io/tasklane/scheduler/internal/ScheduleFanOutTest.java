@@ -71,7 +71,7 @@ class ScheduleFanOutTest {
     List<Dispatch> child = d.dispatches();
     assertThat(child)
         .extracting(Dispatch::id)
-        .containsExactly(TaskIds.forScheduleChild("child", parentFire));
+        .containsExactly(Driver.taskOf("child", TaskIds.forScheduleChild("child", parentFire)));
     assertThat(child.get(0).task().headers())
         .containsEntry(ScheduleMachine.HEADER_PARENT_FIRE, parentFire)
         .containsEntry(ScheduleMachine.HEADER_SCHEDULE, "child");
@@ -120,7 +120,7 @@ class ScheduleFanOutTest {
 
     assertThat(d.dispatches())
         .extracting(Dispatch::id)
-        .containsExactly(TaskIds.forScheduleChild("child", parentFire));
+        .containsExactly(Driver.taskOf("child", TaskIds.forScheduleChild("child", parentFire)));
     FireRecord fire = state("parent").fires().get(0);
     assertThat(fire.fireId()).isEqualTo(parentFire);
     assertThat(fire.outcome()).isEqualTo(FireRecord.Outcome.SUCCEEDED);

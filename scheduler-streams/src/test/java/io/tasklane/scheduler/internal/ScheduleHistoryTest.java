@@ -176,7 +176,8 @@ class ScheduleHistoryTest {
 
     // a notice written before notices carried the fire instant is found by its id
     Dispatch older = running.get(running.size() - 2);
-    d.send("p", ScheduleFireDone.of("p", older.id(), older.id(), TaskState.SUCCEEDED, null, d.now));
+    String olderFire = older.task().headers().get(ScheduleMachine.HEADER_FIRE_ID);
+    d.send("p", ScheduleFireDone.of("p", olderFire, older.id(), TaskState.SUCCEEDED, null, d.now));
     assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_CHILD_STARTED)).isEqualTo(2);
   }
 }

@@ -44,7 +44,7 @@ class ScheduleLeadTest {
   }
 
   static String fireTask(String name, long at) {
-    return TaskIds.forScheduleFire(name, at, -1);
+    return Driver.taskOf(name, TaskIds.forScheduleFire(name, at, -1));
   }
 
   void succeedAll() {

@@ -101,7 +101,9 @@ class ScheduleOverlapTest {
 
     succeed(first.get(0));
     List<Dispatch> queued = d.dispatches();
-    assertThat(queued).extracting(Dispatch::id).containsExactly(fireId("q", T0 + 10_000));
+    assertThat(queued)
+        .extracting(Dispatch::id)
+        .containsExactly(Driver.taskOf("q", fireId("q", T0 + 10_000)));
     FireRecord ran = state("q").fires().get(1);
     assertThat(ran.outcome()).isEqualTo(FireRecord.Outcome.RUNNING);
     assertThat(ran.latenessMs()).isEqualTo(15_000);
@@ -119,7 +121,9 @@ class ScheduleOverlapTest {
     assertThat(state("w").waiting()).isEqualTo(fireId("w", T0 + 10_000));
 
     succeed(first.get(0)); // the running fire now lives in the fire log (ALLOW)
-    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(fireId("w", T0 + 10_000));
+    assertThat(d.dispatches())
+        .extracting(Dispatch::id)
+        .containsExactly(Driver.taskOf("w", fireId("w", T0 + 10_000)));
     assertThat(state("w").waiting()).isNull();
   }
 
@@ -129,7 +133,9 @@ class ScheduleOverlapTest {
     d.advanceTo(T0 + 100);
     Dispatch old = d.dispatches().get(0);
     d.runTo(T0 + 10_100);
-    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(fireId("r", T0 + 10_000));
+    assertThat(d.dispatches())
+        .extracting(Dispatch::id)
+        .containsExactly(Driver.taskOf("r", fireId("r", T0 + 10_000)));
     assertThat(d.loopControl()).isEqualTo(1); // the cancel, keyed by the old task's routing key
     assertThat(d.record(old.id()).state()).isEqualTo(TaskState.CANCELLED);
     assertThat(d.record(old.id()).reason())
@@ -167,7 +173,7 @@ class ScheduleOverlapTest {
     List<Dispatch> out = d.dispatches();
     assertThat(out)
         .extracting(Dispatch::id)
-        .containsExactly(TaskIds.forScheduleTrigger("t", "ops-1"));
+        .containsExactly(Driver.taskOf("t", TaskIds.forScheduleTrigger("t", "ops-1")));
     assertThat(out.get(0).task().headers())
         .containsEntry(ScheduleMachine.HEADER_FIRE_ID, TaskIds.forScheduleTrigger("t", "ops-1"));
     assertThat(d.metrics.get(SchedulerEvent.SCHEDULE_TRIGGER_DUPLICATE)).isEqualTo(1);
@@ -201,7 +207,7 @@ class ScheduleOverlapTest {
   @Test
   void aFireTaskCancelledBeforeItArrivedStillFinishesItsFire() {
     d.send("e", every10s("e", Overlap.SKIP_IF_RUNNING).startAt(T0 + 3_600_000).build());
-    String id = TaskIds.forScheduleTrigger("e", "x");
+    String id = Driver.taskOf("e", TaskIds.forScheduleTrigger("e", "x"));
     d.sendControl(id, io.tasklane.core.CancelCommand.of(id, "early", d.now));
     d.send("e", ScheduleTrigger.of("e", "x", d.now));
     assertThat(outcomes("e")).containsExactly(FireRecord.Outcome.CANCELLED);
@@ -209,7 +215,7 @@ class ScheduleOverlapTest {
     d.advance(100);
     assertThat(d.dispatches())
         .extracting(Dispatch::id)
-        .containsExactly(TaskIds.forScheduleTrigger("e", "y"));
+        .containsExactly(Driver.taskOf("e", TaskIds.forScheduleTrigger("e", "y")));
   }
 
   @Test
@@ -221,11 +227,11 @@ class ScheduleOverlapTest {
     succeed(x);
     d.send("u", every10s("u", Overlap.SKIP_IF_RUNNING).version(2).every("1s").build());
     d.runTo(d.now + 60_000); // one fire runs, 50+ are skipped: "x" leaves the history
-    assertThat(FireHistory.find(state("u").fires(), x.id())).isNull();
+    assertThat(FireHistory.find(state("u").fires(), TaskIds.forScheduleTrigger("u", "x"))).isNull();
     Dispatch running = d.dispatches().get(0);
     succeed(running);
     d.send("u", ScheduleTrigger.of("u", "x", d.now)); // admission drops the task as a duplicate
-    assertThat(FireHistory.find(state("u").fires(), x.id()).outcome())
+    assertThat(FireHistory.find(state("u").fires(), TaskIds.forScheduleTrigger("u", "x")).outcome())
         .isEqualTo(FireRecord.Outcome.SUCCEEDED);
   }
 }

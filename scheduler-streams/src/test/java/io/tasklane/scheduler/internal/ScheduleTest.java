@@ -61,7 +61,8 @@ class ScheduleTest {
     d.runTo(T0 + 25_000);
     List<Dispatch> out = d.dispatches();
     assertThat(fireTimes(out)).containsExactly(T0, T0 + 10_000, T0 + 20_000);
-    assertThat(out.get(1).id()).isEqualTo(TaskIds.forScheduleFire("ping", T0 + 10_000, -1));
+    assertThat(out.get(1).id())
+        .isEqualTo(Driver.taskOf("ping", TaskIds.forScheduleFire("ping", T0 + 10_000, -1)));
     assertThat(out.get(1).task().headers())
         .containsEntry(ScheduleMachine.HEADER_SCHEDULE, "ping")
         .containsEntry(ScheduleMachine.HEADER_FIRE_TIME, String.valueOf(T0 + 10_000));
