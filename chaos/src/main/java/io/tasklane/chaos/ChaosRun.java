@@ -170,12 +170,14 @@ public final class ChaosRun {
       List<Faults.Window> windows)
       throws InterruptedException {
     String tasks = new Topics(NAMESPACE).tasks();
-    ScheduleCheck.Fires fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, db, windows);
+    String store = NAMESPACE + "-scheduler-tasklane-tasks-changelog";
+    ScheduleCheck.Fires fires =
+        ScheduleCheck.verify(stack.bootstrapServers(), tasks, store, db, windows);
     while (fires.lost() > 0 && System.nanoTime() < deadline) {
       notes.addAll(cluster.restartDead());
       step("drain: " + fires.lost() + " of " + fires.made() + " schedule fires without effect");
       TimeUnit.SECONDS.sleep(5);
-      fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, db, windows);
+      fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, store, db, windows);
     }
     step(
         String.format(

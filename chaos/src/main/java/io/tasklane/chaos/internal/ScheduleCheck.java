@@ -1,5 +1,6 @@
 package io.tasklane.chaos.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.WireCodec;
@@ -22,12 +23,13 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 /**
  * A 1-second schedule through the kill cycles, checked per fire: defined through the outbox when
  * the load starts and deleted when it stops; afterwards every fire the scheduler made (a task with
- * the schedule's header on {@code <ns>.tasks}, read to its end) must have exactly one effect row
- * (its handler, {@link ScheduleHandlers#SWEEP}, writes the fire instant as {@code ref}), none may
- * start before its instant, and no fire instant may have two effects. Fires the scheduler did not
- * make while it was down are the misfire policy's skips (the default makes each missed fire that is
- * late by at most 5 s and skips the older ones), counted but not a failure. Runs on the caller's
- * thread.
+ * the schedule's header in its task store's changelog, where the partition that fires admits an
+ * unsharded fire's task, or on {@code <ns>.tasks}, both read to their ends) must have exactly one
+ * effect row (its handler, {@link ScheduleHandlers#SWEEP}, writes the fire instant as {@code ref}),
+ * none may start before its instant, and no fire instant may have two effects. Fires the scheduler
+ * did not make while it was down are the misfire policy's skips (the default makes each missed fire
+ * that is late by at most 5 s and skips the older ones), counted but not a failure. Runs on the
+ * caller's thread.
  */
 public final class ScheduleCheck {
   /** The schedule's name. */
@@ -103,11 +105,35 @@ public final class ScheduleCheck {
 
   /**
    * The fires made (by task id, their instants) against the effect rows; skipped instants are
-   * checked against {@code windows}, the faults that stop fires.
+   * checked against {@code windows}, the faults that stop fires. {@code taskStoreChangelog} is the
+   * scheduler's task store changelog ({@code <application id>-tasklane-tasks-changelog}).
    */
   public static Fires verify(
-      String bootstrap, String tasksTopic, Database db, List<Faults.Window> windows) {
+      String bootstrap,
+      String tasksTopic,
+      String taskStoreChangelog,
+      Database db,
+      List<Faults.Window> windows) {
     Map<String, Long> made = new HashMap<>();
+    new TopicReader(bootstrap, "chaos-fires-store-")
+        .setting(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000)
+        .timeouts(Duration.ofSeconds(30), Duration.ofSeconds(120), Duration.ofMillis(500))
+        .readAll(
+            taskStoreChangelog,
+            r -> {
+              if (r.value() == null) {
+                return;
+              }
+              JsonNode task;
+              try {
+                task = WireCodec.mapper().readTree(r.value()).path("task");
+              } catch (java.io.IOException | RuntimeException e) {
+                return;
+              }
+              if (NAME.equals(task.path("headers").path(HEADER_SCHEDULE).asText(null))) {
+                made.put(task.path("id").asText(), task.path("dueAt").asLong());
+              }
+            });
     new TopicReader(bootstrap, "chaos-fires-")
         .setting(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
         .setting(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000)
