@@ -11,7 +11,8 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
  * Picks the handler-topic partition of a dispatch so that every scheduler partition has handler
  * partitions of its own: scheduler partition {@code p} (where the task's routing key lives, by
  * Kafka's default key hashing over {@code schedulerPartitions}) sends to the handler partitions
- * {@code q} with {@code q mod schedulerPartitions == p}, spread among them by task id; when the
+ * {@code q} with {@code q mod schedulerPartitions == p}, spread among them by task id (the id's
+ * hash divided by the scheduler's partition count, which is independent of {@code p}); when the
  * handler topic has fewer partitions, to {@code p mod handlerPartitions}. A flow-control window
  * (per scheduler partition) then waits only on the workers that own its partitions: a hung worker
  * holds up the windows of its own partitions, not every window. Kafka's partitioning by task id
@@ -45,7 +46,10 @@ final class DispatchPartitioner implements StreamPartitioner<String, Object> {
       return p % handlerPartitions;
     }
     int own = (handlerPartitions - 1 - p) / schedulerPartitions + 1; // q = p, p+P, p+2P, ... < H
-    int pick = taskId == null ? 0 : hash(taskId) % own;
+    // the quotient, not the hash: for a task routed by its id (or a fire's id placed in its
+    // schedule's partition) hash % P is p, so hash % own would pick one partition only whenever
+    // own and P share a factor (P = 6, H = 12: every task of p on the same one of its two)
+    int pick = taskId == null ? 0 : (hash(taskId) / schedulerPartitions) % own;
     return p + pick * schedulerPartitions;
   }
 

@@ -55,6 +55,21 @@ class DispatchPartitionerTest {
   }
 
   @Test
+  void tasksRoutedByTheirIdSpreadOverEveryOwnHandlerPartition() {
+    for (int[] counts : new int[][] {{6, 12}, {4, 8}, {6, 18}, {3, 12}, {6, 9}}) {
+      DispatchPartitioner partitioner = new DispatchPartitioner(counts[0]);
+      Set<Integer> seen = new HashSet<>();
+      for (int i = 0; i < 2_000; i++) {
+        String id = id();
+        seen.add(partitioner.partition(id, id, counts[1]));
+      }
+      assertThat(seen)
+          .as("P=%d H=%d, routing key = task id", counts[0], counts[1])
+          .hasSize(counts[1]);
+    }
+  }
+
+  @Test
   void fewerHandlerPartitionsWrapAround() {
     DispatchPartitioner partitioner = new DispatchPartitioner(6);
     for (int i = 0; i < 500; i++) {
