@@ -26,6 +26,8 @@ import org.apache.kafka.common.utils.Utils;
  * Thread-safe; no state.
  */
 public final class TaskIds {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
   /** The UUIDv5 namespace of Tasklane keyed ids. Never change it: ids would change. */
   public static final UUID NAMESPACE = UUID.fromString("5b1a4f52-9c0e-4d3a-8f6e-7a2c1d0e9b34");
 
@@ -78,13 +80,13 @@ public final class TaskIds {
     if (partitionOf(id, partitions) == target) {
       return id;
     }
-    UUID base = UUID.fromString(id);
-    long high = base.getMostSignificantBits();
-    long low = base.getLeastSignificantBits() & ~0xFFFFL;
-    for (long variant = 1; variant <= 0xFFFFL; variant++) {
-      String candidate = new UUID(high, low | variant).toString();
-      if (partitionOf(candidate, partitions) == target) {
-        return candidate;
+    byte[] text = check("id", id).getBytes(StandardCharsets.US_ASCII);
+    for (int variant = 1; variant <= 0xFFFF; variant++) {
+      for (int digit = 0; digit < 4; digit++) {
+        text[35 - digit] = (byte) HEX[(variant >>> (4 * digit)) & 0xF];
+      }
+      if (Utils.toPositive(Utils.murmur2(text)) % partitions == target) {
+        return new String(text, StandardCharsets.US_ASCII);
       }
     }
     return id;

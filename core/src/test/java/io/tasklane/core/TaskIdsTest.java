@@ -76,6 +76,11 @@ class TaskIdsTest {
         assertThat(seen.add(placed)).isTrue();
       }
     }
+    // Golden value: a placed id that changed between versions would make a fire twice.
+    String base = TaskIds.forScheduleFire("nightly", 1767225600000L, -1);
+    assertThat(base).isEqualTo("777c5ac5-c5b7-5dbb-b9e8-d3a08613e093");
+    assertThat(TaskIds.inPartitionOf(base, "nightly", 6))
+        .isEqualTo("777c5ac5-c5b7-5dbb-b9e8-d3a08613001a");
     String one = TaskIds.forScheduleFire("nightly", 1000, -1);
     assertThat(TaskIds.inPartitionOf(one, "nightly", 1)).isEqualTo(one);
     assertThat(TaskIds.inPartitionOf(one, "nightly", 0)).isEqualTo(one);

@@ -125,8 +125,10 @@ class SchedulerFailoverTest {
 
       Set<String> open = ConcurrentHashMap.newKeySet();
       open.addAll(ids);
+      // one pass reads 3,000 statuses over HTTP: on a loaded 2-core machine a pass alone took
+      // over a minute, so the bound leaves room for two passes after the last result
       await()
-          .atMost(Duration.ofSeconds(60))
+          .atMost(Duration.ofSeconds(180))
           .untilAsserted(
               () -> {
                 for (String id : List.copyOf(open)) {
