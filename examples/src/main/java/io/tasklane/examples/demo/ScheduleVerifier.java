@@ -39,14 +39,20 @@ final class ScheduleVerifier {
 
   private final Database db;
   private final long definedAt;
+  private final int tasksPartitions;
   private long stoppedAt = Long.MAX_VALUE;
 
   /** The last sweep fire the scheduler made a task for, from its history once deleted. */
   private long lastFireAt = Long.MIN_VALUE;
 
-  ScheduleVerifier(Database db, long definedAt) {
+  /**
+   * @param tasksPartitions the partition count of {@code <ns>.tasks}, which places a child fire's
+   *     task id in its schedule's partition
+   */
+  ScheduleVerifier(Database db, long definedAt, int tasksPartitions) {
     this.db = db;
     this.definedAt = definedAt;
+    this.tasksPartitions = tasksPartitions;
   }
 
   /**
@@ -109,10 +115,14 @@ final class ScheduleVerifier {
     return out;
   }
 
-  /** The child task's id for the broadcast fire at {@code fireAt} (derived by the scheduler). */
-  private static String childTaskId(long fireAt) {
+  /**
+   * The child task's id for the broadcast fire at {@code fireAt}, derived as the scheduler derives
+   * it: the child fire's id placed in the child schedule's partition.
+   */
+  private String childTaskId(long fireAt) {
     String parentFire = TaskIds.forScheduleFire(ScheduleService.SHARDS, fireAt, -1);
-    return TaskIds.forFireShard(TaskIds.forScheduleChild(ScheduleService.CHILD, parentFire), -1);
+    String childFire = TaskIds.forScheduleChild(ScheduleService.CHILD, parentFire);
+    return TaskIds.inPartitionOf(childFire, ScheduleService.CHILD, tasksPartitions);
   }
 
   /** True once the broadcast fired twice with all its shards: the schedules ran long enough. */
