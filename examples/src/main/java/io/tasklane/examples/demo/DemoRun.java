@@ -129,7 +129,9 @@ final class DemoRun implements AutoCloseable {
     schedules.start();
     ScheduleVerifier scheduleVerifier =
         new ScheduleVerifier(
-            db, System.currentTimeMillis(), tasksPartitions(stack.bootstrapServers(), namespace));
+            db,
+            System.currentTimeMillis(),
+            ScheduleVerifier.tasksPartitions(stack.bootstrapServers(), namespace));
     Workload load =
         track(
             new Workload(
@@ -345,19 +347,5 @@ final class DemoRun implements AutoCloseable {
   @Override
   public void close() {
     scope.close();
-  }
-
-  /**
-   * The partition count of {@code <ns>.tasks}, which places an unsharded fire's task id in its
-   * schedule's partition ({@link io.tasklane.core.TaskIds#inPartitionOf}).
-   */
-  private static int tasksPartitions(String bootstrap, String namespace) {
-    try (org.apache.kafka.clients.admin.Admin admin =
-        org.apache.kafka.clients.admin.Admin.create(
-            java.util.Map.of("bootstrap.servers", bootstrap))) {
-      String topic = new Topics(namespace).tasks();
-      return io.tasklane.core.TopicAdmin.partitions(admin, topic)
-          .orElseThrow(() -> new IllegalStateException("no topic " + topic));
-    }
   }
 }

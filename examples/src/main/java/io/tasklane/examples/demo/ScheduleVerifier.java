@@ -3,6 +3,8 @@ package io.tasklane.examples.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.Topics;
 import io.tasklane.examples.orders.ScheduleHandlers;
 import io.tasklane.examples.orders.ScheduleService;
 import io.tasklane.harness.Database;
@@ -21,6 +23,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
  * Checks the demo's recurring schedules ({@link ScheduleService}) against the effect rows their
@@ -113,6 +116,18 @@ final class ScheduleVerifier {
     TreeMap<Long, List<Effect>> out = new TreeMap<>();
     effects.forEach(e -> out.computeIfAbsent(e.fireAt(), k -> new ArrayList<>()).add(e));
     return out;
+  }
+
+  /**
+   * The partition count of {@code <ns>.tasks}, which places an unsharded fire's task id in its
+   * schedule's partition ({@link TaskIds#inPartitionOf}).
+   */
+  static int tasksPartitions(String bootstrap, String namespace) {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+      String topic = new Topics(namespace).tasks();
+      return TopicAdmin.partitions(admin, topic)
+          .orElseThrow(() -> new IllegalStateException("no topic " + topic));
+    }
   }
 
   /**
