@@ -26,7 +26,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * every {@link #SLACK} fires moved in, and the reads leave the surplus out.
  *
  * <p>An instance wraps the processor's store and is used on its stream thread only; its writes go
- * to the store's cache and reach the changelog at the next commit, with the schedule store's. The
+ * through to RocksDB and the changelog at once, like the schedule store's ({@link Stores}). The
  * static reads also serve interactive queries (Micronaut's blocking executor).
  */
 final class FireLog {

@@ -11,10 +11,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * and their timers, which live in the task timers' {@link DueIndex} as {@link TimerKind#SCHEDULE}
  * entries under {@link #TIMER_PREFIX} and the name (task ids are UUIDs, so they never collide).
  * Writing a state also moves its timer's entry. One instance per processor, opened in its {@code
- * init}; used on the stream task's thread only; its writes go to the stores' caches and reach the
- * changelogs at the next commit, with the task stores' writes. The states the stream task's stores
- * read or wrote last are kept decoded in its {@link TaskMemory}, so a schedule that fires often is
- * not decoded from JSON at every fire.
+ * init}; used on the stream task's thread only; a state and its logged fires are written through to
+ * RocksDB and the changelogs at once, the timers go to the due-index's cache and reach the
+ * changelog at the next commit (under {@code exactly_once_v2} all in the commit's transaction;
+ * {@link Stores}). The states the stream task's stores read or wrote last are kept decoded in its
+ * {@link TaskMemory}, so a schedule that fires often is not decoded from JSON at every fire.
  */
 final class ScheduleStore {
   /**

@@ -54,19 +54,31 @@ public final class Stores {
 
   private Stores() {}
 
+  /**
+   * Not cached: a record is written through to RocksDB and the changelog at once. Kafka Streams'
+   * record cache evicts from the store being written once the cache is full, and a dirty eviction
+   * flushes that store's whole dirty set; records of a kilobyte filled the shared 10 MiB within a
+   * commit interval at load, so the small stores' writes evicted and their folding was lost. Reads
+   * of a DISPATCHED record come from the stream task's {@link TaskMemory}. Written through like the
+   * schedule states, so that a fire's task is stored before its schedule moves on to the next fire
+   * (a kill -9 between the two makes the fire again, under the same task id). The index and the
+   * counts, cached, reach the changelog at the next flush: after a kill -9 an entry a restored
+   * record lacks is written back ({@link TimerRepair}), one it no longer matches is stale and
+   * dropped ({@link DuePunctuator}).
+   */
   static StoreBuilder<KeyValueStore<String, TaskRecord>> tasks() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASKS),
             Serdes.String(),
             new TaskRecordSerde())
-        .withCachingEnabled();
+        .withCachingDisabled();
   }
 
   /**
-   * Cached like the other two, so that all three are flushed together at each commit: with the
-   * index uncached and the records cached, a kill -9 within a commit interval left records whose
-   * timer entry was already deleted (tasks that never ran again; docs/scheduler-streams.md,
-   * stores). A range over a cached store copies the cached keys in the range first, so the
+   * Cached: a deadline written at dispatch and deleted by the result within a commit interval never
+   * reaches RocksDB or the changelog. Never written ahead of the records (an uncached index next to
+   * cached records left, after a kill -9, records whose timer entry was already deleted; {@link
+   * #tasks}). A range over a cached store copies the cached keys in the range first, so the
    * punctuator reads queue heads in batches ({@link DuePunctuator}).
    */
   static StoreBuilder<KeyValueStore<Bytes, byte[]>> dueIndex() {
@@ -77,7 +89,7 @@ public final class Stores {
         .withCachingEnabled();
   }
 
-  /** Cached like the due-index, and for the same reason: flushed together with the records. */
+  /** Cached like the due-index, and for the same reason: it follows the records, never leads. */
   static StoreBuilder<KeyValueStore<Bytes, byte[]>> taskIndex() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASK_INDEX),
@@ -102,20 +114,29 @@ public final class Stores {
         .withCachingEnabled();
   }
 
+  /**
+   * Not cached, like the task records: a schedule state (a few hundred bytes) is written once per
+   * fire, so within a commit interval there is nothing to fold, and at thousands of fires a second
+   * the states filled the record cache (docs/scheduler-streams.md, Stores). Reads come from the
+   * stream task's memory ({@link ScheduleStore}); its timers stay in the cached due-index.
+   */
   static StoreBuilder<KeyValueStore<String, ScheduleState>> schedules() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(SCHEDULES),
             Serdes.String(),
             new ScheduleState.JsonSerde())
-        .withCachingEnabled();
+        .withCachingDisabled();
   }
 
-  /** Cached like the schedules, so that a fire's state and its log records flush together. */
+  /**
+   * Not cached, like the schedules, so that a fire's state and its log record are written together,
+   * in the order they are made.
+   */
   static StoreBuilder<KeyValueStore<Bytes, byte[]>> scheduleFires() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(SCHEDULE_FIRES),
             Serdes.Bytes(),
             Serdes.ByteArray())
-        .withCachingEnabled();
+        .withCachingDisabled();
   }
 }

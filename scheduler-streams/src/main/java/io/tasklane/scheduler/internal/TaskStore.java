@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
  * report figures ({@link ReportRecorder}), so none of them drifts from the records; the {@link
  * TimerRepair} writes back entries a crash lost. One instance per processor, opened in the
  * processor's {@code init} and closed in its {@code close}, used on the stream task's thread only
- * (processing and punctuation). Its writes go to the stores' caches and reach the changelogs at the
- * next commit (under {@code exactly_once_v2} in the commit's transaction). A record written or read
- * lately is read back from the stream task's {@link TaskMemory}.
+ * (processing and punctuation). A record is written through to RocksDB and the changelog at once,
+ * the index entries and counts go to the stores' caches and reach the changelogs at the next commit
+ * (under {@code exactly_once_v2} all in the commit's transaction; {@link Stores}). A record written
+ * or read lately is read back from the stream task's {@link TaskMemory}.
  */
 final class TaskStore {
   private static final Logger LOG = LoggerFactory.getLogger(TaskStore.class);
