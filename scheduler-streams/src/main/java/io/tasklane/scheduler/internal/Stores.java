@@ -76,10 +76,11 @@ public final class Stores {
 
   /**
    * Cached: a deadline written at dispatch and deleted by the result within a commit interval never
-   * reaches RocksDB or the changelog. Never written ahead of the records (an uncached index next to
-   * cached records left, after a kill -9, records whose timer entry was already deleted; {@link
-   * #tasks}). A range over a cached store copies the cached keys in the range first, so the
-   * punctuator reads queue heads in batches ({@link DuePunctuator}).
+   * reaches RocksDB or the changelog. Not written ahead of the records but when an eviction flushes
+   * it early (an uncached index next to cached records left, after a kill -9, records whose timer
+   * entry was already deleted); either way a mismatch after a kill -9 is repaired ({@link #tasks}).
+   * A range over a cached store copies the cached keys in the range first, so the punctuator reads
+   * queue heads in batches ({@link DuePunctuator}).
    */
   static StoreBuilder<KeyValueStore<Bytes, byte[]>> dueIndex() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
@@ -89,7 +90,7 @@ public final class Stores {
         .withCachingEnabled();
   }
 
-  /** Cached like the due-index, and for the same reason: it follows the records, never leads. */
+  /** Cached like the due-index, and for the same reason: it follows the records. */
   static StoreBuilder<KeyValueStore<Bytes, byte[]>> taskIndex() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASK_INDEX),
