@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -107,6 +108,24 @@ final class Browser implements AutoCloseable {
   WebElement find(String css) {
     return waiting(Duration.ofSeconds(20))
         .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(css)));
+  }
+
+  /**
+   * Replaces the value of the input at {@code css} with {@code text}. The input is focused first,
+   * since a page's periodic refresh leaves a focused input alone; a refresh that replaced the input
+   * between finding and typing (a stale element) makes it find the new one and type again.
+   */
+  void type(String css, String text) {
+    waiting(Duration.ofSeconds(20))
+        .ignoring(StaleElementReferenceException.class)
+        .until(
+            d -> {
+              WebElement input = d.findElement(By.cssSelector(css));
+              input.click();
+              input.clear();
+              input.sendKeys(text);
+              return text.equals(input.getDomProperty("value"));
+            });
   }
 
   /** Signs in on the sign-in screen with {@code token}; waits for the shell. */

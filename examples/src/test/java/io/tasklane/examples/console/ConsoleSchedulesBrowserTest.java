@@ -190,16 +190,18 @@ class ConsoleSchedulesBrowserTest {
     browser.find(actions + "[data-action=resume]").click();
     browser.find(actions + "[data-action=pause]");
     assertThat(api("/api/handlers/" + handler).path("paused").asBoolean()).isFalse();
-    WebElement threads = browser.find(actions + "input[name=concurrency]");
-    threads.clear();
-    threads.sendKeys("3");
+    browser.type(actions + "input[name=concurrency]", "3");
     browser.find(actions + "[data-action=concurrency]").click();
+    // the page re-renders its rows after an action, then toasts: type into the new row
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.id("toasts"), handler + ": concurrency 3"));
     Awaitility.await("concurrency 3 stored")
         .atMost(Duration.ofSeconds(20))
         .until(() -> api("/api/handlers/" + handler).path("concurrencySet").asInt() == 3);
-    threads = browser.find(actions + "input[name=concurrency]");
-    threads.clear();
-    threads.sendKeys("0");
+    browser.type(actions + "input[name=concurrency]", "0");
     browser.find(actions + "[data-action=concurrency]").click();
     assertThat(browser.find("#handler-answer .error-box").getText())
         .contains("value: '0' must be an integer from 1 to 1000");

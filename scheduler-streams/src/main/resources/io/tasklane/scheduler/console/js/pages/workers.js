@@ -49,8 +49,11 @@ export default {
       replace(answer);
       try {
         await fn();
-        toast(what, 'ok');
-        await load(true);
+        try {
+          await load(true);
+        } finally {
+          toast(what, 'ok'); // after the rows show the change
+        }
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 401)) replace(answer, errorBox(err));
       }
