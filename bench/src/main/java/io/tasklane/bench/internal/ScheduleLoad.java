@@ -9,6 +9,7 @@ import io.tasklane.harness.TasklaneApps;
 import io.tasklane.testkit.JavaProcess;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -169,7 +170,8 @@ final class ScheduleLoad {
                   long now = System.currentTimeMillis();
                   return TaskResult.succeeded(d.id(), d.attempt(), now, now, "bench");
                 });
-        FireWatch watch = new FireWatch(bootstrap(), own.handler(EMIT_HANDLER), start, end)) {
+        FireWatch watch = new FireWatch(bootstrap(), own.handler(EMIT_HANDLER), start, end);
+        WindowCpu cpu = new WindowCpu(emitPids(), this::firesMade, start, end)) {
       ownSchedules.define(defs, n);
       long definedAt = System.currentTimeMillis();
       if (definedAt > start) {
@@ -206,6 +208,11 @@ final class ScheduleLoad {
       run.results.put("schedule_emit_missing_fires", missing);
       run.results.put("schedule_emit_duplicate_fires", watch.duplicates());
       run.results.put("schedule_emit_ahead_fires", ahead);
+      long made = cpu.counted();
+      if (made >= 0) {
+        run.results.put("schedule_emit_fires_per_s", made / (double) secs);
+      }
+      cpu.perUnit().forEach((c, us) -> run.results.put("schedule_emit_cpu_us_per_fire_" + c, us));
     }
     ownSchedules.undefine(defs);
     Results r = run.results;
@@ -224,6 +231,35 @@ final class ScheduleLoad {
         lateness.getValueAtPercentile(50),
         lateness.getValueAtPercentile(99),
         lateness.getMaxValue());
+    Object rate = r.get("schedule_emit_fires_per_s");
+    if (rate != null) {
+      run.out.printf(
+          "  (b) fires made in the window: %.0f a second; CPU per fire: scheduler %s µs, broker %s"
+              + " µs, bench %s µs%n",
+          (Double) rate,
+          r.get("schedule_emit_cpu_us_per_fire_scheduler"),
+          r.get("schedule_emit_cpu_us_per_fire_broker"),
+          r.get("schedule_emit_cpu_us_per_fire_bench"));
+    }
+  }
+
+  /**
+   * The processes (b)'s CPU is split over: the scheduler, the broker and this JVM (the bench: the
+   * answerer and the watch).
+   */
+  private Map<String, Long> emitPids() {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    pids.put("scheduler", run.scheduler.pid());
+    pids.put("broker", run.stack.kafkaPid());
+    pids.put("bench", ProcessHandle.current().pid());
+    return pids;
+  }
+
+  /**
+   * The fires the (b) scheduler made so far ({@code schedule.fired}), -1 when it does not answer.
+   */
+  private long firesMade() {
+    return Probes.schedulerEvents(run.schedulerPort, "schedule.fired");
   }
 
   /** (c) many daily schedules held: count and the scheduler's RSS. */
