@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Properties;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -40,15 +41,20 @@ final class Answerer implements AutoCloseable {
   private volatile boolean running = true;
 
   Answerer(String bootstrap, Topics topics, String handler, Function<Dispatch, Object> answer) {
-    this(bootstrap, topics, handler, false, answer);
+    this(bootstrap, topics, handler, false, answer, (d, timestamp) -> {});
   }
 
+  /**
+   * As above; {@code seen} is told of every dispatch read and its record's timestamp, on the
+   * answerer's thread, before it is held or answered.
+   */
   Answerer(
       String bootstrap,
       Topics topics,
       String handler,
       boolean heartbeat,
-      Function<Dispatch, Object> answer) {
+      Function<Dispatch, Object> answer,
+      BiConsumer<Dispatch, Long> seen) {
     String id = topics.namespace() + "-bench-answerer-" + handler;
     thread =
         Scenarios.background(
@@ -81,6 +87,7 @@ final class Answerer implements AutoCloseable {
                   for (ConsumerRecord<String, byte[]> rec :
                       consumer.poll(Duration.ofMillis(Math.max(1, Math.min(200, wait))))) {
                     Dispatch d = WireCodec.decodeDispatch(rec.value());
+                    seen.accept(d, rec.timestamp());
                     held.add(new Held(d.notBefore() == null ? 0 : d.notBefore(), d));
                   }
                   now = System.currentTimeMillis();

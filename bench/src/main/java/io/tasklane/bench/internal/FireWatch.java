@@ -19,11 +19,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Reads the dispatches of schedule fires on one handler topic from its end, on its own thread: per
- * fire (schedule name and fire instant, from the task's headers) inside the watch window, the
- * dispatch record's timestamp (taken by the scheduler when it dispatched) and the task id; a second
- * task id for one fire, or a fire task dispatched again, counts as a duplicate. Readers may call
- * any method from any thread once the watch is stopped.
+ * Reads the dispatches of schedule fires on one handler topic from its end, on its own thread, or
+ * is told of them by a reader of that topic ({@link #fed}): per fire (schedule name and fire
+ * instant, from the task's headers) inside the watch window, the dispatch record's timestamp (taken
+ * by the scheduler when it dispatched) and the task id; a second task id for one fire, or a fire
+ * task dispatched again, counts as a duplicate. Readers may call any method from any thread once
+ * the watch is stopped.
  */
 final class FireWatch implements AutoCloseable {
   static final String HEADER_SCHEDULE = "tasklane.schedule";
@@ -32,7 +33,9 @@ final class FireWatch implements AutoCloseable {
   /** One fire's first dispatch. */
   record Fire(String taskId, long fireAt, long dispatchedAt) {}
 
+  /** Null when {@link #fed}. */
   private final KafkaConsumer<String, byte[]> consumer;
+
   private final Thread thread;
   private final long windowStart;
   private final long windowEnd;
@@ -40,6 +43,18 @@ final class FireWatch implements AutoCloseable {
   private final Map<String, Set<String>> idsByFire = new ConcurrentHashMap<>();
   private final AtomicLong redispatches = new AtomicLong();
   private volatile boolean running = true;
+
+  private FireWatch(long windowStart, long windowEnd) {
+    this.windowStart = windowStart;
+    this.windowEnd = windowEnd;
+    this.consumer = null;
+    this.thread = null;
+  }
+
+  /** A watch without a consumer of its own: its reader calls {@link #seen} for each dispatch. */
+  static FireWatch fed(long windowStart, long windowEnd) {
+    return new FireWatch(windowStart, windowEnd);
+  }
 
   FireWatch(String bootstrap, String topic, long windowStart, long windowEnd) {
     this.windowStart = windowStart;
@@ -65,7 +80,13 @@ final class FireWatch implements AutoCloseable {
     while (running) {
       try {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-          onDispatch(r);
+          Dispatch d;
+          try {
+            d = WireCodec.decodeDispatch(r.value());
+          } catch (RuntimeException e) {
+            continue; // not a dispatch
+          }
+          seen(d, r.timestamp());
         }
       } catch (org.apache.kafka.common.errors.WakeupException e) {
         // close()
@@ -78,12 +99,13 @@ final class FireWatch implements AutoCloseable {
     consumer.close(Duration.ofSeconds(2));
   }
 
-  private void onDispatch(ConsumerRecord<String, byte[]> r) {
-    Dispatch d;
-    try {
-      d = WireCodec.decodeDispatch(r.value());
-    } catch (RuntimeException e) {
-      return; // not a dispatch
+  /**
+   * A dispatch read from the topic, with its record's timestamp: noted when it is a fire's inside
+   * the window (the reader's thread; ignored once the watch is stopped).
+   */
+  void seen(Dispatch d, long timestamp) {
+    if (!running) {
+      return;
     }
     TaskEnvelope e = d.task();
     if (e.headers() == null || e.headers().get(HEADER_SCHEDULE) == null) {
@@ -97,7 +119,7 @@ final class FireWatch implements AutoCloseable {
     if (!idsByFire.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(d.id())) {
       redispatches.incrementAndGet();
     }
-    fires.putIfAbsent(key, new Fire(d.id(), at, r.timestamp()));
+    fires.putIfAbsent(key, new Fire(d.id(), at, timestamp));
   }
 
   /** The first dispatch of every fire seen. */
@@ -117,7 +139,9 @@ final class FireWatch implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     running = false;
-    consumer.wakeup();
-    thread.join(5000);
+    if (consumer != null) {
+      consumer.wakeup();
+      thread.join(5000);
+    }
   }
 }

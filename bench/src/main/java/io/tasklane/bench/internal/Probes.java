@@ -74,7 +74,23 @@ public final class Probes {
    * it started (0 before the first), or -1 when it does not answer.
    */
   public static long schedulerEvents(int port, String event) {
-    return prometheusSum(port, "tasklane_scheduler_events_total{", "event=\"" + event + "\"");
+    return schedulerEvents(port, new String[] {event})[0];
+  }
+
+  /**
+   * As {@link #schedulerEvents(int, String)}, for each of {@code events}, from one scrape; all -1
+   * when the scheduler does not answer.
+   */
+  public static long[] schedulerEvents(int port, String... events) {
+    String body = prometheus(port);
+    long[] counts = new long[events.length];
+    for (int i = 0; i < events.length; i++) {
+      counts[i] =
+          body == null
+              ? -1
+              : sum(body, "tasklane_scheduler_events_total{", "event=\"" + events[i] + "\"");
+    }
+    return counts;
   }
 
   /**

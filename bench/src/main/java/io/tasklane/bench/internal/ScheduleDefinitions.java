@@ -35,7 +35,7 @@ final class ScheduleDefinitions {
 
   /** {@code n} fixed-rate schedules {@code prefix0…} of {@code handler}, version 1. */
   static List<ScheduleDefinition> every(String prefix, int n, String handler, Period p) {
-    return every(prefix, n, handler, p, null);
+    return every(prefix, n, handler, p, (Long) null);
   }
 
   /**
@@ -44,6 +44,19 @@ final class ScheduleDefinitions {
    */
   static List<ScheduleDefinition> every(
       String prefix, int n, String handler, Period p, Long startAt) {
+    return every(prefix, n, handler, p, i -> startAt);
+  }
+
+  /** The instant schedule {@code i} fires from (epoch millis; null: from its definition on). */
+  interface Start {
+    Long of(int i);
+  }
+
+  /**
+   * As {@link #every(String, int, String, Period)}, schedule {@code i} firing from {@code start}.
+   */
+  static List<ScheduleDefinition> every(
+      String prefix, int n, String handler, Period p, Start start) {
     List<ScheduleDefinition> defs = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       defs.add(
@@ -52,7 +65,7 @@ final class ScheduleDefinitions {
               .version(1)
               .handler(handler)
               .every(p.of(i))
-              .startAt(startAt)
+              .startAt(start.of(i))
               .build());
     }
     return defs;

@@ -20,20 +20,28 @@ import org.apache.kafka.clients.admin.Admin;
  * keys: (a) <b>fire</b>: {@code schedules} schedules firing every second through the whole
  * pipeline, fire lateness = handler start ({@code TaskResult.startedAt}) − fire instant, duplicate
  * and early fires, fires missing against the calendar; (b) <b>emit</b>: ten times as many schedules
- * firing every second, a scheduler alone in a namespace of its own (restarted with {@code
- * max-dispatched} above the fires so that flow control does not hold them; the worker stopped and
- * an {@link Answerer} in the bench answering each dispatch SUCCEEDED at once, so that fires finish
- * as with a worker), emit lateness = the dispatch record's timestamp − fire instant; (c)
- * <b>held</b>: many daily schedules (one in 100 hourly) defined and held, {@code schedules_held}
- * and the scheduler's RSS. A part waits for its definitions on the scheduler's {@code
- * schedule.defined} event counter (a listing of every schedule would load the scheduler it
- * measures). Every part deletes its schedules. Runs on the bench thread; the watch has its own.
+ * firing every second, started over a {@link #RAMP_SECONDS} ramp before the watched window (a
+ * freshly started JVM compiles its fire path meanwhile), a scheduler alone in a namespace of its
+ * own (restarted with {@code max-dispatched} above the fires so that flow control does not hold
+ * them; the worker stopped and an {@link Answerer} in the bench answering each dispatch SUCCEEDED
+ * at once, so that fires finish as with a worker), emit lateness = the dispatch record's timestamp
+ * − fire instant; (c) <b>held</b>: many daily schedules (one in 100 hourly) defined and held,
+ * {@code schedules_held} and the scheduler's RSS. A part waits for its definitions on the
+ * scheduler's {@code schedule.defined} event counter (a listing of every schedule would load the
+ * scheduler it measures). Every part deletes its schedules. Runs on the bench thread; the watch has
+ * its own.
  */
 final class ScheduleLoad {
   private static final String EMIT_HANDLER = "emit";
 
   /** The time (b) allows for its definitions, besides 3 ms each, before its schedules start. */
   private static final long DEFINE_ALLOWANCE_MS = 10_000;
+
+  /**
+   * The seconds over which (b)'s schedules start, before its window: a just started JVM compiles
+   * its hot paths over about the first half minute of load, with a third of its CPU.
+   */
+  private static final int RAMP_SECONDS = 30;
 
   private final BenchRun run;
   private final Topics topics;
@@ -149,20 +157,32 @@ final class ScheduleLoad {
     int secs = run.options.scheduleSeconds();
     run.step("schedules (b): " + n + " schedules every 1 s for " + secs + " s, scheduler only");
     restartScheduler(apps, "scheduler-emit", true, ownSchedules);
-    // The schedules start together once all are defined (startAt), so that the watched seconds
-    // measure the scheduler at n fires a second, not the backlog of fires made while it was still
-    // taking the definitions (about 1 ms each).
-    long start = (System.currentTimeMillis() + DEFINE_ALLOWANCE_MS + 3L * n + 999) / 1000 * 1000;
+    // The schedules start once all are defined (startAt), so that the watched seconds measure the
+    // scheduler at n fires a second, not the backlog of fires made while it was still taking the
+    // definitions (about 1 ms each); and they start over a ramp, a second's share each, so that
+    // the just started scheduler compiles its fire path at a load it can carry instead of
+    // building a backlog it would still work off in the window.
+    long rampStart =
+        (System.currentTimeMillis() + DEFINE_ALLOWANCE_MS + 3L * n + 999) / 1000 * 1000;
+    long start = rampStart + RAMP_SECONDS * 1000L;
     List<ScheduleDefinition> defs =
-        ScheduleDefinitions.every("bench.emit.", n, EMIT_HANDLER, i -> "1s", start);
+        ScheduleDefinitions.every(
+            "bench.emit.",
+            n,
+            EMIT_HANDLER,
+            i -> "1s",
+            i -> rampStart + (long) i * RAMP_SECONDS / n * 1000L);
     long end = start + secs * 1000L;
     Histogram lateness = Results.histogram();
     long missing;
     long made;
+    long finished;
     Map<String, Double> perFire;
     // the answerer heartbeats as a worker that holds fires sent ahead: it starts before the
-    // definitions, so that the scheduler knows it before the first fire is made
-    try (Answerer done =
+    // definitions, so that the scheduler knows it before the first fire is made; the watch reads
+    // what the answerer reads, so that the bench reads and decodes each dispatch once
+    try (FireWatch watch = FireWatch.fed(start, end);
+        Answerer done =
             new Answerer(
                 bootstrap(),
                 own,
@@ -171,9 +191,9 @@ final class ScheduleLoad {
                 d -> {
                   long now = System.currentTimeMillis();
                   return TaskResult.succeeded(d.id(), d.attempt(), now, now, "bench");
-                });
-        FireWatch watch = new FireWatch(bootstrap(), own.handler(EMIT_HANDLER), start, end);
-        WindowCpu cpu = new WindowCpu(emitPids(), this::firesMade, start, end)) {
+                },
+                watch::seen);
+        WindowCpu cpu = new WindowCpu(emitPids(), this::emitCounts, start, end)) {
       ownSchedules.define(defs, n);
       long definedAt = System.currentTimeMillis();
       if (definedAt > start) {
@@ -182,10 +202,10 @@ final class ScheduleLoad {
             definedAt - start);
       }
       run.progress(
-          "watching dispatches for " + secs + " s",
+          "ramping up for " + RAMP_SECONDS + " s, then watching dispatches for " + secs + " s",
           () -> watch.size() + " fires dispatched",
           () -> System.currentTimeMillis() > end + 10_000,
-          Duration.ofSeconds(secs + 60L));
+          Duration.ofMillis(end + 60_000 - System.currentTimeMillis()));
       watch.close();
       long closedAt = System.currentTimeMillis();
       Map<Long, Integer> seen = new HashMap<>();
@@ -211,8 +231,12 @@ final class ScheduleLoad {
       run.results.put("schedule_emit_duplicate_fires", watch.duplicates());
       run.results.put("schedule_emit_ahead_fires", ahead);
       made = cpu.counted();
+      finished = cpu.counted(1);
       if (made >= 0) {
         run.results.put("schedule_emit_fires_per_s", made / (double) secs);
+      }
+      if (finished >= 0) {
+        run.results.put("schedule_emit_done_per_s", finished / (double) secs);
       }
       perFire = cpu.perUnit();
       perFire.forEach((c, us) -> run.results.put("schedule_emit_cpu_us_per_fire_" + c, us));
@@ -236,8 +260,9 @@ final class ScheduleLoad {
         lateness.getMaxValue());
     if (made >= 0) {
       run.out.printf(
-          "  (b) fires made in the window: %.0f a second; CPU µs per fire: %s%n",
-          made / (double) secs, perFire);
+          "  (b) fires made in the window: %.0f a second, their tasks' finishing applied: %.0f a"
+              + " second; CPU µs per fire: %s%n",
+          made / (double) secs, finished / (double) secs, perFire);
     }
   }
 
@@ -254,10 +279,11 @@ final class ScheduleLoad {
   }
 
   /**
-   * The fires the (b) scheduler made so far ({@code schedule.fired}), -1 when it does not answer.
+   * The fires the (b) scheduler made so far ({@code schedule.fired}) and the finished-task notices
+   * of fires it applied ({@code schedule.fire-done}), from one scrape; -1 when it does not answer.
    */
-  private long firesMade() {
-    return Probes.schedulerEvents(run.schedulerPort, "schedule.fired");
+  private long[] emitCounts() {
+    return Probes.schedulerEvents(run.schedulerPort, "schedule.fired", "schedule.fire-done");
   }
 
   /** (c) many daily schedules held: count and the scheduler's RSS. */

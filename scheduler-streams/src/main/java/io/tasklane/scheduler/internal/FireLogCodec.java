@@ -1,7 +1,5 @@
 package io.tasklane.scheduler.internal;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
 import java.io.IOException;
@@ -46,27 +44,48 @@ final class FireLogCodec {
     return Bytes.wrap(b);
   }
 
+  /** The outcome field as the codec writes it: compact, the value a string. */
+  private static final byte[] OUTCOME = "\"outcome\":\"".getBytes(StandardCharsets.US_ASCII);
+
   /**
    * Whether the logged fire {@code bytes} is finished, read from its {@code outcome} alone (a prune
-   * looks at every fire of the schedule and needs nothing else); the full decode when that field is
-   * not found as expected, so that a corrupt record fails as it would there.
+   * looks at every fire of the schedule and needs nothing else): the first {@code "outcome":"} in
+   * the bytes is the record's own field, as no nested value has one and a quote inside a string is
+   * escaped. The full decode when that field is not found as expected, so that a corrupt record
+   * fails as it would there.
    */
   static boolean finished(byte[] bytes) {
-    try (JsonParser p = WireCodec.mapper().getFactory().createParser(bytes)) {
-      if (p.nextToken() == JsonToken.START_OBJECT) {
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String field = p.currentName();
-          JsonToken value = p.nextToken();
-          if ("outcome".equals(field) && value == JsonToken.VALUE_STRING) {
-            return FireRecord.Outcome.valueOf(p.getText()).finished();
-          }
-          p.skipChildren();
+    int from = indexOf(bytes, OUTCOME);
+    if (from >= 0) {
+      from += OUTCOME.length;
+      int end = from;
+      while (end < bytes.length && bytes[end] != '"') {
+        end++;
+      }
+      if (end < bytes.length) {
+        try {
+          return FireRecord.Outcome.valueOf(
+                  new String(bytes, from, end - from, StandardCharsets.US_ASCII))
+              .finished();
+        } catch (IllegalArgumentException e) {
+          // the full decode below names what is wrong
         }
       }
-    } catch (IOException | IllegalArgumentException e) {
-      // the full decode below names what is wrong
     }
     return decode(bytes).outcome().finished();
+  }
+
+  private static int indexOf(byte[] bytes, byte[] part) {
+    outer:
+    for (int i = 0; i + part.length <= bytes.length; i++) {
+      for (int k = 0; k < part.length; k++) {
+        if (bytes[i + k] != part[k]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   static FireRecord decode(byte[] bytes) {

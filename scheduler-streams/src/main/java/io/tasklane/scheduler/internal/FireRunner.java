@@ -182,10 +182,12 @@ final class FireRunner {
     boolean one = d.routing() == ScheduleDefinition.Routing.ONE;
     for (int i = 0; i < shards; i++) {
       int index = one ? -1 : i;
+      // an unsharded calendar fire's task id is its fire id, forScheduleFire(name, fireAt, -1)
+      // (ScheduleMachine#fire): not derived a second time
       String id =
-          fire.kind() == FireRecord.Kind.CALENDAR
-              ? TaskIds.forScheduleFire(d.name(), fire.fireAt(), index)
-              : TaskIds.forFireShard(fire.fireId(), index);
+          fire.kind() != FireRecord.Kind.CALENDAR
+              ? TaskIds.forFireShard(fire.fireId(), index)
+              : one ? fire.fireId() : TaskIds.forScheduleFire(d.name(), fire.fireAt(), index);
       ids.add(one ? TaskIds.inPartitionOf(id, d.name(), engine.settings().partitions()) : id);
     }
     List<String> keys =

@@ -36,6 +36,30 @@ class FireLogOutcomeTest {
   }
 
   @Test
+  void anOutcomeQuotedInTheReasonIsNotTakenForTheFiresOwn() {
+    FireRecord f =
+        new FireRecord(
+            "f1",
+            1_000,
+            FireRecord.Kind.CALENDAR,
+            0,
+            null,
+            900,
+            100,
+            List.of(new FireRecord.FireTask("t1", "t1", null)),
+            FireRecord.Outcome.RUNNING,
+            "\"outcome\":\"SUCCEEDED\"");
+    assertThat(FireLogCodec.finished(WireCodec.encode(f))).isFalse();
+  }
+
+  @Test
+  void anUnknownOutcomeFailsAsTheFullDecodeDoes() {
+    byte[] unknown = "{\"fireId\":\"f1\",\"outcome\":\"LOST\"}".getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> FireLogCodec.finished(unknown))
+        .isInstanceOf(WireFormatException.class);
+  }
+
+  @Test
   void aRecordWithoutAReadableOutcomeFailsAsTheFullDecodeDoes() {
     byte[] corrupt = "{\"fireId\":\"f1\",\"tasks\":[".getBytes(StandardCharsets.UTF_8);
     assertThatThrownBy(() -> FireLogCodec.finished(corrupt))
