@@ -35,16 +35,7 @@ final class ScheduleDefinitions {
 
   /** {@code n} fixed-rate schedules {@code prefix0…} of {@code handler}, version 1. */
   static List<ScheduleDefinition> every(String prefix, int n, String handler, Period p) {
-    return every(prefix, n, handler, p, (Long) null);
-  }
-
-  /**
-   * As {@link #every(String, int, String, Period)}, firing from {@code startAt} (epoch millis;
-   * null: aligned to the epoch, firing from the definition on).
-   */
-  static List<ScheduleDefinition> every(
-      String prefix, int n, String handler, Period p, Long startAt) {
-    return every(prefix, n, handler, p, i -> startAt);
+    return every(prefix, n, handler, p, i -> null);
   }
 
   /** The instant schedule {@code i} fires from (epoch millis; null: from its definition on). */

@@ -16,14 +16,7 @@ class FireLogOutcomeTest {
   void theOutcomeAloneSaysWhetherAFireIsFinishedWhateverComesBeforeIt() {
     for (FireRecord.Outcome outcome : FireRecord.Outcome.values()) {
       FireRecord f =
-          new FireRecord(
-              "f1",
-              1_000,
-              FireRecord.Kind.CALENDAR,
-              0,
-              null,
-              900,
-              100,
+          fire(
               List.of(
                   new FireRecord.FireTask("t1", "t1", TaskState.SUCCEEDED),
                   new FireRecord.FireTask("t2", "t2", TaskState.DISPATCHED)),
@@ -38,14 +31,7 @@ class FireLogOutcomeTest {
   @Test
   void anOutcomeQuotedInTheReasonIsNotTakenForTheFiresOwn() {
     FireRecord f =
-        new FireRecord(
-            "f1",
-            1_000,
-            FireRecord.Kind.CALENDAR,
-            0,
-            null,
-            900,
-            100,
+        fire(
             List.of(new FireRecord.FireTask("t1", "t1", null)),
             FireRecord.Outcome.RUNNING,
             "\"outcome\":\"SUCCEEDED\"");
@@ -64,5 +50,11 @@ class FireLogOutcomeTest {
     byte[] corrupt = "{\"fireId\":\"f1\",\"tasks\":[".getBytes(StandardCharsets.UTF_8);
     assertThatThrownBy(() -> FireLogCodec.finished(corrupt))
         .isInstanceOf(WireFormatException.class);
+  }
+
+  private static FireRecord fire(
+      List<FireRecord.FireTask> tasks, FireRecord.Outcome outcome, String reason) {
+    return new FireRecord(
+        "f1", 1_000, FireRecord.Kind.CALENDAR, 0, null, 900, 100, tasks, outcome, reason);
   }
 }
