@@ -69,6 +69,7 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
 
   @Override
   public void process(Record<String, byte[]> record) {
+    machine.store.input(record.timestamp(), context.currentSystemTimeMs());
     TaskTopicRecord value = inputs.decode(record, WireCodec::decodeTaskRecord);
     if (value == null) {
       return;

@@ -41,6 +41,7 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
 
   @Override
   public void process(Record<String, byte[]> record) {
+    machine.store.input(record.timestamp(), context.currentSystemTimeMs());
     ControlRecord value = inputs.decode(record, WireCodec::decodeControl);
     if (value == null) {
       return;

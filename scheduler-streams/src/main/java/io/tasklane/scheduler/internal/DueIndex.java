@@ -94,6 +94,11 @@ final class DueIndex {
     return store.get(DueIndexKey.of(at, id)) != null;
   }
 
+  /** The value of the entry {@code key}, or null when none. */
+  byte[] get(Bytes key) {
+    return store.get(key);
+  }
+
   /** Deletes an entry read from the index (fired, stale or failed). */
   void remove(Bytes key) {
     store.put(key, null);

@@ -3,6 +3,7 @@ package io.tasklane.scheduler.internal;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
+import java.util.ArrayDeque;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -16,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * each timer (dispatch, deadline, purge, a schedule's fire). An entry that no longer matches its
  * task's record is stale and only removed; one whose firing throws is removed and its task goes
  * DEAD ({@link #poisoned}), so one bad timer never stalls the others. Then the {@link Dispatcher}
- * releases queued tasks of every handler with free slots, within what is left of the bound.
+ * releases queued tasks of every handler with free slots, within what is left of the bound. While
+ * input records wait, the timers fire only for their {@link TimerShare} of the tick; the entries
+ * left are carried to the next ticks.
  */
 final class DuePunctuator implements Punctuator {
   private static final Logger LOG = LoggerFactory.getLogger(DuePunctuator.class);
@@ -43,6 +46,15 @@ final class DuePunctuator implements Punctuator {
   private final TaskStore store;
   private final Engine engine;
 
+  private final TimerShare share;
+
+  /**
+   * Entries a tick read but left unfired when its {@link TimerShare} ran out, oldest first: the
+   * next ticks fire them before they read the index again (they stay in the index until fired, so a
+   * crash or a move loses none).
+   */
+  private final ArrayDeque<DueIndex.Entry> carried = new ArrayDeque<>();
+
   /** When the next repair slice may run (punctuation time); the first tick runs one. */
   private long nextRepairAt = Long.MIN_VALUE;
 
@@ -51,6 +63,9 @@ final class DuePunctuator implements Punctuator {
     this.schedules = schedules;
     this.store = machine.store;
     this.engine = machine.engine;
+    this.share =
+        new TimerShare(
+            engine.settings().punctuationInterval(), engine.memory()::size, engine.nanoTime());
   }
 
   @Override
@@ -68,19 +83,66 @@ final class DuePunctuator implements Punctuator {
       }
     }
     int bound = engine.settings().scanBound();
-    List<DueIndex.Entry> due = store.due(now, bound);
-    for (DueIndex.Entry entry : due) {
-      try {
-        fire(entry, now);
-      } catch (StreamsException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        poisoned(entry.taskId(), entry.key(), now, e);
-      }
-    }
+    int fired = fireDue(now, bound);
     int released = machine.dispatcher.releaseQueued(now, bound, this::poisoned);
     store.flushReports(now);
-    engine.metrics().scanned(System.nanoTime() - started, due.size() + released);
+    engine.metrics().scanned(System.nanoTime() - started, fired + released);
+  }
+
+  /**
+   * Fires the entries carried from the last ticks, then those due now, up to {@code bound} in all
+   * and while the {@link TimerShare} lasts (the first always fires); carries the rest. Returns how
+   * many it handled.
+   */
+  private int fireDue(long now, int bound) {
+    long budget = share.budget(store.memory(), now);
+    long from = share.now();
+    int fired = 0;
+    while (!carried.isEmpty() && fired < bound) {
+      if (fired > 0 && share.now() - from >= budget) {
+        engine.metrics().count(SchedulerEvent.TIMERS_YIELDED);
+        return fired;
+      }
+      fireCarried(carried.poll(), now);
+      fired++;
+    }
+    if (fired >= bound) {
+      return fired;
+    }
+    List<DueIndex.Entry> due = store.due(now, bound - fired);
+    for (int i = 0; i < due.size(); i++) {
+      if (fired > 0 && share.now() - from >= budget) {
+        carried.addAll(due.subList(i, due.size()));
+        engine.metrics().count(SchedulerEvent.TIMERS_YIELDED);
+        return fired;
+      }
+      fireGuarded(due.get(i), now);
+      fired++;
+    }
+    return fired;
+  }
+
+  /**
+   * An entry carried from an earlier tick: input processed since may have moved or removed it, so
+   * its value is read again, and one no longer in the index is stale.
+   */
+  private void fireCarried(DueIndex.Entry entry, long now) {
+    byte[] value = store.entry(entry.key());
+    if (value == null) {
+      engine.metrics().count(SchedulerEvent.TIMER_STALE);
+      return;
+    }
+    fireGuarded(new DueIndex.Entry(entry.key(), value), now);
+  }
+
+  private void fireGuarded(DueIndex.Entry entry, long now) {
+    try {
+      fire(entry, now);
+    } catch (StreamsException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      poisoned(entry.taskId(), entry.key(), now, e);
+    }
   }
 
   /**

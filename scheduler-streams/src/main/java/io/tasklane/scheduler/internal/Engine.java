@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.Topics;
 import io.tasklane.core.tracing.Tracing;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
@@ -17,6 +18,8 @@ import java.util.random.RandomGenerator;
  * @param workers the handlers' live workers and partitions, for schedule fires
  * @param spans the admission and dispatch spans (no-ops unless tracing is configured)
  * @param pauses the handlers an operator paused (their due tasks are held)
+ * @param nanoTime the clock a punctuator tick's {@link TimerShare} is measured with ({@link
+ *     System#nanoTime} but in tests)
  */
 public record Engine(
     Topics topics,
@@ -27,7 +30,8 @@ public record Engine(
     TaskMemory.Registry memory,
     HandlerWorkers workers,
     TaskSpans spans,
-    HandlerPauses pauses) {
+    HandlerPauses pauses,
+    LongSupplier nanoTime) {
 
   /** An engine with its own, empty memory of stream tasks, that records no spans. */
   public Engine(
@@ -46,7 +50,8 @@ public record Engine(
         new TaskMemory.Registry(),
         workers,
         new TaskSpans(Tracing.off()),
-        HandlerPauses.NONE);
+        HandlerPauses.NONE,
+        System::nanoTime);
   }
 
   /** An engine with its own, empty memory of stream tasks that knows no handler's workers. */

@@ -41,6 +41,7 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
 
   @Override
   public void process(Record<String, byte[]> record) {
+    machine.store.input(record.timestamp(), context.currentSystemTimeMs());
     TaskResult result = inputs.decode(record, WireCodec::decodeResult);
     if (result == null) {
       return;

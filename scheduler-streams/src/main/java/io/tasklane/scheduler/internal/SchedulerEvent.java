@@ -64,6 +64,11 @@ public enum SchedulerEvent {
   PURGED("purged"),
   /** A due-index entry that no longer matched its task's record; removed. */
   TIMER_STALE("timer.stale"),
+  /**
+   * A punctuator tick that stopped firing timers so that waiting input records get the thread
+   * ({@link TimerShare}); the timers left fire at the next ticks.
+   */
+  TIMERS_YIELDED("timers.yielded"),
   /** A missing due-index entry written back after a restart. */
   TIMER_HEALED("timer.healed"),
   /** A record the timer write-back could not read; skipped. */

@@ -209,7 +209,8 @@ public final class SchedulerRuntime {
             new TaskMemory.Registry(alerts),
             workers,
             new TaskSpans(tracing),
-            handlerSettings);
+            handlerSettings,
+            System::nanoTime);
     Properties props = StreamsProps.streams(config, self, metrics);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);
     s.setUncaughtExceptionHandler(

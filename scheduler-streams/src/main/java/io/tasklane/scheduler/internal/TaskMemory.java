@@ -84,6 +84,21 @@ final class TaskMemory {
    */
   long nextDueAt = Long.MIN_VALUE;
 
+  /** When (wall-clock ms) a processor of the task was last handed an input record. */
+  long inputAt;
+
+  /**
+   * How long before its processing the latest input record was written (its timestamp), in ms: the
+   * {@link TimerShare} reads it as how far the task's input lags.
+   */
+  long inputLagMs;
+
+  /** A processor of the task was handed an input record with {@code timestamp} at {@code now}. */
+  void input(long timestamp, long now) {
+    inputAt = now;
+    inputLagMs = now - timestamp;
+  }
+
   TaskMemory(Alerts alerts) {
     this.reports = new ReportRecorder(alerts);
   }
@@ -106,6 +121,11 @@ final class TaskMemory {
     /** The memory of {@code task}; a new one after {@link #drop}. */
     TaskMemory of(TaskId task) {
       return memories.computeIfAbsent(task, t -> new TaskMemory(alerts));
+    }
+
+    /** How many stream tasks of this process have a memory: those open now. */
+    int size() {
+      return memories.size();
     }
 
     /** Forgets the memory of {@code task}: it is derived from the stores again when next asked. */

@@ -146,6 +146,19 @@ final class TaskStore {
     return index.due(now, bound);
   }
 
+  /** The value of the due-index entry {@code key} now, or null when it is no longer there. */
+  byte[] entry(Bytes key) {
+    return index.get(key);
+  }
+
+  /**
+   * A processor of this stream task was handed an input record with {@code timestamp} at {@code
+   * now}: counted for the {@link TimerShare}.
+   */
+  void input(long timestamp, long now) {
+    memory().input(timestamp, now);
+  }
+
   /** Takes an entry read from the index out of it: it fires, is stale, or failed. */
   void removeEntry(Bytes key) {
     index.remove(key);
@@ -200,7 +213,8 @@ final class TaskStore {
     memory().remember(id, record);
   }
 
-  private TaskMemory memory() {
+  /** This stream task's memory. */
+  TaskMemory memory() {
     return memories.of(taskId);
   }
 }

@@ -49,6 +49,14 @@ final class Driver implements AutoCloseable {
   final java.util.Set<String> paused = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   final TestWorkers workers = new TestWorkers();
+
+  /**
+   * The engine's nano clock ({@link TimerShare}): each reading moves it on by {@link #nanoStep}, so
+   * a test makes every timer fired cost that much of a tick's share (0: timers cost nothing).
+   */
+  long nanos;
+
+  long nanoStep;
   final EngineSettings settings;
   final Engine engine;
   final TopologyTestDriver driver;
@@ -148,7 +156,8 @@ final class Driver implements AutoCloseable {
             memories,
             workers,
             new TaskSpans(io.tasklane.core.tracing.Tracing.off()),
-            paused::contains);
+            paused::contains,
+            () -> nanos += nanoStep);
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

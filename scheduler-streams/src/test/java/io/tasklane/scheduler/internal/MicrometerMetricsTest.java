@@ -37,6 +37,7 @@ class MicrometerMetricsTest {
           "dlt.missing",
           "purged",
           "timer.stale",
+          "timers.yielded",
           "timer.healed",
           "timer.heal-unreadable",
           "cancel.early",
