@@ -69,7 +69,10 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
 
   @Override
   public void process(Record<String, byte[]> record) {
-    machine.store.input(record.timestamp(), context.currentSystemTimeMs());
+    machine.timed(record.timestamp(), context.currentSystemTimeMs(), () -> handle(record));
+  }
+
+  private void handle(Record<String, byte[]> record) {
     TaskTopicRecord value = inputs.decode(record, WireCodec::decodeTaskRecord);
     if (value == null) {
       return;

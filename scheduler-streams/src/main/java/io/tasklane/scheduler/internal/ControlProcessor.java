@@ -41,7 +41,10 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
 
   @Override
   public void process(Record<String, byte[]> record) {
-    machine.store.input(record.timestamp(), context.currentSystemTimeMs());
+    machine.timed(record.timestamp(), context.currentSystemTimeMs(), () -> handle(record));
+  }
+
+  private void handle(Record<String, byte[]> record) {
     ControlRecord value = inputs.decode(record, WireCodec::decodeControl);
     if (value == null) {
       return;

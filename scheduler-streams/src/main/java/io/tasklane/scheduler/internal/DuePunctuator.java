@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  * each timer (dispatch, deadline, purge, a schedule's fire). An entry that no longer matches its
  * task's record is stale and only removed; one whose firing throws is removed and its task goes
  * DEAD ({@link #poisoned}), so one bad timer never stalls the others. Then the {@link Dispatcher}
- * releases queued tasks of every handler with free slots, within what is left of the bound. While
- * input records wait, the timers fire only for their {@link TimerShare} of the tick; the entries
- * left are carried to the next ticks.
+ * releases queued tasks of every handler with free slots, within what is left of the bound. The
+ * timers fire only for the tick's {@link TimerShare} (shorter while input records wait); the
+ * entries left are carried to the next ticks.
  */
 final class DuePunctuator implements Punctuator {
   private static final Logger LOG = LoggerFactory.getLogger(DuePunctuator.class);
@@ -65,7 +65,7 @@ final class DuePunctuator implements Punctuator {
     this.engine = machine.engine;
     this.share =
         new TimerShare(
-            engine.settings().punctuationInterval(), engine.memory()::size, engine.nanoTime());
+            engine.settings().punctuationInterval(), engine.memory()::input, engine.nanoTime());
   }
 
   @Override
@@ -95,7 +95,7 @@ final class DuePunctuator implements Punctuator {
    * many it handled.
    */
   private int fireDue(long now, int bound) {
-    long budget = share.budget(store.memory(), now);
+    long budget = share.budget();
     long from = share.now();
     int fired = 0;
     while (!carried.isEmpty() && fired < bound) {

@@ -72,6 +72,19 @@ final class TaskMachine {
     return schedules;
   }
 
+  /**
+   * Handles an input record written at {@code timestamp}, handed at {@code now}, and accounts for
+   * its processing time on this stream thread ({@link TimerShare}).
+   */
+  void timed(long timestamp, long now, Runnable handle) {
+    long began = engine.nanoTime().getAsLong();
+    try {
+      handle.run();
+    } finally {
+      engine.memory().input().processed(timestamp, now, engine.nanoTime().getAsLong() - began);
+    }
+  }
+
   /** The processor closes: so does its store. */
   void close() {
     store.close();

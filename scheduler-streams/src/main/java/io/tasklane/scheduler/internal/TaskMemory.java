@@ -84,28 +84,32 @@ final class TaskMemory {
    */
   long nextDueAt = Long.MIN_VALUE;
 
-  /** When (wall-clock ms) a processor of the task was last handed an input record. */
-  long inputAt;
-
-  /**
-   * How long before its processing the latest input record was written (its timestamp), in ms: the
-   * {@link TimerShare} reads it as how far the task's input lags.
-   */
-  long inputLagMs;
-
-  /** A processor of the task was handed an input record with {@code timestamp} at {@code now}. */
-  void input(long timestamp, long now) {
-    inputAt = now;
-    inputLagMs = now - timestamp;
-  }
-
   TaskMemory(Alerts alerts) {
     this.reports = new ReportRecorder(alerts);
+  }
+
+  /**
+   * What the processors of one stream thread's tasks did with input records since the thread's last
+   * punctuator tick ({@link TimerShare}): how many they were handed, how long they took, and how
+   * late the latest was processed. Used on that thread only.
+   */
+  static final class ThreadInput {
+    long records;
+    long nanos;
+    long lagMs;
+
+    /** A record written at {@code timestamp} was processed at {@code now} in {@code nanos}. */
+    void processed(long timestamp, long now, long took) {
+      records++;
+      nanos += took;
+      lagMs = now - timestamp;
+    }
   }
 
   /** The memories of the stream tasks of one process, by task id. Thread-safe. */
   static final class Registry {
     private final Map<TaskId, TaskMemory> memories = new ConcurrentHashMap<>();
+    private final ThreadLocal<ThreadInput> input = ThreadLocal.withInitial(ThreadInput::new);
     private final Alerts alerts;
 
     /** Memories whose transitions raise no alerts. */
@@ -123,9 +127,9 @@ final class TaskMemory {
       return memories.computeIfAbsent(task, t -> new TaskMemory(alerts));
     }
 
-    /** How many stream tasks of this process have a memory: those open now. */
-    int size() {
-      return memories.size();
+    /** The input record accounting of the calling stream thread. */
+    ThreadInput input() {
+      return input.get();
     }
 
     /** Forgets the memory of {@code task}: it is derived from the stores again when next asked. */

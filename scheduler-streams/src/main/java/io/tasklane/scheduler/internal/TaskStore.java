@@ -151,14 +151,6 @@ final class TaskStore {
     return index.get(key);
   }
 
-  /**
-   * A processor of this stream task was handed an input record with {@code timestamp} at {@code
-   * now}: counted for the {@link TimerShare}.
-   */
-  void input(long timestamp, long now) {
-    memory().input(timestamp, now);
-  }
-
   /** Takes an entry read from the index out of it: it fires, is stale, or failed. */
   void removeEntry(Bytes key) {
     index.remove(key);
@@ -213,8 +205,7 @@ final class TaskStore {
     memory().remember(id, record);
   }
 
-  /** This stream task's memory. */
-  TaskMemory memory() {
+  private TaskMemory memory() {
     return memories.of(taskId);
   }
 }

@@ -1,48 +1,45 @@
 package io.tasklane.scheduler.internal;
 
 import java.time.Duration;
-import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * How long the timers of one stream task may fire in one punctuator tick
- * (docs/scheduler-streams.md, Timers and input): as long as it takes while the task's input keeps
- * up, and an equal part of half the punctuation interval, shared by the process's stream tasks,
- * while input records wait.
+ * (docs/scheduler-streams.md, Timers and input).
  *
- * <p>Why: Kafka Streams runs a stream task's punctuator and its input records on one stream thread
- * in turns, and halves the records it processes per turn after every turn in which a punctuator
- * ran. A punctuator that always has timers due (thousands of schedule fires a second) then leaves
- * the input about one record per stream task per turn: results, cancels, pauses and unschedules
- * wait for minutes while the fires keep their time. Capping the timers while input waits gives the
- * input at least half the thread; timers left unfired fire at the next ticks, oldest first.
+ * <p>Why: Kafka Streams runs the punctuators and the input records of a stream thread's tasks on
+ * that thread in turns, and after every turn in which a punctuator ran it processes one record per
+ * task in the next turn (it halves the number, which stays at one while punctuators run in most
+ * turns). A tick that fired every due timer took seconds once thousands of fires were late, and
+ * punctuators that always have timers due left the input about one record per task per turn:
+ * results, cancels, pauses and unschedules waited for minutes while the fires kept their time.
  *
- * <p>Input waits while the latest record a processor of the task was handed was processed more than
- * {@link #WAITING_LAG_MS} after its timestamp, and for {@link #IDLE_AFTER_MS} after it: a stream
- * task whose input lags is sometimes handed nothing for several turns (Kafka Streams does not
- * process a task while one of its input partitions has data at the broker but none fetched), so the
- * absence of records between two ticks does not mean the input caught up. One instance per stream
- * task's punctuator, used on its stream thread.
+ * <p>So a tick has at most one punctuation interval, and a round of ticks over the thread's tasks
+ * ends within as many intervals as it has tasks. And while input waits, a tick has no longer than
+ * the thread spent on input records since its last tick (of any task), so that timers and input get
+ * about half the thread each. Input waits when the thread's tasks were handed records since that
+ * tick and the latest was processed more than {@link #WAITING_LAG_MS} after its timestamp. The
+ * first timer of a tick always fires.
+ *
+ * <p>One instance per stream task's punctuator, used on its stream thread.
  */
 final class TimerShare {
   /** How late an input record may be processed before the input counts as waiting. */
   static final long WAITING_LAG_MS = 500;
 
-  /** How long after the last late record the input still counts as waiting. */
-  static final long IDLE_AFTER_MS = 1_000;
-
   private final long intervalNanos;
-  private final IntSupplier openTasks;
+  private final Supplier<TaskMemory.ThreadInput> input;
   private final LongSupplier nanoTime;
 
   /**
    * @param interval the punctuation interval
-   * @param openTasks how many stream tasks of this process are open (they share the thread)
+   * @param input the calling stream thread's input accounting
    * @param nanoTime the clock the budget is read against ({@link System#nanoTime} but in tests)
    */
-  TimerShare(Duration interval, IntSupplier openTasks, LongSupplier nanoTime) {
+  TimerShare(Duration interval, Supplier<TaskMemory.ThreadInput> input, LongSupplier nanoTime) {
     this.intervalNanos = interval.toNanos();
-    this.openTasks = openTasks;
+    this.input = input;
     this.nanoTime = nanoTime;
   }
 
@@ -52,12 +49,15 @@ final class TimerShare {
   }
 
   /**
-   * The budget of the tick at {@code now} (wall-clock ms), in nanoseconds of {@link #now}: the
-   * task's part of the interval, or of half of it while input waits ({@code memory}'s latest input
-   * record).
+   * The budget of this tick in nanoseconds of {@link #now}; starts the thread's input accounting
+   * afresh for the next tick.
    */
-  long budget(TaskMemory memory, long now) {
-    boolean waiting = memory.inputLagMs > WAITING_LAG_MS && now - memory.inputAt <= IDLE_AFTER_MS;
-    return (waiting ? intervalNanos / 2 : intervalNanos) / Math.max(1, openTasks.getAsInt());
+  long budget() {
+    TaskMemory.ThreadInput in = input.get();
+    boolean waiting = in.records > 0 && in.lagMs > WAITING_LAG_MS;
+    long spent = in.nanos;
+    in.records = 0;
+    in.nanos = 0;
+    return waiting ? Math.min(intervalNanos, spent) : intervalNanos;
   }
 }

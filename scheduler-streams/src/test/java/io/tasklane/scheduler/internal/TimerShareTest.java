@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,22 +89,15 @@ class TimerShareTest {
   }
 
   @Test
-  void whileInputWaitsATickHasHalfTheShareUntilNoLateInputCameForASecond() {
+  void whileInputWaitsATickHasNoLongerThanTheInputHadSinceTheLastTick() {
     dueAtOneSecond();
-    // half the interval: a timer costs a third of it, so a tick fires two (the check after the
-    // second reads 2/3 > 1/2), and three without waiting input (3/3)
-    d.nanoStep = INTERVAL_NANOS / 3 + 1;
+    d.nanoStep = Duration.ofMillis(1).toNanos(); // a late record takes 1 ms, a timer too
     d.advanceTo(T0 + 1_000);
-    lateInput(); // processed at T0 + 1,000
+    lateInput();
     d.advanceTo(T0 + 1_100);
-    assertThat(d.dispatches()).hasSize(2);
-    d.advanceTo(T0 + 1_000 + TimerShare.IDLE_AFTER_MS);
-    assertThat(d.dispatches()).hasSize(2);
-    d.advance(100);
-    assertThat(d.dispatches()).hasSize(3);
-    d.nanoStep = 0;
-    d.advance(100);
-    assertThat(d.dispatches()).hasSize(TIMERS - 7);
+    assertThat(d.dispatches()).hasSize(1);
+    d.advance(100); // no input since: the whole share, tens of timers
+    assertThat(d.dispatches()).hasSize(TIMERS - 1);
   }
 
   @Test
@@ -130,27 +122,21 @@ class TimerShareTest {
   }
 
   @Test
-  void theShareIsTheIntervalSplitOverTheOpenTasksAndHalfOfItWhileTheLatestInputIsLate() {
-    TaskMemory memory = new TaskMemory(Alerts.OFF);
-    AtomicLong tasks = new AtomicLong(4);
-    TimerShare share =
-        new TimerShare(Duration.ofMillis(20), () -> (int) tasks.get(), System::nanoTime);
-    long whole = Duration.ofMillis(20).toNanos() / 4;
+  void aTickHasTheIntervalAndNoMoreThanTheInputHadWhileItWaits() {
+    TaskMemory.ThreadInput in = new TaskMemory.ThreadInput();
+    TimerShare share = new TimerShare(Duration.ofMillis(20), () -> in, System::nanoTime);
+    long interval = Duration.ofMillis(20).toNanos();
+    long ms = Duration.ofMillis(1).toNanos();
     long t = T0;
 
-    assertThat(share.budget(memory, t)).as("no input yet").isEqualTo(whole);
-    memory.input(t - TimerShare.WAITING_LAG_MS - 1, t);
-    assertThat(share.budget(memory, t + 20)).as("the latest input was late").isEqualTo(whole / 2);
-    assertThat(share.budget(memory, t + TimerShare.IDLE_AFTER_MS))
-        .as("still, until that long after it")
-        .isEqualTo(whole / 2);
-    assertThat(share.budget(memory, t + TimerShare.IDLE_AFTER_MS + 1))
-        .as("no input since")
-        .isEqualTo(whole);
-    memory.input(t - TimerShare.WAITING_LAG_MS, t);
-    assertThat(share.budget(memory, t + 20)).as("input keeping up").isEqualTo(whole);
-    tasks.set(0);
-    memory.input(t - 60_000, t);
-    assertThat(share.budget(memory, t)).isEqualTo(Duration.ofMillis(10).toNanos());
+    assertThat(share.budget()).as("no input").isEqualTo(interval);
+    in.processed(t - TimerShare.WAITING_LAG_MS - 1, t, 2 * ms);
+    assertThat(share.budget()).as("late input took 2 ms").isEqualTo(2 * ms);
+    assertThat(share.budget()).as("none since").isEqualTo(interval);
+    in.processed(t - TimerShare.WAITING_LAG_MS, t, 2 * ms);
+    assertThat(share.budget()).as("input keeping up").isEqualTo(interval);
+    in.processed(t - 60_000, t, 12 * ms);
+    in.processed(t - 60_000, t, 12 * ms);
+    assertThat(share.budget()).as("late input took longer than the interval").isEqualTo(interval);
   }
 }
