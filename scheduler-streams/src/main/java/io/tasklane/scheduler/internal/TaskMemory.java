@@ -98,7 +98,7 @@ final class TaskMemory {
     long nanos;
     long lagMs;
 
-    /** A record written at {@code timestamp} was processed at {@code now} in {@code nanos}. */
+    /** A record written at {@code timestamp}, handed at {@code now}, took {@code took} ns. */
     void processed(long timestamp, long now, long took) {
       records++;
       nanos += took;
