@@ -4,9 +4,7 @@ import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.Unschedule;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,17 +38,7 @@ final class ScheduleMachine {
   private final FireRunner runner;
   private boolean repaired;
 
-  /**
-   * The parsed fires of the schedules fired last ({@link #firesOf}), as many as the stream task
-   * keeps states in memory ({@link ScheduleStore#RECENT_STATES}).
-   */
-  private final Map<String, ParsedFires> parsed =
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, ParsedFires> eldest) {
-          return size() > ScheduleStore.RECENT_STATES;
-        }
-      };
+  private final ParsedFires parsed = new ParsedFires();
 
   /** The last schedule name the timer repair read, or null before the first slice. */
   private String repairedUpTo;
@@ -158,7 +146,7 @@ final class ScheduleMachine {
     }
     long at = s.nextFireAt();
     ScheduleDefinition d = s.definition();
-    Fires fires = firesOf(d);
+    Fires fires = parsed.of(d);
     if (!d.enabled()) {
       long latest = Math.max(at, fires.atOrBefore(now));
       String fireId = TaskIds.forScheduleFire(name, latest, -1);
@@ -278,24 +266,6 @@ final class ScheduleMachine {
       engine.metrics().count(SchedulerEvent.TIMER_HEAL_UNREADABLE);
     }
   }
-
-  /**
-   * The fire instants of {@code d}, parsed once per definition: a state kept in memory keeps its
-   * definition's instance from fire to fire, so a schedule that fires often does not parse its cron
-   * expression (or rate) and zone at every fire. A new definition of the name parses again.
-   */
-  private Fires firesOf(ScheduleDefinition d) {
-    ParsedFires cached = parsed.get(d.name());
-    if (cached != null && cached.definition() == d) {
-      return cached.fires();
-    }
-    Fires fires = new Fires(d);
-    parsed.put(d.name(), new ParsedFires(d, fires));
-    return fires;
-  }
-
-  /** The fires of one definition instance. */
-  private record ParsedFires(ScheduleDefinition definition, Fires fires) {}
 
   /** A fire is on time when found within two ticks of the punctuator (at least a second). */
   private long tolerance() {
