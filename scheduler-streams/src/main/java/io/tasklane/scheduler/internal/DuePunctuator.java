@@ -97,6 +97,14 @@ final class DuePunctuator implements Punctuator {
   private int fireDue(long now, int bound) {
     long budget = share.budget();
     long from = share.now();
+    try {
+      return fireWithin(now, bound, budget, from);
+    } finally {
+      share.spent(share.now() - from);
+    }
+  }
+
+  private int fireWithin(long now, int bound, long budget, long from) {
     int fired = 0;
     while (!carried.isEmpty() && fired < bound) {
       if (fired > 0 && share.now() - from >= budget) {

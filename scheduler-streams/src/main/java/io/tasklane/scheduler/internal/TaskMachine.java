@@ -81,7 +81,12 @@ final class TaskMachine {
     try {
       handle.run();
     } finally {
-      engine.memory().input().processed(timestamp, now, engine.nanoTime().getAsLong() - began);
+      long end = engine.nanoTime().getAsLong();
+      engine
+          .memory()
+          .input()
+          .processed(
+              timestamp, now, end - began, end, engine.settings().punctuationInterval().toNanos());
     }
   }
 

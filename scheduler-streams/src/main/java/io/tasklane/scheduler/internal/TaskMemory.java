@@ -89,20 +89,35 @@ final class TaskMemory {
   }
 
   /**
-   * What the processors of one stream thread's tasks did with input records since the thread's last
-   * punctuator tick ({@link TimerShare}): how many they were handed, how long they took, and how
-   * late the latest was processed. Used on that thread only.
+   * What the processors and punctuators of one stream thread's tasks did, for the {@link
+   * TimerShare} of its punctuators: the input processing time not yet matched by timers (the
+   * credit), how late the latest input record was processed and when, and how busy the thread was
+   * in its current and last window. Used on that thread only.
    */
   static final class ThreadInput {
-    long records;
-    long nanos;
+    long creditNanos;
     long lagMs;
+    long lastAtNanos = Long.MIN_VALUE;
 
-    /** A record written at {@code timestamp}, handed at {@code now}, took {@code took} ns. */
-    void processed(long timestamp, long now, long took) {
-      records++;
-      nanos += took;
+    /** Start of the current window of the nano clock, {@link Long#MIN_VALUE} before the first. */
+    long windowStartNanos = Long.MIN_VALUE;
+
+    /** Input and timer time measured in the current window. */
+    long busyNanos;
+
+    /** Whether the thread was busy for most of its last window. */
+    boolean contended;
+
+    /**
+     * A record written at {@code timestamp}, handed at {@code now} (wall clock), took {@code took}
+     * ns and ended at {@code endNanos} (the engine's nano clock); the credit stays within {@code
+     * capNanos}.
+     */
+    void processed(long timestamp, long now, long took, long endNanos, long capNanos) {
+      creditNanos = Math.min(capNanos, creditNanos + took);
+      busyNanos += took;
       lagMs = now - timestamp;
+      lastAtNanos = endNanos;
     }
   }
 

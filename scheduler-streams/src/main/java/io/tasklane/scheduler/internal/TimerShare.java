@@ -15,18 +15,37 @@ import java.util.function.Supplier;
  * punctuators that always have timers due left the input about one record per task per turn:
  * results, cancels, pauses and unschedules waited for minutes while the fires kept their time.
  *
- * <p>So a tick has at most one punctuation interval, and a round of ticks over the thread's tasks
- * ends within as many intervals as it has tasks. And while input waits, a tick has no longer than
- * the thread spent on input records since its last tick (of any task), so that timers and input get
- * about half the thread each. Input waits when the thread's tasks were handed records since that
- * tick and the latest was processed more than {@link #WAITING_LAG_MS} after its timestamp. The
- * first timer of a tick always fires.
+ * <p>So a tick has at most one punctuation interval. And while input waits for the thread, the
+ * ticks of all the thread's tasks together have no longer than the thread spent on input records
+ * (its credit, at most one interval), so that timers and input get about half the thread each: what
+ * a tick spends is taken from the credit, and once it is used up the thread's other tasks fire one
+ * timer each until input ran again. Input waits for the thread when the thread was busy (input and
+ * timers) for at least {@link #BUSY_PERCENT} % of its last window of {@link #WINDOW_INTERVALS}
+ * intervals, and the latest record was processed more than {@link #WAITING_LAG_MS} after its
+ * timestamp, no longer than a window ago. Late records on an idle thread (a record stamped long
+ * before it could be read, a task kept from processing while its other partition catches up) leave
+ * the timers their whole interval. Otherwise a tick has the whole interval and the credit is
+ * dropped. The first timer of a tick always fires.
  *
- * <p>One instance per stream task's punctuator, used on its stream thread.
+ * <p>One instance per stream task's punctuator, used on its stream thread; the credit is the
+ * thread's ({@link TaskMemory.ThreadInput}), shared by its tasks' punctuators.
  */
 final class TimerShare {
-  /** How late an input record may be processed before the input counts as waiting. */
-  static final long WAITING_LAG_MS = 500;
+  /**
+   * How late an input record may be processed before the input counts as waiting: the default
+   * misfire threshold, so that under overload neither a fire nor an input record is kept waiting
+   * much longer than the other before the thread is shared.
+   */
+  static final long WAITING_LAG_MS = 5_000;
+
+  /**
+   * The window, in punctuation intervals, over which the thread's busy share is measured; also how
+   * long after the latest late record the input may still count as waiting.
+   */
+  static final int WINDOW_INTERVALS = 5;
+
+  /** How busy the thread must have been in its last window for input to wait for it. */
+  static final int BUSY_PERCENT = 75;
 
   private final long intervalNanos;
   private final Supplier<TaskMemory.ThreadInput> input;
@@ -48,16 +67,42 @@ final class TimerShare {
     return nanoTime.getAsLong();
   }
 
-  /**
-   * The budget of this tick in nanoseconds of {@link #now}; starts the thread's input accounting
-   * afresh for the next tick.
-   */
+  /** The budget of a tick starting now, in nanoseconds of {@link #now}. */
   long budget() {
     TaskMemory.ThreadInput in = input.get();
-    boolean waiting = in.records > 0 && in.lagMs > WAITING_LAG_MS;
-    long spent = in.nanos;
-    in.records = 0;
-    in.nanos = 0;
-    return waiting ? Math.min(intervalNanos, spent) : intervalNanos;
+    long now = now();
+    roll(in, now);
+    boolean waiting =
+        in.contended
+            && in.lagMs > WAITING_LAG_MS
+            && in.lastAtNanos != Long.MIN_VALUE
+            && now - in.lastAtNanos <= WINDOW_INTERVALS * intervalNanos;
+    if (!waiting) {
+      in.creditNanos = 0;
+      return intervalNanos;
+    }
+    return Math.min(intervalNanos, in.creditNanos);
+  }
+
+  /** A tick spent {@code nanos} firing timers: taken from the thread's credit. */
+  void spent(long nanos) {
+    TaskMemory.ThreadInput in = input.get();
+    in.creditNanos = Math.max(0, in.creditNanos - nanos);
+    in.busyNanos += nanos;
+  }
+
+  /** Starts a new window once the current one is over, judging how busy the thread was in it. */
+  private void roll(TaskMemory.ThreadInput in, long now) {
+    if (in.windowStartNanos == Long.MIN_VALUE) {
+      in.windowStartNanos = now;
+      in.busyNanos = 0;
+      return;
+    }
+    long length = now - in.windowStartNanos;
+    if (length >= WINDOW_INTERVALS * intervalNanos) {
+      in.contended = in.busyNanos * 100 >= length * BUSY_PERCENT;
+      in.windowStartNanos = now;
+      in.busyNanos = 0;
+    }
   }
 }

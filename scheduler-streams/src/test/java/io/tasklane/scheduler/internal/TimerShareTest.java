@@ -21,10 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A punctuator tick fires its timers only for its {@link TimerShare}, a part of the punctuation
- * interval (of half of it while input records wait), and carries the rest to the next ticks: none
- * is lost, none fires twice, they fire oldest first, and a carried entry that input moved meanwhile
- * is stale. The engine's nano clock moves on by {@link Driver#nanoStep} at each reading: a whole
- * interval, so that a tick fires exactly one timer, or nothing, so that a tick fires them all.
+ * interval (no more than the input had while input records wait), and carries the rest to the next
+ * ticks: none is lost, none fires twice, they fire oldest first, and a carried entry that input
+ * moved meanwhile is stale. The engine's nano clock moves on by {@link Driver#nanoStep} at each
+ * reading: a whole interval, so that a tick fires exactly one timer, or nothing, so that a tick
+ * fires them all.
  */
 class TimerShareTest {
   private static final int TIMERS = 12;
@@ -43,12 +44,12 @@ class TimerShareTest {
     d.close();
   }
 
-  /** A task due far ahead, written 5 s before it is processed: the input waits. */
+  /** A task due far ahead, written 10 s before it is processed: late input. */
   private void lateInput() {
     TaskEnvelope later = Driver.task(T0 + 3_600_000);
     d.tasks.pipeInput(
         new TestRecord<>(
-            later.routingKey(), WireCodec.encode(later), Instant.ofEpochMilli(d.now - 5_000)));
+            later.routingKey(), WireCodec.encode(later), Instant.ofEpochMilli(d.now - 10_000)));
   }
 
   /** {@link #TIMERS} tasks due from T0 + 1,050 ms on, a millisecond apart. */
@@ -89,15 +90,30 @@ class TimerShareTest {
   }
 
   @Test
-  void whileInputWaitsATickHasNoLongerThanTheInputHadSinceTheLastTick() {
+  void lateInputOnABusyThreadLeavesTheTicksNoLongerThanTheInputHad() {
     dueAtOneSecond();
     d.nanoStep = Duration.ofMillis(1).toNanos(); // a late record takes 1 ms, a timer too
     d.advanceTo(T0 + 1_000);
+    // the thread was busy for its whole last window (how that is judged: the test below)
+    d.engine.memory().input().contended = true;
     lateInput();
     d.advanceTo(T0 + 1_100);
-    assertThat(d.dispatches()).hasSize(1);
-    d.advance(100); // no input since: the whole share, tens of timers
-    assertThat(d.dispatches()).hasSize(TIMERS - 1);
+    assertThat(d.dispatches()).as("the input's 1 ms").hasSize(1);
+    d.advance(100);
+    assertThat(d.dispatches()).as("no input since: the first timer only").hasSize(1);
+    d.nanos += Duration.ofSeconds(1).toNanos(); // no record for ten intervals: input is done
+    d.advance(100);
+    assertThat(d.dispatches()).as("the whole interval").hasSize(TIMERS - 2);
+  }
+
+  @Test
+  void lateInputOnAnIdleThreadLeavesTheTicksTheirInterval() {
+    dueAtOneSecond();
+    d.nanoStep = Duration.ofMillis(1).toNanos();
+    d.advanceTo(T0 + 1_000);
+    lateInput(); // stamped 10 s before it was read, but nothing kept it waiting for the thread
+    d.advanceTo(T0 + 1_100);
+    assertThat(d.dispatches()).hasSize(TIMERS);
   }
 
   @Test
@@ -122,21 +138,42 @@ class TimerShareTest {
   }
 
   @Test
-  void aTickHasTheIntervalAndNoMoreThanTheInputHadWhileItWaits() {
+  void theTicksOfABusyThreadShareTheTimeItsInputHad() {
     TaskMemory.ThreadInput in = new TaskMemory.ThreadInput();
-    TimerShare share = new TimerShare(Duration.ofMillis(20), () -> in, System::nanoTime);
+    long[] clock = {0};
+    TimerShare share = new TimerShare(Duration.ofMillis(20), () -> in, () -> clock[0]);
     long interval = Duration.ofMillis(20).toNanos();
+    long window = TimerShare.WINDOW_INTERVALS * interval;
     long ms = Duration.ofMillis(1).toNanos();
-    long t = T0;
+    long late = T0 - TimerShare.WAITING_LAG_MS - 1;
 
     assertThat(share.budget()).as("no input").isEqualTo(interval);
-    in.processed(t - TimerShare.WAITING_LAG_MS - 1, t, 2 * ms);
-    assertThat(share.budget()).as("late input took 2 ms").isEqualTo(2 * ms);
-    assertThat(share.budget()).as("none since").isEqualTo(interval);
-    in.processed(t - TimerShare.WAITING_LAG_MS, t, 2 * ms);
+    clock[0] += window;
+    in.processed(late, T0, window, clock[0], interval); // late input took the whole window
+    assertThat(share.budget())
+        .as("busy, and the credit is one interval at most")
+        .isEqualTo(interval);
+    share.spent(interval);
+    assertThat(share.budget()).as("the next task of the thread: credit used up").isZero();
+
+    in.processed(late, T0, 3 * ms, clock[0], interval);
+    share.spent(ms);
+    assertThat(share.budget()).as("a tick leaves what it did not use").isEqualTo(2 * ms);
+
+    in.processed(T0 - TimerShare.WAITING_LAG_MS, T0, 2 * ms, clock[0], interval);
     assertThat(share.budget()).as("input keeping up").isEqualTo(interval);
-    in.processed(t - 60_000, t, 12 * ms);
-    in.processed(t - 60_000, t, 12 * ms);
-    assertThat(share.budget()).as("late input took longer than the interval").isEqualTo(interval);
+    in.processed(late, T0, ms, clock[0], interval);
+    assertThat(share.budget()).as("the credit was dropped meanwhile").isEqualTo(ms);
+
+    clock[0] += window; // a window in which the thread worked 28 ms of 100
+    in.processed(late, T0, ms, clock[0], interval);
+    assertThat(share.budget()).as("late input on a thread that idled").isEqualTo(interval);
+
+    clock[0] += window;
+    share.spent(window); // timers alone kept the thread busy for a window
+    clock[0] += 1;
+    assertThat(share.budget())
+        .as("busy, but no record for a window: input is done")
+        .isEqualTo(interval);
   }
 }
