@@ -90,13 +90,21 @@ public final class Stores {
         .withCachingEnabled();
   }
 
-  /** Cached like the due-index, and for the same reason: it follows the records. */
+  /**
+   * Not cached: an entry moves with its record's state, and under load those moves are seconds
+   * apart, so the cache folded few of them while its sorted map of long keys sharing their state
+   * and handler prefix cost the stream thread more than the RocksDB writes and changelog records it
+   * saved (docs/scheduler-streams.md, *Why the search index is not cached*). Written just after its
+   * record ({@link TaskStore}), so it never leads the record: an entry a kill -9 lost is written
+   * back ({@link TimerRepair}), and one left for an older state is checked against the record by
+   * its readers.
+   */
   static StoreBuilder<KeyValueStore<Bytes, byte[]>> taskIndex() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASK_INDEX),
             Serdes.Bytes(),
             Serdes.ByteArray())
-        .withCachingEnabled();
+        .withCachingDisabled();
   }
 
   static StoreBuilder<KeyValueStore<String, Long>> stateCounts() {

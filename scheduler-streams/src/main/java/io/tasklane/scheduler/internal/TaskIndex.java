@@ -13,9 +13,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * StateCounts}) of one stream task, moved by {@link TaskStore} with every write of a record, in the
  * same processor call and so the same commit (under {@code exactly_once_v2} the same transaction).
  * One entry per task with an envelope and a state ({@link TaskIndexKey}). A transition costs one
- * delete and one put of a small key (a cached store: a task that changes several times within a
- * commit interval leaves one changelog record); its count moves only when its state or handler
- * does. Used on the stream task's thread only.
+ * delete and one put of a small key, written through to RocksDB and the changelog (the counts are
+ * cached: a count that changes many times within a commit interval leaves one changelog record);
+ * its count moves only when its state or handler does. Used on the stream task's thread only.
  */
 final class TaskIndex {
   private final KeyValueStore<Bytes, byte[]> store;

@@ -17,10 +17,11 @@ import org.slf4j.LoggerFactory;
  * report figures ({@link ReportRecorder}), so none of them drifts from the records; the {@link
  * TimerRepair} writes back entries a crash lost. One instance per processor, opened in the
  * processor's {@code init} and closed in its {@code close}, used on the stream task's thread only
- * (processing and punctuation). A record is written through to RocksDB and the changelog at once,
- * the index entries and counts go to the stores' caches and reach the changelogs at the next commit
- * (under {@code exactly_once_v2} all in the commit's transaction; {@link Stores}). A record written
- * or read lately is read back from the stream task's {@link TaskMemory}.
+ * (processing and punctuation). A record and then its search entry are written through to RocksDB
+ * and the changelog at once, the due-index entries and counts go to the stores' caches and reach
+ * the changelogs at the next commit (under {@code exactly_once_v2} all in the commit's transaction;
+ * {@link Stores}). A record written or read lately is read back from the stream task's {@link
+ * TaskMemory}.
  */
 final class TaskStore {
   private static final Logger LOG = LoggerFactory.getLogger(TaskStore.class);
@@ -183,8 +184,8 @@ final class TaskStore {
         index.put(waitAt, WaitTimers.timerId(id), TimerKind.WAIT);
       }
     }
-    search.moved(id, previous, next);
     tasks.put(id, next);
+    search.moved(id, previous, next); // after the record: the index never leads it
     remember(id, next);
     memory().load.moved(previous, next);
     memory().reports.moved(id, previous, next);
@@ -195,8 +196,8 @@ final class TaskStore {
     if (waitAt >= 0) {
       index.remove(DueIndexKey.of(waitAt, WaitTimers.timerId(id)));
     }
-    search.moved(id, previous, null);
     tasks.put(id, null);
+    search.moved(id, previous, null);
     memory().recent.remove(id);
     memory().load.moved(previous, null);
   }
