@@ -15,10 +15,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * timer, a time key for {@link TimerKind#DUE}, {@link TimerKind#DEADLINE} and {@link
  * TimerKind#PURGE}, a queue key for {@link TimerKind#QUEUED} ({@link DueIndexKey}). The value is
  * the timer kind's byte. Used on the stream task's thread only (processors and punctuator); its
- * writes go to the store's cache and reach the changelog at the next commit, with the other two
- * stores'. The stream task's {@link TaskMemory#nextDueAt} spares the punctuator the store reads of
- * the ticks at which nothing is due: every time entry written here lowers it, every due scan moves
- * it to the first entry after the scan.
+ * writes go through to RocksDB and the changelog at once, each just after the record it belongs to
+ * ({@link TaskStore}, {@link ScheduleStore}). The stream task's {@link TaskMemory#nextDueAt} spares
+ * the punctuator the store reads of the ticks at which nothing is due and the keys before it: every
+ * time entry written here lowers it, every due scan moves it to the first entry not yet returned.
  */
 final class DueIndex {
   /** How far past a scan the next due entry is looked for; no entry in it: scanned again then. */
@@ -106,8 +106,12 @@ final class DueIndex {
 
   /**
    * Up to {@code bound} time entries due at or before {@code now}, in due order. Reads nothing
-   * before {@link TaskMemory#nextDueAt}; a scan that found fewer than {@code bound} entries (the
-   * caller takes every one out of the index) sets it to the first entry after {@code now}.
+   * before {@link TaskMemory#nextDueAt}, neither at a tick before it nor, in the store, the keys
+   * before it: the fired entries' deletions stay in RocksDB until a compaction drops them, and a
+   * scan from the first key stepped over all of them at every tick. The caller takes every entry
+   * returned out of the index before it scans again ({@link DuePunctuator} carries the ones it did
+   * not fire yet), so a scan that found fewer than {@code bound} entries sets it to the first entry
+   * after {@code now}, one that found {@code bound} to the instant of its last.
    */
   List<Entry> due(long now, int bound) {
     TaskMemory m = memory.get();
@@ -115,8 +119,9 @@ final class DueIndex {
       return List.of();
     }
     List<Entry> due = new ArrayList<>();
-    try (KeyValueIterator<Bytes, byte[]> it =
-        store.range(DueIndexKey.FIRST, DueIndexKey.upTo(now))) {
+    Bytes from =
+        m.nextDueAt == Long.MIN_VALUE ? DueIndexKey.FIRST : DueIndexKey.of(m.nextDueAt, "");
+    try (KeyValueIterator<Bytes, byte[]> it = store.range(from, DueIndexKey.upTo(now))) {
       while (it.hasNext() && due.size() < bound) {
         KeyValue<Bytes, byte[]> kv = it.next();
         due.add(new Entry(kv.key, kv.value));
@@ -124,14 +129,15 @@ final class DueIndex {
     }
     if (due.size() < bound) {
       m.nextDueAt = firstAfter(now);
+    } else {
+      m.nextDueAt = due.get(due.size() - 1).at();
     }
     return due;
   }
 
   /**
    * The due time of the first time entry after {@code now} within {@link #NEXT_DUE_HORIZON_MS}, or
-   * the end of that horizon (a range over the cached store copies the cached keys in it first, so
-   * the horizon bounds the copy too).
+   * the end of that horizon (which bounds the read when nothing is due soon).
    */
   private long firstAfter(long now) {
     long horizon = now + NEXT_DUE_HORIZON_MS;
@@ -143,7 +149,7 @@ final class DueIndex {
 
   /**
    * Adds up to {@code max} keys of {@code handler}'s queue to {@code head}, in due order: one range
-   * over the store (a range over a cached store first copies the cached keys in it).
+   * over the store.
    */
   void readQueue(String handler, int max, ArrayDeque<Bytes> head) {
     try (KeyValueIterator<Bytes, byte[]> it =

@@ -11,11 +11,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * and their timers, which live in the task timers' {@link DueIndex} as {@link TimerKind#SCHEDULE}
  * entries under {@link #TIMER_PREFIX} and the name (task ids are UUIDs, so they never collide).
  * Writing a state also moves its timer's entry. One instance per processor, opened in its {@code
- * init}; used on the stream task's thread only; a state and its logged fires are written through to
- * RocksDB and the changelogs at once, the timers go to the due-index's cache and reach the
- * changelog at the next commit (under {@code exactly_once_v2} all in the commit's transaction;
- * {@link Stores}). The states the stream task's stores read or wrote last are kept decoded in its
- * {@link TaskMemory}, so a schedule that fires often is not decoded from JSON at every fire.
+ * init}; used on the stream task's thread only; a state, its logged fires and then its timer entry
+ * are written through to RocksDB and the changelogs at once (under {@code exactly_once_v2} all in
+ * the commit's transaction; {@link Stores}). The states the stream task's stores read or wrote last
+ * are kept decoded in its {@link TaskMemory}, so a schedule that fires often is not decoded from
+ * JSON at every fire.
  */
 final class ScheduleStore {
   /**
@@ -96,25 +96,28 @@ final class ScheduleStore {
 
   /** Stores {@code next} in place of {@code previous} (null when new), moving the timer. */
   void put(String name, ScheduleState previous, ScheduleState next) {
-    if (previous != null
-        && previous.hasTimer()
-        && (!next.hasTimer() || timerAt(previous) != timerAt(next))) {
+    boolean moved =
+        previous != null
+            && previous.hasTimer()
+            && (!next.hasTimer() || timerAt(previous) != timerAt(next));
+    putFired(name, next);
+    if (moved) {
       index.delete(timerAt(previous), timerId(name));
     }
-    putFired(name, next);
   }
 
   /**
-   * Stores {@code next}, the fires no overlap policy needs moved to the {@link FireLog}; the
-   * punctuator already took the fired timer's entry out of the index.
+   * Stores {@code next}, the fires no overlap policy needs moved to the {@link FireLog}, then its
+   * timer's entry (so that it never leads the state); the punctuator already took the fired timer's
+   * entry out of the index.
    */
   void putFired(String name, ScheduleState next) {
-    if (next.hasTimer()) {
-      index.put(timerAt(next), timerId(name), TimerKind.SCHEDULE);
-    }
     ScheduleState stored = log.moveDetached(name, next);
     schedules.put(name, stored);
     recent().put(name, stored);
+    if (next.hasTimer()) {
+      index.put(timerAt(next), timerId(name), TimerKind.SCHEDULE);
+    }
   }
 
   /**

@@ -61,10 +61,10 @@ public final class Stores {
    * commit interval at load, so the small stores' writes evicted and their folding was lost. Reads
    * of a DISPATCHED record come from the stream task's {@link TaskMemory}. Written through like the
    * schedule states, so that a fire's task is stored before its schedule moves on to the next fire
-   * (a kill -9 between the two makes the fire again, under the same task id). The index and the
-   * counts, cached, reach the changelog at the next flush: after a kill -9 an entry a restored
-   * record lacks is written back ({@link TimerRepair}), one it no longer matches is stale and
-   * dropped ({@link DuePunctuator}).
+   * (a kill -9 between the two makes the fire again, under the same task id). The indexes are
+   * written just after the record, the counts, cached, at the next flush: after a kill -9 an entry
+   * a restored record lacks is written back ({@link TimerRepair}), one it no longer matches is
+   * stale and dropped ({@link DuePunctuator}).
    */
   static StoreBuilder<KeyValueStore<String, TaskRecord>> tasks() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
@@ -75,19 +75,21 @@ public final class Stores {
   }
 
   /**
-   * Cached: a deadline written at dispatch and deleted by the result within a commit interval never
-   * reaches RocksDB or the changelog. Not written ahead of the records but when an eviction flushes
-   * it early (an uncached index next to cached records left, after a kill -9, records whose timer
-   * entry was already deleted); either way a mismatch after a kill -9 is repaired ({@link #tasks}).
-   * A range over a cached store copies the cached keys in the range first, so the punctuator reads
-   * queue heads in batches ({@link DuePunctuator}).
+   * Not cached, like the search index: a timer entry lives from its record's write to its firing,
+   * seconds apart under load, so the cache folded few puts with their deletes, while its sorted map
+   * of keys sharing their time prefix was the largest cost of the stream thread left
+   * (docs/scheduler-streams.md, *Why the due-index is not cached*). Written just after its record
+   * ({@link TaskStore}, {@link ScheduleStore}), so it never leads the record: an entry a kill -9
+   * lost is written back ({@link TimerRepair}), one left for an older record is stale and dropped
+   * when it fires ({@link DuePunctuator}). A due scan starts at the stream task's first possible
+   * due key, never at the fired entries' deletions before it ({@link DueIndex#due}).
    */
   static StoreBuilder<KeyValueStore<Bytes, byte[]>> dueIndex() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(DUE_INDEX),
             Serdes.Bytes(),
             Serdes.ByteArray())
-        .withCachingEnabled();
+        .withCachingDisabled();
   }
 
   /**
@@ -127,7 +129,7 @@ public final class Stores {
    * Not cached, like the task records: a schedule state (a few hundred bytes) is written once per
    * fire, so within a commit interval there is nothing to fold, and at thousands of fires a second
    * the states filled the record cache (docs/scheduler-streams.md, Stores). Reads come from the
-   * stream task's memory ({@link ScheduleStore}); its timers stay in the cached due-index.
+   * stream task's memory ({@link ScheduleStore}); its timers are due-index entries.
    */
   static StoreBuilder<KeyValueStore<String, ScheduleState>> schedules() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(

@@ -17,11 +17,11 @@ import org.slf4j.LoggerFactory;
  * report figures ({@link ReportRecorder}), so none of them drifts from the records; the {@link
  * TimerRepair} writes back entries a crash lost. One instance per processor, opened in the
  * processor's {@code init} and closed in its {@code close}, used on the stream task's thread only
- * (processing and punctuation). A record and then its search entry are written through to RocksDB
- * and the changelog at once, the due-index entries and counts go to the stores' caches and reach
- * the changelogs at the next commit (under {@code exactly_once_v2} all in the commit's transaction;
- * {@link Stores}). A record written or read lately is read back from the stream task's {@link
- * TaskMemory}.
+ * (processing and punctuation). A record and then its due-index and search entries are written
+ * through to RocksDB and the changelogs at once, so no index leads its record; the counts go to
+ * their store's cache and reach the changelog at the next commit (under {@code exactly_once_v2} all
+ * in the commit's transaction; {@link Stores}). A record written or read lately is read back from
+ * the stream task's {@link TaskMemory}.
  */
 final class TaskStore {
   private static final Logger LOG = LoggerFactory.getLogger(TaskStore.class);
@@ -113,12 +113,14 @@ final class TaskStore {
 
   /** Stores {@code next} (replacing {@code previous}, null when new) with its timer and count. */
   void put(String id, TaskRecord previous, TaskRecord next) {
-    if (previous != null
+    write(id, previous, next, movedTimer(previous, next));
+  }
+
+  /** Whether {@code previous} had a timer entry that {@code next} no longer has. */
+  private static boolean movedTimer(TaskRecord previous, TaskRecord next) {
+    return previous != null
         && previous.hasTimer()
-        && (previous.timerAt() != next.timerAt() || previous.timerKind() != next.timerKind())) {
-      index.delete(id, previous);
-    }
-    write(id, previous, next);
+        && (previous.timerAt() != next.timerAt() || previous.timerKind() != next.timerKind());
   }
 
   /**
@@ -126,15 +128,15 @@ final class TaskStore {
    * punctuator took out of the index when it fired ({@link #removeEntry}).
    */
   void putFired(String id, TaskRecord fired, TaskRecord next) {
-    write(id, fired, next);
+    write(id, fired, next, false);
   }
 
   /** Forgets a task: its record, its timer and its count. */
   void delete(String id, TaskRecord previous) {
+    forget(id, previous);
     if (previous.hasTimer()) {
       index.delete(id, previous);
     }
-    forget(id, previous);
   }
 
   /** Forgets {@code fired}, whose time entry the punctuator took out of the index already. */
@@ -170,7 +172,15 @@ final class TaskStore {
     repair.repairNextSlice(slice, budgetNanos, metrics);
   }
 
-  private void write(String id, TaskRecord previous, TaskRecord next) {
+  /**
+   * Writes the record, then (so that no index leads it) its timer entries, its search entry and its
+   * count; {@code deleteTimer}: the entry of {@code previous}'s timer goes.
+   */
+  private void write(String id, TaskRecord previous, TaskRecord next, boolean deleteTimer) {
+    tasks.put(id, next);
+    if (deleteTimer) {
+      index.delete(id, previous);
+    }
     if (next.hasTimer()) {
       index.put(id, next);
     }
@@ -184,19 +194,18 @@ final class TaskStore {
         index.put(waitAt, WaitTimers.timerId(id), TimerKind.WAIT);
       }
     }
-    tasks.put(id, next);
-    search.moved(id, previous, next); // after the record: the index never leads it
+    search.moved(id, previous, next);
     remember(id, next);
     memory().load.moved(previous, next);
     memory().reports.moved(id, previous, next);
   }
 
   private void forget(String id, TaskRecord previous) {
+    tasks.put(id, null);
     long waitAt = WaitTimers.at(previous);
     if (waitAt >= 0) {
       index.remove(DueIndexKey.of(waitAt, WaitTimers.timerId(id)));
     }
-    tasks.put(id, null);
     search.moved(id, previous, null);
     memory().recent.remove(id);
     memory().load.moved(previous, null);
