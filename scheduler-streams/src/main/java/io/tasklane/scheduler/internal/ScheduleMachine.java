@@ -155,7 +155,7 @@ final class ScheduleMachine {
       return;
     }
     // a timer that fires ahead (schedule-lead) makes the fire at its instant: its task is due then
-    List<Long> made = Misfires.toFire(d.misfirePolicy(), fires, at, Math.max(now, at), tolerance());
+    List<Long> made = Misfires.toFire(parsed.misfire(d), fires, at, Math.max(now, at), tolerance());
     for (long fireAt : made) {
       String fireId = TaskIds.forScheduleFire(name, fireAt, -1);
       s = runner.start(s, FireRunner.fire(fireId, fireAt, FireRecord.Kind.CALENDAR, null), now);
