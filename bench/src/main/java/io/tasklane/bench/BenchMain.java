@@ -8,7 +8,9 @@ import io.tasklane.harness.Cli;
 import io.tasklane.harness.DatabaseKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -91,6 +93,15 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--no-docs", description = "do not regenerate docs/benchmarks.md")
   boolean noDocs;
 
+  @Option(
+      names = "--scheduler-setting",
+      paramLabel = "KEY=VALUE",
+      description =
+          "a setting of every scheduler started, by key after tasklane.scheduler. (e.g."
+              + " kafka.num.stream.threads=2); repeatable; recorded in results.json; settings a"
+              + " scenario sets itself stay its own")
+  Map<String, String> schedulerSettings = new LinkedHashMap<>();
+
   static final class Names extends ArrayList<String> {
     Names() {
       super(BenchOptions.ALL);
@@ -133,6 +144,7 @@ public final class BenchMain implements Callable<Integer> {
         .schedules(or(schedules, quick ? 200 : 1_000), quick ? 20 : 60)
         .jfr(jfr)
         .writeDocs(!noDocs)
+        .schedulerSettings(schedulerSettings)
         .build();
   }
 

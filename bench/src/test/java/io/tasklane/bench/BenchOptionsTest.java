@@ -63,4 +63,23 @@ class BenchOptionsTest {
         .hasMessageContaining("--db postgres runs [throughput] only")
         .hasMessageContaining("[throughput, latency]");
   }
+
+  @Test
+  void schedulerSettingsAreTakenByKeyAndValue() {
+    BenchMain main = new BenchMain();
+    new CommandLine(main)
+        .parseArgs(
+            "--scheduler-setting",
+            "kafka.num.stream.threads=2",
+            "--scheduler-setting",
+            "commit-interval=500ms",
+            "schedules");
+    assertThat(main.options().schedulerSettings())
+        .containsOnly(
+            java.util.Map.entry("kafka.num.stream.threads", "2"),
+            java.util.Map.entry("commit-interval", "500ms"));
+    BenchMain none = new BenchMain();
+    new CommandLine(none).parseArgs("schedules");
+    assertThat(none.options().schedulerSettings()).isEmpty();
+  }
 }

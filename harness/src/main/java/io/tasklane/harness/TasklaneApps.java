@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Launch recipes of Tasklane's apps, each on its own module's runtime classpath ({@code
@@ -24,6 +27,10 @@ public final class TasklaneApps {
    */
   public static final String TOKEN = Secrets.token();
 
+  private static final String SCHEDULER_PREFIX = "tasklane.scheduler.";
+
+  private static final Pattern SETTING_KEY = Pattern.compile("[a-z][a-z0-9.-]*");
+
   /** What the launched scheduler instances send each other on forwarded status reads. */
   static final String INTER_INSTANCE_TOKEN = Secrets.token();
 
@@ -35,6 +42,7 @@ public final class TasklaneApps {
   private final String bootstrap;
   private final String namespace;
   private final boolean jfr;
+  private final Map<String, String> schedulerSettings;
 
   private TasklaneApps(Builder b) {
     this.home = Objects.requireNonNull(b.home, "TasklaneApps.home must be set");
@@ -45,6 +53,7 @@ public final class TasklaneApps {
     this.bootstrap = Objects.requireNonNull(b.bootstrap, "TasklaneApps.bootstrap must be set");
     this.namespace = Objects.requireNonNull(b.namespace, "TasklaneApps.namespace must be set");
     this.jfr = b.jfr;
+    this.schedulerSettings = Map.copyOf(b.schedulerSettings);
   }
 
   /** Starts describing the apps of one run. */
@@ -69,11 +78,13 @@ public final class TasklaneApps {
 
   /**
    * A scheduler instance; instances with the same namespace share the work. It runs with glibc's
-   * {@code MALLOC_ARENA_MAX=2}, as its distribution script and image do (docs/operations.md).
+   * {@code MALLOC_ARENA_MAX=2}, as its distribution script and image do (docs/operations.md), and
+   * with the {@link Builder#schedulerSettings} (settings a caller adds later win over them).
    */
   public JavaProcess.Builder scheduler(String name, int httpPort) {
-    return app(name, "io.tasklane.scheduler.SchedulerApp", "scheduler-streams")
-        .sysProp("tasklane.scheduler.bootstrap-servers", bootstrap)
+    JavaProcess.Builder b = app(name, "io.tasklane.scheduler.SchedulerApp", "scheduler-streams");
+    new TreeMap<>(schedulerSettings).forEach((k, v) -> b.sysProp(SCHEDULER_PREFIX + k, v));
+    return b.sysProp("tasklane.scheduler.bootstrap-servers", bootstrap)
         .sysProp("tasklane.scheduler.namespace", namespace)
         .sysProp("tasklane.scheduler.application-id", namespace + "-scheduler")
         .sysProp("tasklane.scheduler.state-dir", runDir.resolve("state-" + name).toString())
@@ -155,7 +166,15 @@ public final class TasklaneApps {
     }
   }
 
-  /** Collects the settings of a {@link TasklaneApps}; every one but {@link #jfr} is required. */
+  /** The settings every scheduler gets: {@code tasklane.scheduler.<key>} (docs/operations.md). */
+  public Map<String, String> schedulerSettings() {
+    return schedulerSettings;
+  }
+
+  /**
+   * Collects the settings of a {@link TasklaneApps}; every one but {@link #jfr} and {@link
+   * #schedulerSettings} is required.
+   */
   public static final class Builder {
     private Path home;
     private Path runDir;
@@ -165,6 +184,7 @@ public final class TasklaneApps {
     private String bootstrap;
     private String namespace;
     private boolean jfr;
+    private Map<String, String> schedulerSettings = Map.of();
 
     private Builder() {}
 
@@ -208,6 +228,28 @@ public final class TasklaneApps {
     /** Record every app with JFR ({@code settings=profile}) into the run directory. */
     public Builder jfr(boolean value) {
       this.jfr = value;
+      return this;
+    }
+
+    /**
+     * Settings of every scheduler, by key after {@code tasklane.scheduler.} ({@code
+     * commit-interval}, {@code kafka.num.stream.threads}, …).
+     *
+     * @throws IllegalArgumentException naming a key that is not a setting's name ({@code
+     *     [a-z0-9.-]}, starting with a letter) or that carries the prefix
+     */
+    public Builder schedulerSettings(Map<String, String> value) {
+      for (Map.Entry<String, String> e : value.entrySet()) {
+        if (!SETTING_KEY.matcher(e.getKey()).matches() || e.getKey().startsWith("tasklane.")) {
+          throw new IllegalArgumentException(
+              "scheduler setting '"
+                  + e.getKey()
+                  + "' is not a setting name: a letter, then [a-z0-9.-], without the prefix "
+                  + SCHEDULER_PREFIX);
+        }
+        Objects.requireNonNull(e.getValue(), "value of scheduler setting " + e.getKey());
+      }
+      this.schedulerSettings = Map.copyOf(value);
       return this;
     }
 

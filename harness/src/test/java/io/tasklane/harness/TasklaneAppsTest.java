@@ -34,4 +34,28 @@ class TasklaneAppsTest {
         .isInstanceOf(UncheckedIOException.class)
         .hasMessageContaining("cdc-relay/target/app.classpath is missing: build first");
   }
+
+  @Test
+  void schedulerSettingsAreKeptByNameAndABadNameIsRefusedNamingIt(@TempDir Path home) {
+    TasklaneApps.Builder b =
+        TasklaneApps.builder()
+            .home(home)
+            .runDir(home.resolve("run"))
+            .database("jdbc:mariadb://127.0.0.1:1/x", "u", "p")
+            .bootstrap("127.0.0.1:2")
+            .namespace("ns");
+    assertThat(b.build().schedulerSettings()).isEmpty();
+    assertThat(
+            b.schedulerSettings(java.util.Map.of("kafka.num.stream.threads", "2"))
+                .build()
+                .schedulerSettings())
+        .containsExactly(java.util.Map.entry("kafka.num.stream.threads", "2"));
+    assertThatThrownBy(
+            () -> b.schedulerSettings(java.util.Map.of("tasklane.scheduler.commit-interval", "1s")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'tasklane.scheduler.commit-interval' is not a setting name");
+    assertThatThrownBy(() -> b.schedulerSettings(java.util.Map.of("Commit Interval", "1s")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'Commit Interval'");
+  }
 }

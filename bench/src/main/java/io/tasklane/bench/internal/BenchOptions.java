@@ -3,6 +3,7 @@ package io.tasklane.bench.internal;
 import io.tasklane.harness.DatabaseKind;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one benchmark run does, made with {@link #builder(Path)}.
@@ -28,6 +29,8 @@ import java.util.List;
  * @param writeDocs regenerate docs/benchmarks.md and its charts
  * @param db the outbox database: MariaDB (every scenario) or PostgreSQL (throughput only; its
  *     figures carry the prefix {@code pg_} in results.json)
+ * @param schedulerSettings settings of every scheduler the run starts, by key after {@code
+ *     tasklane.scheduler.} (empty: the defaults); recorded in results.json
  */
 public record BenchOptions(
     Path home,
@@ -47,7 +50,8 @@ public record BenchOptions(
     int scheduleSeconds,
     boolean jfr,
     boolean writeDocs,
-    DatabaseKind db) {
+    DatabaseKind db,
+    Map<String, String> schedulerSettings) {
 
   /**
    * Every scenario in the order a full run takes them; {@code schedules} last, as its part (b)
@@ -134,6 +138,7 @@ public record BenchOptions(
     private boolean jfr;
     private boolean writeDocs = true;
     private DatabaseKind db = DatabaseKind.MARIADB;
+    private Map<String, String> schedulerSettings = Map.of();
 
     private Builder(Path home) {
       this.home = home;
@@ -221,6 +226,12 @@ public record BenchOptions(
       return this;
     }
 
+    /** Settings of every scheduler the run starts ({@code --scheduler-setting}). */
+    public Builder schedulerSettings(Map<String, String> value) {
+      this.schedulerSettings = Map.copyOf(value);
+      return this;
+    }
+
     /** The validated options. */
     public BenchOptions build() {
       return new BenchOptions(
@@ -241,7 +252,8 @@ public record BenchOptions(
           scheduleSeconds,
           jfr,
           writeDocs,
-          db);
+          db,
+          schedulerSettings);
     }
   }
 }

@@ -161,6 +161,7 @@ public final class BenchRun implements AutoCloseable {
         .bootstrap(stack.bootstrapServers())
         .namespace(namespace)
         .jfr(options.jfr())
+        .schedulerSettings(options.schedulerSettings())
         .build();
   }
 
