@@ -78,6 +78,11 @@ class BenchOptionsTest {
         .containsOnly(
             java.util.Map.entry("kafka.num.stream.threads", "2"),
             java.util.Map.entry("commit-interval", "500ms"));
+    BenchMain bad = new BenchMain();
+    new CommandLine(bad).parseArgs("--scheduler-setting", "tasklane.scheduler.x=1", "schedules");
+    assertThatThrownBy(bad::options)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'tasklane.scheduler.x' is not a setting name");
     BenchMain none = new BenchMain();
     new CommandLine(none).parseArgs("schedules");
     assertThat(none.options().schedulerSettings()).isEmpty();

@@ -166,6 +166,25 @@ public final class TasklaneApps {
     }
   }
 
+  /**
+   * Checks settings given for every scheduler by key after {@code tasklane.scheduler.}.
+   *
+   * @throws IllegalArgumentException naming a key that is not a setting's name ({@code [a-z0-9.-]},
+   *     starting with a letter) or that carries the prefix
+   */
+  public static void checkSchedulerSettings(Map<String, String> settings) {
+    for (Map.Entry<String, String> e : settings.entrySet()) {
+      if (!SETTING_KEY.matcher(e.getKey()).matches() || e.getKey().startsWith("tasklane.")) {
+        throw new IllegalArgumentException(
+            "scheduler setting '"
+                + e.getKey()
+                + "' is not a setting name: a letter, then [a-z0-9.-], without the prefix "
+                + SCHEDULER_PREFIX);
+      }
+      Objects.requireNonNull(e.getValue(), "value of scheduler setting " + e.getKey());
+    }
+  }
+
   /** The settings every scheduler gets: {@code tasklane.scheduler.<key>} (docs/operations.md). */
   public Map<String, String> schedulerSettings() {
     return schedulerSettings;
@@ -239,16 +258,7 @@ public final class TasklaneApps {
      *     [a-z0-9.-]}, starting with a letter) or that carries the prefix
      */
     public Builder schedulerSettings(Map<String, String> value) {
-      for (Map.Entry<String, String> e : value.entrySet()) {
-        if (!SETTING_KEY.matcher(e.getKey()).matches() || e.getKey().startsWith("tasklane.")) {
-          throw new IllegalArgumentException(
-              "scheduler setting '"
-                  + e.getKey()
-                  + "' is not a setting name: a letter, then [a-z0-9.-], without the prefix "
-                  + SCHEDULER_PREFIX);
-        }
-        Objects.requireNonNull(e.getValue(), "value of scheduler setting " + e.getKey());
-      }
+      checkSchedulerSettings(value);
       this.schedulerSettings = Map.copyOf(value);
       return this;
     }

@@ -1,6 +1,7 @@
 package io.tasklane.bench.internal;
 
 import io.tasklane.harness.DatabaseKind;
+import io.tasklane.harness.TasklaneApps;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -226,8 +227,13 @@ public record BenchOptions(
       return this;
     }
 
-    /** Settings of every scheduler the run starts ({@code --scheduler-setting}). */
+    /**
+     * Settings of every scheduler the run starts ({@code --scheduler-setting}).
+     *
+     * @throws IllegalArgumentException naming a key that is not a setting's name
+     */
     public Builder schedulerSettings(Map<String, String> value) {
+      TasklaneApps.checkSchedulerSettings(value);
       this.schedulerSettings = Map.copyOf(value);
       return this;
     }
