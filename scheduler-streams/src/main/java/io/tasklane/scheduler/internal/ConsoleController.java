@@ -7,13 +7,8 @@ import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -23,8 +18,9 @@ import java.util.regex.Pattern;
  * from its webjar. {@code GET /} redirects to {@code /console/}. No token is needed (the assets
  * hold no data; every datum comes from {@code /api/**} with the session cookie; {@link TokenFilter}
  * lets only these GET and HEAD paths through). A path outside {@link #SAFE} (a {@code ..} segment,
- * an unknown extension) is 404. Assets are read once and kept in memory; answered on the event
- * loop.
+ * an unknown extension) is 404, and so is any name that is not one of the files {@link
+ * ConsoleFiles} read once when the controller was built: a miss is looked up, never cached, so a
+ * flood of made-up names holds no memory. Answered on the event loop.
  */
 @Controller
 @Internal
@@ -40,15 +36,13 @@ public class ConsoleController {
       Pattern.compile(
           "([A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\\.(html|css|js|png|svg)");
 
-  private static final Map<String, String> TYPES =
-      Map.of(
-          "html", "text/html; charset=utf-8",
-          "css", "text/css; charset=utf-8",
-          "js", "text/javascript; charset=utf-8",
-          "png", "image/png",
-          "svg", "image/svg+xml");
+  /** The fixed table of files, read on the thread that builds the controller. */
+  private final ConsoleFiles files = ConsoleFiles.load();
 
-  private final Map<String, Optional<byte[]>> cache = new ConcurrentHashMap<>();
+  /** How many files the controller serves; fixed when it is built. */
+  int tableSize() {
+    return files.size();
+  }
 
   @Get
   HttpResponse<?> root() {
@@ -69,23 +63,12 @@ public class ConsoleController {
     if (!SAFE.matcher(path).matches() || path.contains("..")) {
       return ApiErrors.json(HttpStatus.NOT_FOUND.getCode(), "not_found", "no console asset");
     }
-    String resource = path.startsWith("vendor/uPlot.") ? UPLOT + path.substring(7) : ROOT + path;
-    Optional<byte[]> bytes = cache.computeIfAbsent(resource, ConsoleController::read);
-    if (bytes.isEmpty()) {
+    Optional<ConsoleFiles.File> file = files.find(path);
+    if (file.isEmpty()) {
       return ApiErrors.json(HttpStatus.NOT_FOUND.getCode(), "not_found", "no console asset");
     }
-    String ext = path.substring(path.lastIndexOf('.') + 1);
-    return HttpResponse.ok(bytes.get())
-        .header("Content-Type", TYPES.get(ext))
+    return HttpResponse.ok(file.get().bytes())
+        .header("Content-Type", file.get().type())
         .header("Cache-Control", "no-cache");
-  }
-
-  /** The resource's bytes, or empty when it is not on the classpath. */
-  static Optional<byte[]> read(String resource) {
-    try (InputStream in = ConsoleController.class.getResourceAsStream(resource)) {
-      return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -47,7 +47,7 @@ class ConsoleAssetsTest {
       all.add(Files.readAllBytes(p));
     }
     for (String vendor : List.of("uPlot.iife.min.js", "uPlot.min.css")) {
-      var bytes = ConsoleController.read(ConsoleController.UPLOT + vendor);
+      var bytes = ConsoleFiles.read(ConsoleController.UPLOT + vendor);
       assertThat(bytes).as(vendor + " in the uPlot webjar").isPresent();
       all.add(bytes.get());
     }
