@@ -13,16 +13,21 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Creates Tasklane's topics when they are missing. Every app calls it at start-up for the topics it
- * reads or writes; creation is idempotent, so apps may race. Every topic gets {@code
- * max.message.bytes} of at least {@link #MAX_MESSAGE_BYTES}, so the largest valid task fits; an
- * existing topic with a smaller limit is raised, or a warning is logged when that is refused. Call
- * from a start-up thread (blocks up to 30 s per step).
+ * reads or writes; creation is idempotent, so apps may race. A topic is created with the
+ * replication factor and {@code min.insync.replicas} of the app's {@link TopicReplication}, which
+ * by default follow the cluster (three replicas and a min ISR of 2 on three or more brokers); every
+ * topic named is then checked, and one that a single broker loss can empty refuses the start
+ * ({@link ReplicationCheck#requireSafe}). Every topic gets {@code max.message.bytes} of at least
+ * {@link #MAX_MESSAGE_BYTES}, so the largest valid task fits; an existing topic with a smaller
+ * limit is raised, or a warning is logged when that is refused. Call from a start-up thread (blocks
+ * up to 30 s per step).
  */
 public final class TopicAdmin {
   private static final Logger LOG = LoggerFactory.getLogger(TopicAdmin.class);
@@ -43,8 +48,9 @@ public final class TopicAdmin {
   private TopicAdmin() {}
 
   /**
-   * A topic to ensure: name, partitions, replication (-1 = broker default), configs ({@code
-   * max.message.bytes} defaults to {@link #MAX_MESSAGE_BYTES}).
+   * A topic to ensure: name, partitions, replication (-1 = the app's {@link TopicReplication}),
+   * configs ({@code max.message.bytes} defaults to {@link #MAX_MESSAGE_BYTES}, {@code
+   * min.insync.replicas} to the app's).
    */
   public record Spec(String name, int partitions, short replication, Map<String, String> configs) {
     public static Spec of(String name, int partitions) {
@@ -59,6 +65,14 @@ public final class TopicAdmin {
       Map<String, String> c = new HashMap<>(configs);
       c.putIfAbsent(MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_MESSAGE_BYTES));
       return c;
+    }
+
+    NewTopic newTopic(TopicReplication.Resolved r) {
+      short factor = replication > 0 ? replication : r.factor();
+      Map<String, String> c = withMessageLimit();
+      c.putIfAbsent(
+          ReplicationCheck.MIN_ISR_CONFIG, String.valueOf(Math.min(r.minInsyncReplicas(), factor)));
+      return new NewTopic(name, Optional.of(partitions), Optional.of(factor)).configs(c);
     }
   }
 
@@ -81,18 +95,28 @@ public final class TopicAdmin {
         Spec.compacted(topics.handlerSettings(), 1));
   }
 
-  /**
-   * Creates each missing topic; of existing topics only a {@code max.message.bytes} below the
-   * spec's is raised (a refusal, e.g. no ALTER_CONFIGS right, is logged as a warning).
-   */
+  /** {@link #ensure(Admin, List, TopicReplication)} with {@link TopicReplication#DEFAULT}. */
   public static void ensure(Admin admin, List<Spec> specs) {
+    ensure(admin, specs, TopicReplication.DEFAULT);
+  }
+
+  /**
+   * Creates each missing topic with {@code replication} resolved against the cluster, then refuses
+   * (an {@link UnsafeReplicationException}) when one of {@code specs}' topics is unsafe; of
+   * existing topics only a {@code max.message.bytes} below the spec's is raised (a refusal, e.g. no
+   * ALTER_CONFIGS right, is logged as a warning).
+   */
+  public static void ensure(Admin admin, List<Spec> specs, TopicReplication replication) {
+    ensure(admin, specs, ReplicationCheck.resolve(admin, replication));
+  }
+
+  /** {@link #ensure(Admin, List, TopicReplication)} with the replication already resolved. */
+  public static void ensure(Admin admin, List<Spec> specs, TopicReplication.Resolved replication) {
     List<NewTopic> topics = new ArrayList<>();
     Map<String, Spec> byName = new HashMap<>();
     for (Spec s : specs) {
       byName.put(s.name(), s);
-      topics.add(
-          new NewTopic(s.name(), Optional.of(s.partitions()), Optional.of(s.replication()))
-              .configs(s.withMessageLimit()));
+      topics.add(s.newTopic(replication));
     }
     List<Spec> existing = new ArrayList<>();
     var futures = admin.createTopics(topics).values();
@@ -100,6 +124,23 @@ public final class TopicAdmin {
       try {
         entry.getValue().get(30, TimeUnit.SECONDS);
       } catch (ExecutionException e) {
+        if (e.getCause() instanceof InvalidReplicationFactorException) {
+          throw new TasklaneException(
+              "cannot create topic "
+                  + entry.getKey()
+                  + " with "
+                  + byName.get(entry.getKey()).newTopic(replication).replicationFactor()
+                  + " replicas: the cluster has "
+                  + replication.brokers()
+                  + " live broker(s); start the missing brokers or set "
+                  + TopicReplication.FACTOR_KEY
+                  + " to at most "
+                  + replication.brokers()
+                  + " ("
+                  + e.getCause().getMessage()
+                  + ")",
+              e);
+        }
         if (!(e.getCause() instanceof TopicExistsException)) {
           throw new TasklaneException(
               "cannot create topic " + entry.getKey() + ": " + e.getCause().getMessage(), e);
@@ -115,6 +156,7 @@ public final class TopicAdmin {
     }
     if (!existing.isEmpty()) {
       raiseMessageLimits(admin, existing);
+      ReplicationCheck.requireSafe(admin, existing.stream().map(Spec::name).toList(), replication);
     }
   }
 
