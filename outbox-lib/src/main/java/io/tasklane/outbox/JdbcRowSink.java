@@ -5,14 +5,15 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 
-/** Writes through the current transaction's JDBC connection. */
+/**
+ * Writes through the current transaction's JDBC connection, and gives the connection back to its
+ * source after every call, the refused ones included.
+ */
 final class JdbcRowSink implements RowSink {
   private final ConnectionSource source;
-  private final boolean closeAfterUse;
 
-  JdbcRowSink(ConnectionSource source, boolean closeAfterUse) {
+  JdbcRowSink(ConnectionSource source) {
     this.source = source;
-    this.closeAfterUse = closeAfterUse;
   }
 
   @Override
@@ -27,16 +28,37 @@ final class JdbcRowSink implements RowSink {
       throw new NoActiveTransactionException(
           "no JDBC connection is bound to the current transaction; start a transaction first");
     }
+    RuntimeException failure = null;
     try {
       requireTransaction(connection);
       OutboxInserts.insert(connection, rows);
     } catch (SQLException e) {
-      throw new OutboxException(
-          "could not insert " + rows.size() + " row(s) into " + OutboxSchema.TABLE + ": " + e, e);
-    } finally {
-      if (closeAfterUse) {
-        closeQuietly(connection);
+      failure =
+          new OutboxException(
+              "could not insert " + rows.size() + " row(s) into " + OutboxSchema.TABLE + ": " + e,
+              e);
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    release(connection, failure);
+  }
+
+  /** Gives the connection back; a failure to do so is added to the call's, or thrown alone. */
+  private void release(Connection connection, RuntimeException failure) {
+    try {
+      source.release(connection);
+    } catch (SQLException | RuntimeException e) {
+      if (failure == null) {
+        throw new OutboxException(
+            "could not give the JDBC connection back to its source (the rows are in the"
+                + " transaction; roll it back to drop them): "
+                + e,
+            e);
       }
+      failure.addSuppressed(e);
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
@@ -50,14 +72,6 @@ final class JdbcRowSink implements RowSink {
           "the JDBC connection is in auto-commit mode, so the task would not commit with your"
               + " data; call connection.setAutoCommit(false) (or use your framework's"
               + " @Transactional) and enqueue inside that transaction");
-    }
-  }
-
-  private static void closeQuietly(Connection connection) {
-    try {
-      connection.close();
-    } catch (SQLException ignored) {
-      // A release handle of a transaction-aware data source; nothing to do.
     }
   }
 

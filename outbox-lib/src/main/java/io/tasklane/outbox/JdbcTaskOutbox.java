@@ -24,7 +24,10 @@ public interface JdbcTaskOutbox extends TaskOutbox {
     return TaskOutbox.builder().jdbc(connection);
   }
 
-  /** An outbox asking {@code source} for the current transaction's connection on each call. */
+  /**
+   * An outbox asking {@code source} for the current transaction's connection on each call and
+   * giving it back after the call ({@link ConnectionSource#release}), refused calls included.
+   */
   static JdbcTaskOutbox of(ConnectionSource source) {
     return TaskOutbox.builder().jdbc(source);
   }

@@ -62,20 +62,23 @@ public final class TaskOutboxBuilder {
   /** See {@link JdbcTaskOutbox#of(Connection)}. */
   public JdbcTaskOutbox jdbc(Connection connection) {
     Objects.requireNonNull(connection, "connection");
-    return new DefaultTaskOutbox(rows(), new JdbcRowSink(() -> connection, false));
+    return new DefaultTaskOutbox(
+        rows(), new JdbcRowSink(ConnectionSource.of(() -> connection, c -> {})));
   }
 
   /** See {@link JdbcTaskOutbox#of(ConnectionSource)}. */
   public JdbcTaskOutbox jdbc(ConnectionSource source) {
     Objects.requireNonNull(source, "source");
-    return new DefaultTaskOutbox(rows(), new JdbcRowSink(source, false));
+    return new DefaultTaskOutbox(rows(), new JdbcRowSink(source));
   }
 
   /** See {@link JdbcTaskOutbox#of(DataSource)}. */
   public JdbcTaskOutbox jdbc(DataSource transactionAwareDataSource) {
     Objects.requireNonNull(transactionAwareDataSource, "transactionAwareDataSource");
     return new DefaultTaskOutbox(
-        rows(), new JdbcRowSink(transactionAwareDataSource::getConnection, true));
+        rows(),
+        new JdbcRowSink(
+            ConnectionSource.of(transactionAwareDataSource::getConnection, Connection::close)));
   }
 
   private RowFactory rows() {
