@@ -51,7 +51,7 @@ final class ParsedFires {
     if (cached != null && cached.definition == d) {
       return cached;
     }
-    Parsed p = new Parsed(d, new Fires(d));
+    Parsed p = new Parsed(d, Fires.stored(d));
     parsed.put(d.name(), p);
     return p;
   }

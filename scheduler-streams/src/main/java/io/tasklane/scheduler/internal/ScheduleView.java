@@ -134,7 +134,7 @@ final class ScheduleView {
     if (nextFireAt(s) == Fires.NONE || s.deleted()) {
       return out;
     }
-    Fires fires = new Fires(s.definition());
+    Fires fires = Fires.stored(s.definition());
     long t = s.nextFireAt();
     while (t != Fires.NONE && out.size() < NEXT) {
       out.add(t);

@@ -79,6 +79,19 @@ class FiresTest {
   }
 
   @Test
+  void aNumericDayOfWeekBothReadingsAcceptIsRefusedWhenDefinedButAStoredOneKeepsFiring() {
+    ScheduleDefinition d =
+        ScheduleDefinition.builder().name("s").handler("h").cron("0 0 9 ? * 1-5").build();
+    assertThatThrownBy(() -> new Fires(d))
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessageContaining("Quartz counts 1=Sunday")
+        .hasMessageContaining("Spring counts 1=Monday");
+    // stored before the rule: the Quartz reading it was accepted with (Sunday to Thursday)
+    assertThat(Fires.stored(d).after(at("2027-01-15T10:00:00Z"))) // a Friday
+        .isEqualTo(at("2027-01-17T09:00:00Z"));
+  }
+
+  @Test
   void fixedRateIsAlignedToStartAtAndEndsBeforeEndAt() {
     long t0 = at("2027-01-15T08:00:00Z");
     Fires f =
