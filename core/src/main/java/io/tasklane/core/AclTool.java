@@ -45,7 +45,7 @@ public final class AclTool {
     Map<String, String> a = parse(args);
     TasklaneAcls.Role role = role(required(a, "role"));
     Topics topics = new Topics(a.getOrDefault("namespace", Topics.DEFAULT_NAMESPACE));
-    String name = a.getOrDefault("name", defaultName(role, topics));
+    String name = a.containsKey("name") ? a.get("name") : defaultName(role, topics);
     List<String> handlers =
         a.containsKey("handlers") ? Arrays.asList(a.get("handlers").split(",")) : List.of();
     var grant =
