@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # Sourced by bin/test and .ci/run: makes sure PostgreSQL server binaries exist.
 #
-# Tests that call LocalStack.postgres() get a private PostgreSQL (its own initdb'd dir under the
-# stack dir, a free port); it needs only the server binaries (Debian: /usr/lib/postgresql/<v>/bin
+# Tests that call LocalStack.postgres() get a private PostgreSQL (its own initdb'd cluster in a
+# private dir under the temp dir, recorded under the stack dir; a free port); it needs only the server binaries (Debian: /usr/lib/postgresql/<v>/bin
 # with initdb and postgres), not the system service, which is never touched. As root on Debian,
 # missing binaries are installed with apt-get.
 

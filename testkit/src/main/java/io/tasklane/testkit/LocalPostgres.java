@@ -1,6 +1,5 @@
 package io.tasklane.testkit;
 
-import io.tasklane.testkit.internal.Dirs;
 import io.tasklane.testkit.internal.PostgresServer;
 import io.tasklane.testkit.internal.PostgresSupport;
 import java.nio.file.Path;
@@ -26,8 +25,10 @@ public final class LocalPostgres implements AutoCloseable {
   }
 
   /**
-   * Starts a server in {@code dir} (initialised with {@code initdb} on first use) and blocks until
-   * it accepts JDBC connections. Most tests call {@link LocalStack#postgres()} instead.
+   * Starts a server controlled from {@code dir} (its logs, and the record of its cluster, which
+   * {@code initdb} makes on first use in a private dir under the temp dir that the server's OS user
+   * can enter wherever {@code dir} lies) and blocks until it accepts JDBC connections. Most tests
+   * call {@link LocalStack#postgres()} instead.
    *
    * @throws LocalStackException if the binaries are missing or the server does not come up (with
    *     the tail of its log); whatever was started is stopped
@@ -72,21 +73,26 @@ public final class LocalPostgres implements AutoCloseable {
     return server.pid();
   }
 
-  /** The server's dir: {@code data/} (the cluster), {@code run/} (socket), {@code postgres.log}. */
+  /** The server's control dir: {@code postgres.log}, {@code initdb.log}, {@code data-dir}. */
   public Path dir() {
     return server.dir();
+  }
+
+  /** The cluster: a private dir (mode 0700) under the temp dir, deleted by {@link #close()}. */
+  public Path dataDir() {
+    return server.dataDir();
   }
 
   public boolean isClosed() {
     return closed.get();
   }
 
-  /** Fast shutdown (SIGKILL after 15 s), then deletes the server's dir. */
+  /** Fast shutdown (SIGKILL after 15 s), then deletes the server's dir and its cluster. */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
       server.stop(Duration.ofSeconds(15));
-      Dirs.deleteRecursively(server.dir());
+      server.delete();
     }
   }
 

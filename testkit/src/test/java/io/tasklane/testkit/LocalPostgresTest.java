@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tasklane.testkit.internal.Dirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -75,6 +76,39 @@ class LocalPostgresTest {
   }
 
   @Test
+  void startsAndStopsWhenTheStackDirLiesUnderADirOthersCannotEnter() throws Exception {
+    Path privateParent = Files.createTempDirectory("tl-private-"); // mode 0700, like mktemp -d
+    assertThat(Files.getPosixFilePermissions(privateParent))
+        .doesNotContain(PosixFilePermission.OTHERS_EXECUTE);
+    Path dir = privateParent.resolve("checkout/.stack/postgres-" + ProcessHandle.current().pid());
+    try {
+      long pid;
+      Path data;
+      try (LocalPostgres pg = LocalPostgres.start(dir, Duration.ofSeconds(60))) {
+        pid = pg.pid();
+        data = pg.dataDir();
+        assertThat(data).isDirectory();
+        assertThat(data.startsWith(privateParent)).as("%s under %s", data, privateParent).isFalse();
+        assertThat(Files.getPosixFilePermissions(data.getParent()))
+            .containsExactlyInAnyOrder(
+                PosixFilePermission.OWNER_READ,
+                PosixFilePermission.OWNER_WRITE,
+                PosixFilePermission.OWNER_EXECUTE);
+        try (Connection c =
+                DriverManager.getConnection(pg.jdbcUrl(), pg.username(), pg.password());
+            Statement st = c.createStatement()) {
+          assertThat(single(st, "SELECT 1 + 1")).isEqualTo("2");
+        }
+      }
+      assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
+      assertThat(data.getParent()).doesNotExist();
+      assertThat(dir).doesNotExist();
+    } finally {
+      Dirs.deleteRecursively(privateParent);
+    }
+  }
+
+  @Test
   void serverLeftByADeadJvmIsStoppedAndRemovedByTheNextStart() throws Exception {
     Path stackDir = Path.of("target", "pg-reap-" + UUID.randomUUID()).toAbsolutePath();
     Process finished = new ProcessBuilder("true").start();
@@ -82,12 +116,14 @@ class LocalPostgresTest {
     Path orphanDir = stackDir.resolve("postgres-" + finished.pid()); // its owner JVM is gone
     LocalPostgres orphan = LocalPostgres.start(orphanDir, Duration.ofSeconds(60));
     long orphanPid = orphan.pid();
+    Path orphanData = orphan.dataDir();
     try (LocalPostgres next =
         LocalPostgres.start(
             stackDir.resolve("postgres-" + ProcessHandle.current().pid()),
             Duration.ofSeconds(60))) {
       assertThat(ProcessHandle.of(orphanPid).filter(ProcessHandle::isAlive)).isEmpty();
       assertThat(Files.exists(orphanDir)).isFalse();
+      assertThat(orphanData.getParent()).doesNotExist();
       assertThat(next.pid()).isNotEqualTo(orphanPid);
     } finally {
       orphan.close(); // no-op for the server already stopped; keeps the test from leaking
@@ -101,6 +137,7 @@ class LocalPostgresTest {
     Path pgDir = stackDir.resolve("postgres-" + ProcessHandle.current().pid());
     LocalPostgres pg = LocalPostgres.start(pgDir, Duration.ofSeconds(60));
     long pid = pg.pid();
+    Path data = pg.dataDir();
     try {
       int code =
           StackMain.run(
@@ -109,6 +146,7 @@ class LocalPostgresTest {
       assertThat(code).isZero();
       assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
       assertThat(Files.exists(pgDir)).isFalse();
+      assertThat(data.getParent()).doesNotExist();
     } finally {
       pg.close();
       Dirs.deleteRecursively(stackDir);

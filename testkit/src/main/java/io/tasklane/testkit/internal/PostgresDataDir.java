@@ -13,19 +13,97 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The data dir of a {@link PostgresServer} and the processes on it: {@code initdb} on first use,
- * ownership by the OS user {@code postgres} when this JVM runs as root (the server refuses root),
- * and the postmaster of a killed run that still holds the dir. Stateless; one thread per dir.
+ * The dirs of a {@link PostgresServer}. Its control dir ({@code <stack dir>/postgres-<pid>}, owned
+ * by this JVM's user) holds the logs and, in {@code data-dir}, the path of the server's own dir: a
+ * private dir (mode 0700) under the temp dir, owned by the OS user {@code postgres} when this JVM
+ * runs as root (the server refuses root), so that the server reaches its cluster wherever the
+ * checkout lies. Also {@code initdb} on first use and the postmaster of a killed run that still
+ * holds the cluster. Stateless; one thread per control dir.
  */
 final class PostgresDataDir {
   static final String OS_USER = "postgres";
+  private static final String RECORD = "data-dir";
+  private static final String HOME_PREFIX = "tasklane-pg-";
   private static final Duration INITDB_TIMEOUT = Duration.ofSeconds(120);
 
   private PostgresDataDir() {}
 
-  static void initialise(PostgresBinaries binaries, Path dir) throws IOException {
-    Path data = dir.resolve("data");
-    Dirs.deleteRecursively(data);
+  /**
+   * The server's own dir for control dir {@code dir}: the recorded one when it holds an initialised
+   * cluster, else a new private one, recorded in {@code dir} before anything is written to it (so
+   * that {@link #remove} finds it) and initialised with {@code initdb}.
+   */
+  static Path prepare(PostgresBinaries binaries, Path dir) throws IOException {
+    Optional<Path> recorded = recorded(dir);
+    if (recorded.isPresent()
+        && Files.exists(dir.resolve("initialized"))
+        && Files.isRegularFile(recorded.get().resolve("data").resolve("PG_VERSION"))) {
+      return recorded.get();
+    }
+    recorded.ifPresent(Dirs::deleteRecursively);
+    Files.deleteIfExists(dir.resolve("initialized"));
+    Path home = Files.createTempDirectory(tempBase(), HOME_PREFIX); // mode 0700
+    Files.writeString(dir.resolve(RECORD), home + "\n");
+    ownByServerUser(home);
+    initialise(binaries, dir, home);
+    return home;
+  }
+
+  /**
+   * The server's own dir recorded in control dir {@code dir}, if any: only an absolute path named
+   * like the dirs {@link #prepare} makes, since {@link #remove} deletes it.
+   */
+  static Optional<Path> recorded(Path dir) {
+    try {
+      Path path = Path.of(Files.readString(dir.resolve(RECORD)).strip());
+      boolean ours =
+          path.isAbsolute()
+              && path.getFileName() != null
+              && path.getFileName().toString().startsWith(HOME_PREFIX);
+      return ours ? Optional.of(path) : Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Stops a server left on control dir {@code dir}, deletes its own dir, then {@code dir}. */
+  static void remove(Path dir) {
+    stopLeftover(dir);
+    recorded(dir).ifPresent(Dirs::deleteRecursively);
+    Dirs.deleteRecursively(dir);
+  }
+
+  /** The JVM's temp dir, or /tmp when the server's OS user could not enter it. */
+  private static Path tempBase() throws IOException {
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+    if (!runsAsRoot() || searchableByOthers(tmp)) {
+      return tmp;
+    }
+    Path fallback = Path.of("/tmp");
+    if (searchableByOthers(fallback)) {
+      return fallback;
+    }
+    throw new LocalStackException(
+        "PostgreSQL runs as the OS user '"
+            + OS_USER
+            + "', which cannot enter "
+            + tmp
+            + " or /tmp (no execute permission for others) to reach its data dir");
+  }
+
+  private static boolean searchableByOthers(Path dir) throws IOException {
+    for (Path up = dir; up != null; up = up.getParent()) {
+      if (!Files.isDirectory(up)
+          || !Files.getPosixFilePermissions(up).contains(PosixFilePermission.OTHERS_EXECUTE)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void initialise(PostgresBinaries binaries, Path dir, Path home)
+      throws IOException {
+    Path data = home.resolve("data");
     List<String> command = asServerUser();
     command.addAll(
         List.of(
@@ -42,7 +120,7 @@ final class PostgresDataDir {
     Path log = dir.resolve("initdb.log");
     Process initdb =
         new ProcessBuilder(command)
-            .directory(dir.toFile())
+            .directory(home.toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -74,20 +152,9 @@ final class PostgresDataDir {
     return "root".equals(System.getProperty("user.name"));
   }
 
-  static void ownByServerUser(Path path) throws IOException {
+  private static void ownByServerUser(Path path) throws IOException {
     if (!runsAsRoot()) {
       return;
-    }
-    for (Path up = path.toAbsolutePath().getParent(); up != null; up = up.getParent()) {
-      if (!Files.getPosixFilePermissions(up).contains(PosixFilePermission.OTHERS_EXECUTE)) {
-        throw new LocalStackException(
-            "PostgreSQL runs as the OS user '"
-                + OS_USER
-                + "', which cannot enter "
-                + up
-                + " (no execute permission for others): choose a stack dir whose parents are"
-                + " world-searchable (chmod o+x)");
-      }
     }
     UserPrincipal user;
     try {
@@ -102,13 +169,16 @@ final class PostgresDataDir {
     Files.setOwner(path, user);
   }
 
-  /** Stops a postmaster of a killed run that still uses {@code dir}'s data dir (ours only). */
+  /** Stops a postmaster of a killed run that still uses the cluster recorded in {@code dir}. */
   static void stopLeftover(Path dir) {
-    Path data = dir.resolve("data");
-    Optional<Long> pid = postmasterPid(data);
-    pid.filter(p -> isPostmaster(p, data))
-        .flatMap(ProcessHandle::of)
-        .ifPresent(p -> stopPostmaster(p, Duration.ofSeconds(10)));
+    recorded(dir)
+        .map(home -> home.resolve("data"))
+        .ifPresent(
+            data ->
+                postmasterPid(data)
+                    .filter(p -> isPostmaster(p, data))
+                    .flatMap(ProcessHandle::of)
+                    .ifPresent(p -> stopPostmaster(p, Duration.ofSeconds(10))));
   }
 
   /**

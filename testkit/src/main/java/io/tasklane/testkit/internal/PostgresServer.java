@@ -17,10 +17,12 @@ import java.util.stream.Stream;
 /**
  * A private PostgreSQL server as a child process: {@code initdb} of its own data dir on first use
  * (superuser {@code tasklane}, trust authentication, UTF8), {@code postgres} on a free port of
- * 127.0.0.1 with {@code wal_level=logical}, readiness = a JDBC connection. As root both run as the
- * OS user {@code postgres} (the server refuses root) and the dir belongs to that user. Stopped with
- * SIGINT (PostgreSQL's fast shutdown), SIGKILL after a grace period; a JVM shutdown hook does the
- * same if the JVM exits first. One thread at a time (the one starting or closing it).
+ * 127.0.0.1 with {@code wal_level=logical}, readiness = a JDBC connection. The control dir holds
+ * the logs; the cluster lies in a private dir under the temp dir ({@link PostgresDataDir}), so the
+ * server reaches it wherever the control dir is. As root both run as the OS user {@code postgres}
+ * (the server refuses root) and the cluster's dir belongs to that user. Stopped with SIGINT
+ * (PostgreSQL's fast shutdown), SIGKILL after a grace period; a JVM shutdown hook does the same if
+ * the JVM exits first. One thread at a time (the one starting or closing it).
  */
 public final class PostgresServer {
 
@@ -35,13 +37,15 @@ public final class PostgresServer {
   private static final Duration GRACE = Duration.ofSeconds(15);
 
   private final Path dir;
+  private final Path data;
   private final int port;
   private final Process process;
   private final long logOffset;
   private final Thread shutdownHook;
 
-  private PostgresServer(Path dir, int port, Process process, long logOffset) {
+  private PostgresServer(Path dir, Path data, int port, Process process, long logOffset) {
     this.dir = dir;
+    this.data = data;
     this.port = port;
     this.process = process;
     this.logOffset = logOffset;
@@ -49,8 +53,8 @@ public final class PostgresServer {
   }
 
   /**
-   * Starts PostgreSQL in {@code dir} (initialised on first use, reused afterwards) and blocks until
-   * it accepts JDBC connections; a server that fails is stopped again.
+   * Starts PostgreSQL controlled from {@code dir} (its cluster initialised on first use, reused
+   * afterwards) and blocks until it accepts JDBC connections; a server that fails is stopped again.
    *
    * @throws LocalStackException naming what failed, with the tail of the server's log
    */
@@ -59,13 +63,9 @@ public final class PostgresServer {
     PostgresServer server;
     try {
       PostgresDataDir.stopLeftover(dir);
-      Files.createDirectories(dir.resolve("run"));
-      PostgresDataDir.ownByServerUser(dir);
-      PostgresDataDir.ownByServerUser(dir.resolve("run"));
-      if (!Files.exists(dir.resolve("initialized"))) {
-        PostgresDataDir.initialise(binaries, dir);
-      }
-      server = launch(binaries, dir, Ports.pickFree());
+      Files.createDirectories(dir);
+      Path home = PostgresDataDir.prepare(binaries, dir);
+      server = launch(binaries, dir, home, Ports.pickFree());
     } catch (IOException e) {
       throw new LocalStackException("PostgreSQL could not be started in " + dir + ": " + e, e);
     }
@@ -80,9 +80,9 @@ public final class PostgresServer {
     }
   }
 
-  private static PostgresServer launch(PostgresBinaries binaries, Path dir, int port)
+  private static PostgresServer launch(PostgresBinaries binaries, Path dir, Path home, int port)
       throws IOException {
-    Path data = dir.resolve("data");
+    Path data = home.resolve("data");
     Files.deleteIfExists(data.resolve("postmaster.pid"));
     List<String> command = PostgresDataDir.asServerUser();
     command.addAll(
@@ -115,12 +115,12 @@ public final class PostgresServer {
     long offset = Files.exists(log) ? Files.size(log) : 0;
     Process process =
         new ProcessBuilder(command)
-            .directory(dir.toFile())
+            .directory(home.toFile())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .start();
-    return new PostgresServer(dir, port, process, offset);
+    return new PostgresServer(dir, data, port, process, offset);
   }
 
   /** Waits until the superuser can open a JDBC connection; fails early if the server exits. */
@@ -176,7 +176,7 @@ public final class PostgresServer {
             + " (127.0.0.1:"
             + port
             + ", data dir "
-            + dir.resolve("data")
+            + data
             + ")\n"
             + Processes.tail(dir.resolve("postgres.log"), logOffset, 30),
         cause);
@@ -190,6 +190,16 @@ public final class PostgresServer {
     return dir;
   }
 
+  /** The cluster ({@code initdb}'s dir), in the server's private dir under the temp dir. */
+  public Path dataDir() {
+    return data;
+  }
+
+  /** Deletes the control dir and the server's own dir; call after {@link #stop}. */
+  public void delete() {
+    PostgresDataDir.remove(dir);
+  }
+
   /** The postmaster's pid (the server itself, not the {@code runuser} wrapper). */
   public long pid() {
     return postmaster().map(ProcessHandle::pid).orElse(process.pid());
@@ -197,7 +207,7 @@ public final class PostgresServer {
 
   private Optional<ProcessHandle> postmaster() {
     return Stream.concat(Stream.of(process.toHandle()), process.toHandle().descendants())
-        .filter(p -> PostgresDataDir.isPostmaster(p.pid(), dir.resolve("data")))
+        .filter(p -> PostgresDataDir.isPostmaster(p.pid(), data))
         .findFirst();
   }
 

@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Where a stack's on-demand PostgreSQL lives: {@code <stack dir>/postgres-<pid of the owning JVM>},
- * so that every test JVM attached to one shared stack owns its own server. Stateless.
+ * Where a stack's on-demand PostgreSQL is controlled from: {@code <stack dir>/postgres-<pid of the
+ * owning JVM>}, so that every test JVM attached to one shared stack owns its own server. That dir
+ * records where the server's cluster lies (a private dir under the temp dir, {@link
+ * PostgresDataDir}); removing a server removes both. Stateless.
  */
 public final class PostgresSupport {
 
@@ -22,8 +24,9 @@ public final class PostgresSupport {
   }
 
   /**
-   * Stops the servers of JVMs that died without closing them and deletes their dirs ({@code
-   * postgres-<pid>} under {@code stackDir} whose pid is no longer a live process). Best effort.
+   * Stops the servers of JVMs that died without closing them and deletes their dirs and clusters
+   * ({@code postgres-<pid>} under {@code stackDir} whose pid is no longer a live process). Best
+   * effort.
    */
   public static void reapDeadOwners(Path stackDir) {
     if (stackDir == null || !Files.isDirectory(stackDir)) {
@@ -43,8 +46,7 @@ public final class PostgresSupport {
       boolean alive = ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false);
       if (!alive) {
         try {
-          PostgresDataDir.stopLeftover(dir);
-          Dirs.deleteRecursively(dir);
+          PostgresDataDir.remove(dir);
         } catch (RuntimeException e) {
           // best effort: left for bin/stack down or mvn clean
         }
@@ -52,18 +54,17 @@ public final class PostgresSupport {
     }
   }
 
-  /** Stops every on-demand server under {@code stackDir} and deletes its dir (bin/stack down). */
+  /**
+   * Stops every on-demand server under {@code stackDir} and deletes its dir and cluster (bin/stack
+   * down).
+   */
   public static void stopAll(Path stackDir) {
     if (stackDir == null || !Files.isDirectory(stackDir)) {
       return;
     }
     try (Stream<Path> list = Files.list(stackDir)) {
       list.filter(d -> d.getFileName().toString().matches(PREFIX + "\\d+"))
-          .forEach(
-              dir -> {
-                PostgresDataDir.stopLeftover(dir);
-                Dirs.deleteRecursively(dir);
-              });
+          .forEach(PostgresDataDir::remove);
     } catch (IOException | RuntimeException e) {
       // best effort
     }
