@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code GET /api/schedules/preview} on a scheduler on the real broker: a viewer previews a cron
  * with seconds in a non-UTC zone, and the fires it shows are exactly the {@code nextFires} the
- * scheduler reports once an admin defines that schedule; bad input answers 400 naming the field;
- * the route is not taken for a schedule name, while a schedule really named {@code preview} stays
+ * scheduler reports once an admin defines that schedule; bad input answers 400 naming the field,
+ * with the same message a definition gets; fires that end early carry the same warning in both; the
+ * route is not taken for a schedule name, while a schedule really named {@code preview} stays
  * readable; without a token it is 401.
  */
 @TasklaneStack
@@ -55,6 +56,10 @@ class SchedulePreviewApiTest {
 
   private static String q(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  private static String cron(String cron) {
+    return "{\"handler\":\"" + HANDLER + "\",\"cron\":\"" + cron + "\"}";
   }
 
   private static JsonNode get(int port, String path, int status) throws Exception {
@@ -133,6 +138,33 @@ class SchedulePreviewApiTest {
         assertThat(refused.get("field").asText()).as(e.getKey()).isEqualTo(e.getValue());
         assertThat(refused.get("message").asText()).startsWith(e.getValue() + ": ");
       }
+
+      // a numeric day of week that Quartz and Spring read differently: the preview (which the
+      // console's live check shows) and a definition refuse it with the same message
+      String weekdays = "0 0 9 ? * 1-5";
+      String message =
+          get(port, "/api/schedules/preview?cron=" + q(weekdays), 400).get("message").asText();
+      assertThat(message)
+          .startsWith("cron: '0 0 9 ? * 1-5' has a numeric day of week")
+          .contains("Quartz counts 1=Sunday")
+          .contains("Spring counts 1=Monday")
+          .contains("MON-FRI");
+      HttpResponse<String> refused =
+          StackSupport.send(port, "PUT", "/api/schedules/weekdays", ADMIN, cron(weekdays));
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+      assertThat(WireCodec.readTree(refused.body()).get("message").asText()).isEqualTo(message);
+
+      // fires that end early (29 February: the last in 2096): a warning from both
+      String leap = "0 0 0 29 2 ?";
+      JsonNode leapPreview = get(port, "/api/schedules/preview?cron=" + q(leap), 200);
+      assertThat(leapPreview.get("warnings").get(0).asText())
+          .contains("last time at 2096-02-29T00:00Z");
+      HttpResponse<String> leapPut =
+          StackSupport.send(port, "PUT", "/api/schedules/leap.day", ADMIN, cron(leap));
+      assertThat(leapPut.statusCode()).as(leapPut.body()).isEqualTo(200);
+      assertThat(WireCodec.readTree(leapPut.body()).get("warnings"))
+          .isEqualTo(leapPreview.get("warnings"));
+      assertThat(p.has("warnings")).isFalse();
 
       // without cron or every, the path still reads the schedule named "preview"
       assertThat(StackSupport.get(port, "/api/schedules/preview", VIEWER).statusCode())

@@ -18,6 +18,9 @@ final class Fires {
   /** No such fire. */
   static final long NONE = -1;
 
+  /** How far {@link #lastBeforeEnd} looks: 2200-01-01T00:00Z. */
+  static final long FAR = 7_258_118_400_000L;
+
   private final CronCalendar cron;
   private final long everyMs;
   private final long start;
@@ -71,6 +74,19 @@ final class Fires {
     }
     long last = cron == null ? rateAtOrBefore(upTo) : cron.atOrBefore(upTo);
     return last < start ? NONE : last;
+  }
+
+  /**
+   * The last fire when the cron's calendar has none after it while the window goes on (no {@code
+   * endAt}, or a later one), looked for up to the year 2200; else {@link #NONE}. Quartz-form (6-
+   * and 7-field) fires are computed up to the end of 2099; a year field or 29 February end sooner.
+   */
+  long lastBeforeEnd() {
+    if (cron == null) {
+      return NONE;
+    }
+    long last = atOrBefore(Math.min(end - 1, FAR));
+    return last != NONE && cron.after(last) == NONE ? last : NONE;
   }
 
   private long rateAfter(long t) {

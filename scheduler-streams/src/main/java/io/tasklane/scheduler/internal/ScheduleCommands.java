@@ -15,6 +15,7 @@ import io.tasklane.core.WireFormatException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -97,31 +98,37 @@ public final class ScheduleCommands {
    * {@code PUT /api/schedules/{name}}: the definition in {@code body} (the record's JSON; {@code
    * type}, {@code v} and {@code name} may be left out), validated as the scheduler validates it
    * (the cron parsed too). Its version is the body's when at least 1, else {@code max(now, stored
-   * version + 1)}; its origin is {@code api:<actor>}.
+   * version + 1)}; its origin is {@code api:<actor>}. The answer carries {@code warnings} when the
+   * schedule's fires end early ({@link FireHorizon}).
    */
   StatusQuery.Answer define(String name, String body, String actor, long waitMs) {
     ScheduleDefinition given = parse(name, body).toBuilder().origin("api:" + actor).build();
+    Fires fires;
     try {
       VALIDATOR.validate(given, WireCodec.encode(given).length + 20); // room for a version
-      new Fires(given);
+      fires = new Fires(given);
     } catch (InvalidTaskException e) {
       throw new Refused(400, "invalid", e.getMessage());
     }
+    List<String> warnings = FireHorizon.warnings(given, fires, clock.millis());
     JsonNode stored = stored(name, false);
     long version = given.version() >= 1 ? given.version() : nextVersion(stored);
     ScheduleDefinition d = given.toBuilder().version(version).build();
     if (stored != null && stored.path("version").asLong() >= version) {
-      return ignored(
-          "define",
-          name,
-          actor,
-          "version "
-              + version
-              + " is not higher than the"
-              + " stored version "
-              + stored.path("version").asLong());
+      return FireHorizon.withWarnings(
+          ignored(
+              "define",
+              name,
+              actor,
+              "version "
+                  + version
+                  + " is not higher than the"
+                  + " stored version "
+                  + stored.path("version").asLong()),
+          warnings);
     }
-    return send("define", name, actor, version, false, d, waitMs);
+    return FireHorizon.withWarnings(
+        send("define", name, actor, version, false, d, waitMs), warnings);
   }
 
   /** {@code POST /api/schedules/{name}/pause} or {@code /resume}: the stored definition again. */

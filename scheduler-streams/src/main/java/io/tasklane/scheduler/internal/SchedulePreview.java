@@ -31,9 +31,13 @@ final class SchedulePreview {
   /** One coming fire: the instant and the local date-time it has in the schedule's zone. */
   record Fire(long at, String atIso, String local) {}
 
-  /** The preview's answer: the trigger as read and its next fires (fewer when the trigger ends). */
-  record Result(String cron, String every, String zone, List<Fire> nextFires) {
-    /** The API's JSON object: {@code valid: true} and the fields of the record. */
+  /**
+   * The preview's answer: the trigger as read, its next fires (fewer when the trigger ends) and the
+   * warnings of {@link FireHorizon} (when its fires end early).
+   */
+  record Result(
+      String cron, String every, String zone, List<Fire> nextFires, List<String> warnings) {
+    /** The API's JSON object: {@code valid: true}, the fields of the record, warnings if any. */
     Map<String, Object> json() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("valid", true);
@@ -45,6 +49,9 @@ final class SchedulePreview {
       }
       m.put("zone", zone);
       m.put("nextFires", nextFires);
+      if (!warnings.isEmpty()) {
+        m.put("warnings", warnings);
+      }
       return m;
     }
   }
@@ -79,12 +86,13 @@ final class SchedulePreview {
     Fires fires = new Fires(d);
     ZoneId z = ZoneId.of(d.zone());
     List<Fire> out = new ArrayList<>(n);
-    long t = fires.after(clock.millis());
+    long now = clock.millis();
+    long t = fires.after(now);
     while (t != Fires.NONE && out.size() < n) {
       Instant at = Instant.ofEpochMilli(t);
       out.add(new Fire(t, at.toString(), at.atZone(z).toOffsetDateTime().toString()));
       t = fires.after(t);
     }
-    return new Result(d.cron(), d.every(), d.zone(), out);
+    return new Result(d.cron(), d.every(), d.zone(), out, FireHorizon.warnings(d, fires, now));
   }
 }

@@ -60,6 +60,32 @@ class SchedulePreviewTest {
   }
 
   @Test
+  void aNumericDayOfWeekBothReadingsAcceptIsRefusedNamingBoth() {
+    assertField(
+        () -> preview.preview("0 0 9 ? * 1-5", null, "Europe/Berlin", 5),
+        "cron",
+        "Quartz counts 1=Sunday, 2=Monday … 7=Saturday; Spring counts 1=Monday");
+    assertThat(preview.preview("0 0 9 ? * MON-FRI", null, "Europe/Berlin", 1).nextFires())
+        .extracting(SchedulePreview.Fire::local)
+        .containsExactly("2027-03-29T09:00+02:00");
+  }
+
+  @Test
+  void aCronWhoseFiresEndEarlyCarriesAWarning() {
+    SchedulePreview.Result r = preview.preview("0 0 0 29 2 ?", null, "UTC", 1);
+    assertThat(r.nextFires())
+        .extracting(SchedulePreview.Fire::atIso)
+        .containsExactly("2028-02-29T00:00:00Z");
+    assertThat(r.json()).containsKey("warnings");
+    assertThat(r.warnings()).singleElement().asString().contains("last time at 2096-02-29T00:00Z");
+    SchedulePreview.Result never = preview.preview("0 0 0 30 2 ?", null, "UTC", 1);
+    assertThat(never.nextFires()).isEmpty();
+    assertThat(never.warnings()).singleElement().asString().contains("never fires");
+    assertThat(preview.preview("0 0 0 28 2 ?", null, "UTC", 1).json())
+        .doesNotContainKey("warnings");
+  }
+
+  @Test
   void badInputIsRefusedNamingTheField() {
     assertField(() -> preview.preview("61 * * * *", null, "UTC", 5), "cron", "not a valid cron");
     assertField(() -> preview.preview("* * *", null, "UTC", 5), "cron", "3 fields");

@@ -36,8 +36,9 @@ function local(text) {
 }
 
 /**
- * Fills box with the next fires of a trigger from GET /api/schedules/preview, or the error naming
- * the bad field. Answers true when the trigger is valid.
+ * Fills box with the next fires of a trigger from GET /api/schedules/preview and its warnings (fires
+ * that end early), or the error naming the bad field, as the API words it. Answers true when the
+ * trigger is valid.
  */
 export async function showPreview(api, box, query) {
   try {
@@ -50,6 +51,7 @@ export async function showPreview(api, box, query) {
         { class: 'preview-fires', id: 'preview-fires' },
         p.nextFires.map((f) => h('li', null, h('span', { class: 'mono' }, local(f.local)), ' ', h('span', { class: 'muted' }, '(', time(f.at), ' here)'))),
       ),
+      ...(p.warnings || []).map((w) => h('div', { class: 'preview-warn', role: 'status' }, w)),
     );
     return true;
   } catch (err) {
