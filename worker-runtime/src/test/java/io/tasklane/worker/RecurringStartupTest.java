@@ -46,6 +46,14 @@ class RecurringStartupTest {
     public void run(Object payload) {}
   }
 
+  @Singleton
+  @Requires(property = "test.suite", value = "recurring-weekday-numbers")
+  static class WeekdayNumbers {
+    @TaskHandler("report.weekdays")
+    @Recurring(name = "weekdays", cron = "0 0 9 ? * 1-5")
+    public void run(Object payload) {}
+  }
+
   record Ref(long id) {}
 
   static final io.tasklane.core.TaskType<Ref> TYPED =
@@ -111,6 +119,14 @@ class RecurringStartupTest {
     assertThatThrownBy(() -> run("recurring-no-trigger"))
         .hasStackTraceContaining("@Recurring(name = \"no.trigger\")")
         .hasStackTraceContaining("cron: set exactly one of cron and every (found neither)");
+  }
+
+  @Test
+  void aNumericDayOfWeekThatQuartzAndSpringReadDifferentlyFailsStart() {
+    assertThatThrownBy(() -> run("recurring-weekday-numbers"))
+        .hasStackTraceContaining("(handler report.weekdays): cron: '0 0 9 ? * 1-5' has a numeric")
+        .hasStackTraceContaining("Quartz counts 1=Sunday")
+        .hasStackTraceContaining("Spring counts 1=Monday");
   }
 
   @Test
