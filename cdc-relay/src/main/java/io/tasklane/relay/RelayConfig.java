@@ -6,6 +6,7 @@ import static io.tasklane.relay.RelayConfigChecks.within;
 
 import io.tasklane.core.SecretMasker;
 import io.tasklane.core.TaskLimits;
+import io.tasklane.core.TopicReplication;
 import io.tasklane.core.Topics;
 import java.time.Duration;
 import java.util.Map;
@@ -54,7 +55,10 @@ import java.util.regex.Pattern;
  *     ({@code 0.0.0.0} for every interface, e.g. in a container)
  * @param httpPortFile if set, the bound HTTP port is written to this file (for scripts)
  * @param tasksPartitions partitions of {@code <ns>.tasks} when the relay creates it
- * @param replicationFactor replication of topics the relay creates; -1 = broker default
+ * @param replication {@code replication-factor}, {@code min-insync-replicas} and {@code
+ *     allow-unsafe-replication} of the topics the relay creates and checks; null: {@link
+ *     TopicReplication#DEFAULT}, which follows the cluster (three replicas and a min ISR of 2 on
+ *     three or more brokers)
  * @param maxSendBackoff longest wait between retries while Kafka refuses records
  * @param kafka pass-through Kafka client settings ({@code tasklane.relay.kafka.*}, e.g. SASL/TLS),
  *     applied to the producer, the admin client and Debezium's offset and history clients
@@ -88,7 +92,7 @@ public record RelayConfig(
     String httpHost,
     String httpPortFile,
     int tasksPartitions,
-    short replicationFactor,
+    TopicReplication replication,
     Duration maxSendBackoff,
     Map<String, String> kafka,
     Map<String, String> debezium) {
@@ -210,10 +214,7 @@ public record RelayConfig(
         "tasks-partitions",
         tasksPartitions >= 1 && tasksPartitions <= 10_000,
         "is outside 1 to 10000");
-    check(
-        "replication-factor",
-        replicationFactor == -1 || replicationFactor >= 1,
-        "must be -1 or ≥ 1");
+    replication = replication == null ? TopicReplication.DEFAULT : replication;
     maxSendBackoff =
         within("max-send-backoff", maxSendBackoff, DEFAULT_MAX_SEND_BACKOFF, 100, 600_000);
     kafka = Map.copyOf(kafka == null ? Map.of() : kafka);

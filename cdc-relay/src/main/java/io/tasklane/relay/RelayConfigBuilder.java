@@ -35,7 +35,7 @@ public final class RelayConfigBuilder {
   private String httpHost;
   private String httpPortFile;
   private int tasksPartitions;
-  private short replicationFactor = -1;
+  private io.tasklane.core.TopicReplication replication;
   private Duration maxSendBackoff;
   private Map<String, String> kafka = Map.of();
   private Map<String, String> debezium = Map.of();
@@ -195,9 +195,12 @@ public final class RelayConfigBuilder {
     return this;
   }
 
-  /** Sets replicationFactor: replication of topics the relay creates; -1 the broker's default. */
-  public RelayConfigBuilder replicationFactor(short replicationFactor) {
-    this.replicationFactor = replicationFactor;
+  /**
+   * Sets replication: of the topics the relay creates and checks; null follows the cluster ({@link
+   * io.tasklane.core.TopicReplication#DEFAULT}).
+   */
+  public RelayConfigBuilder replication(io.tasklane.core.TopicReplication replication) {
+    this.replication = replication;
     return this;
   }
 
@@ -268,7 +271,7 @@ public final class RelayConfigBuilder {
         httpHost,
         httpPortFile,
         tasksPartitions,
-        replicationFactor,
+        replication,
         maxSendBackoff,
         kafka,
         debezium);

@@ -1,5 +1,6 @@
 package io.tasklane.relay;
 
+import io.tasklane.core.TopicReplication;
 import io.tasklane.core.config.ConfigException;
 import io.tasklane.core.config.ConfigKeys;
 import io.tasklane.core.config.ConfigSource;
@@ -52,7 +53,9 @@ final class RelayConfigParser {
                 "http-host",
                 "http-port-file",
                 "tasks-partitions",
-                "replication-factor"));
+                TopicReplication.FACTOR_KEY,
+                TopicReplication.MIN_ISR_KEY,
+                TopicReplication.ALLOW_UNSAFE_KEY));
     plain.addAll(DURATIONS);
     Map<String, String> retired = new TreeMap<>();
     for (String d : DURATIONS) {
@@ -112,18 +115,10 @@ final class RelayConfigParser {
         .httpHost(c.string("http-host"))
         .httpPortFile(c.string("http-port-file"))
         .tasksPartitions(c.integer("tasks-partitions", 0))
-        .replicationFactor(replicationFactor(c))
+        .replication(TopicReplication.read(c))
         .maxSendBackoff(c.duration("max-send-backoff"))
         .kafka(c.passThrough("kafka."))
         .debezium(c.passThrough("debezium."))
         .build();
-  }
-
-  private static short replicationFactor(ConfigSource c) {
-    int rf = c.integer("replication-factor", -1);
-    if (rf < Short.MIN_VALUE || rf > Short.MAX_VALUE) {
-      throw new ConfigException(c.full("replication-factor"), rf + " is outside -1 to 32767");
-    }
-    return (short) rf;
   }
 }

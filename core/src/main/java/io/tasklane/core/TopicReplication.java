@@ -58,6 +58,27 @@ public record TopicReplication(int replicationFactor, int minInsyncReplicas, boo
     }
   }
 
+  /** The three keys, for an app's list of settings. */
+  public static java.util.List<String> keys() {
+    return java.util.List.of(FACTOR_KEY, MIN_ISR_KEY, ALLOW_UNSAFE_KEY);
+  }
+
+  /**
+   * Reads the three settings from an app's layered configuration; a bad value fails with a {@link
+   * io.tasklane.core.config.ConfigException} naming the full key and its limit.
+   */
+  public static TopicReplication read(io.tasklane.core.config.ConfigSource c) {
+    int factor = c.integer(FACTOR_KEY, AUTO);
+    int minIsr = c.integer(MIN_ISR_KEY, AUTO);
+    boolean allow = c.bool(ALLOW_UNSAFE_KEY, false);
+    try {
+      return new TopicReplication(factor, minIsr, allow);
+    } catch (IllegalArgumentException e) {
+      String key = e.getMessage().startsWith(FACTOR_KEY) ? FACTOR_KEY : MIN_ISR_KEY;
+      throw new io.tasklane.core.config.ConfigException(c.full(key), e.getMessage());
+    }
+  }
+
   /**
    * The factor and min ISR for a cluster of {@code brokers} live brokers: the configured values, or
    * {@code min(3, brokers)} and 2 for a factor of 3 or more (1 below).

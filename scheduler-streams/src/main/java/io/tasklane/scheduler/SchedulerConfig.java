@@ -2,6 +2,7 @@ package io.tasklane.scheduler;
 
 import io.tasklane.core.SecretMasker;
 import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.TopicReplication;
 import io.tasklane.core.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -72,6 +73,10 @@ import java.util.TreeSet;
  * @param scheduleLead how long before its instant a fire of an {@code overlap: ALLOW} schedule is
  *     made, as a task due at the instant (0 to 60 s; 0: at the instant); null: {@link
  *     #DEFAULT_SCHEDULE_LEAD}
+ * @param replication {@code replication-factor}, {@code min-insync-replicas} and {@code
+ *     allow-unsafe-replication} of the topics the scheduler and its Kafka Streams create
+ *     (changelogs and repartition topics included); null: {@link TopicReplication#DEFAULT}, which
+ *     follows the cluster
  */
 public record SchedulerConfig(
     String bootstrapServers,
@@ -102,7 +107,8 @@ public record SchedulerConfig(
     int logBytesPerTask,
     AlertConfig alerts,
     int storeMemoryMb,
-    Duration scheduleLead) {
+    Duration scheduleLead,
+    TopicReplication replication) {
 
   public static final String PREFIX = "tasklane.scheduler";
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
@@ -269,6 +275,7 @@ public record SchedulerConfig(
     range("store-memory-mb", storeMemoryMb, 16, 65_536);
     scheduleLead = orDefault(scheduleLead, DEFAULT_SCHEDULE_LEAD);
     range("schedule-lead", scheduleLead, Duration.ZERO, Duration.ofMinutes(1));
+    replication = replication == null ? TopicReplication.DEFAULT : replication;
   }
 
   /** A builder with every setting unset: the defaults above apply. */
@@ -337,6 +344,8 @@ public record SchedulerConfig(
         + storeMemoryMb
         + ", scheduleLead="
         + scheduleLead
+        + ", replication="
+        + replication
         + "]";
   }
 

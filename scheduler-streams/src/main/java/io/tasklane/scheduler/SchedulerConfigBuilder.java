@@ -38,6 +38,7 @@ public final class SchedulerConfigBuilder {
   private int logBytesPerTask = SchedulerConfig.DEFAULT_LOG_BYTES_PER_TASK;
   private int storeMemoryMb = SchedulerConfig.DEFAULT_STORE_MEMORY_MB;
   private Duration scheduleLead;
+  private io.tasklane.core.TopicReplication replication;
   private AlertConfig alerts;
 
   SchedulerConfigBuilder() {}
@@ -216,6 +217,12 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
+  /** Sets replication: of the topics the scheduler creates; null follows the cluster. */
+  public SchedulerConfigBuilder replication(io.tasklane.core.TopicReplication replication) {
+    this.replication = replication;
+    return this;
+  }
+
   /** Sets alerts: the alert rules and their webhook; null: none. */
   public SchedulerConfigBuilder alerts(AlertConfig alerts) {
     this.alerts = alerts;
@@ -257,6 +264,7 @@ public final class SchedulerConfigBuilder {
         logBytesPerTask,
         alerts,
         storeMemoryMb,
-        scheduleLead);
+        scheduleLead,
+        replication);
   }
 }

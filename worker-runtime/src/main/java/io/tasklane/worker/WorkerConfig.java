@@ -1,6 +1,7 @@
 package io.tasklane.worker;
 
 import io.tasklane.core.SecretMasker;
+import io.tasklane.core.TopicReplication;
 import io.tasklane.core.Topics;
 import java.time.Duration;
 import java.util.Map;
@@ -50,6 +51,10 @@ import java.util.regex.Pattern;
  *     ({@code group.min.session.timeout.ms}), 1 s to 30 min; {@code kafka.session.timeout.ms} and
  *     {@code kafka.heartbeat.interval.ms} win over it, and neither is set with {@code
  *     kafka.group.protocol=consumer}, whose session timeout is the broker's
+ * @param replication {@code replication-factor}, {@code min-insync-replicas} and {@code
+ *     allow-unsafe-replication} of the topics the worker creates (results, logs, handler topics and
+ *     their DLTs, the operator topics); null: {@link TopicReplication#DEFAULT}, which follows the
+ *     cluster
  */
 public record WorkerConfig(
     Topics topics,
@@ -65,7 +70,8 @@ public record WorkerConfig(
     String recurringApp,
     long recurringBuild,
     Duration heartbeatInterval,
-    Duration sessionTimeout) {
+    Duration sessionTimeout,
+    TopicReplication replication) {
   /** The values of {@code method-calls.enabled}. */
   public enum MethodCalls {
     /** On iff some bean of the context has an {@code @OutboxAsync} method. */
@@ -162,6 +168,7 @@ public record WorkerConfig(
       throw new WorkerException(
           PREFIX + ".session-timeout must be 1s to 30m, was " + sessionTimeout);
     }
+    replication = replication == null ? TopicReplication.DEFAULT : replication;
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
     for (String key : new TreeSet<>(kafka.keySet())) {
       if (PROTECTED_KAFKA_KEYS.contains(key)) {

@@ -26,6 +26,7 @@ public final class WorkerConfigBuilder {
   private long recurringBuild;
   private Duration heartbeatInterval = WorkerConfig.DEFAULT_HEARTBEAT_INTERVAL;
   private Duration sessionTimeout = WorkerConfig.DEFAULT_SESSION_TIMEOUT;
+  private io.tasklane.core.TopicReplication replication;
 
   WorkerConfigBuilder() {}
 
@@ -118,6 +119,12 @@ public final class WorkerConfigBuilder {
     return this;
   }
 
+  /** {@code replication-factor} and friends: of the topics the worker creates; null: follow. */
+  public WorkerConfigBuilder replication(io.tasklane.core.TopicReplication replication) {
+    this.replication = replication;
+    return this;
+  }
+
   /**
    * The validated configuration.
    *
@@ -138,7 +145,8 @@ public final class WorkerConfigBuilder {
         recurringApp,
         recurringBuild,
         heartbeatInterval,
-        sessionTimeout);
+        sessionTimeout,
+        replication);
   }
 
   private static String defaultName() {

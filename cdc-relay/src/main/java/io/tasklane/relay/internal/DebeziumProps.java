@@ -43,7 +43,8 @@ final class DebeziumProps {
     p.setProperty("offset.storage", RelayOffsetStore.class.getName());
     p.setProperty("offset.storage.topic", topics.relayOffsets());
     p.setProperty("offset.storage.partitions", "1");
-    p.setProperty("offset.storage.replication.factor", String.valueOf(c.replicationFactor()));
+    p.setProperty(
+        "offset.storage.replication.factor", String.valueOf(c.replication().replicationFactor()));
     p.setProperty("bootstrap.servers", c.bootstrapServers());
     p.setProperty("record.processing.shutdown.timeout.ms", "2000");
     // Kafka client pass-through. Top level: Debezium hands every engine property to the Kafka

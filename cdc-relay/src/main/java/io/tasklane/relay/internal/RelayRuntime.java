@@ -1,6 +1,7 @@
 package io.tasklane.relay.internal;
 
 import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.UnsafeReplicationException;
 import io.tasklane.core.tracing.Tracing;
 import io.tasklane.relay.BinlogPositionLostException;
 import io.tasklane.relay.RelayConfig;
@@ -45,7 +46,7 @@ public final class RelayRuntime implements AutoCloseable {
     this.metrics = new RelayMetrics(clock, config.postgres());
     this.jdbc = new Jdbc(config);
     this.kafka = new KafkaClients(config);
-    this.topicGuard = new TopicGuard(kafka, metrics, topicSpecs(config));
+    this.topicGuard = new TopicGuard(kafka, metrics, topicSpecs(config), config.replication());
     this.tracing = Tracing.fromEnvironment("io.tasklane.relay", "tasklane-relay");
     this.thread = new Thread(this::loop, "tasklane-relay");
   }
@@ -115,7 +116,7 @@ public final class RelayRuntime implements AutoCloseable {
         ensureTopics();
         new LeaderTerm(config, clock, metrics, jdbc, kafka, this, lock).run();
         backoffMs = 1000;
-      } catch (BinlogPositionLostException e) {
+      } catch (BinlogPositionLostException | UnsafeReplicationException e) {
         LOG.error("relay stopped: {}", e.getMessage(), e);
         lastError.set(e.getMessage());
         setState(RelayState.FAILED);
@@ -142,6 +143,8 @@ public final class RelayRuntime implements AutoCloseable {
   private void ensureTopics() {
     try {
       topicGuard.ensureAll();
+    } catch (UnsafeReplicationException e) {
+      throw e; // refused: a single broker loss would lose rows the relay acknowledged
     } catch (RuntimeException e) {
       throw new RelayException("cannot ensure the relay's topics: " + e.getMessage(), e);
     }
@@ -150,7 +153,7 @@ public final class RelayRuntime implements AutoCloseable {
   /** The relay's topics, as wanted at start (see {@link TopicGuard}). */
   private static List<TopicAdmin.Spec> topicSpecs(RelayConfig config) {
     var t = config.topics();
-    short rf = config.replicationFactor();
+    short rf = -1; // the relay's TopicReplication, resolved against the cluster at creation
     return List.of(
         new TopicAdmin.Spec(t.tasks(), config.tasksPartitions(), rf, Map.of()),
         new TopicAdmin.Spec(t.relayDlt(), 1, rf, Map.of()),

@@ -1,6 +1,7 @@
 package io.tasklane.relay.internal;
 
 import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.TopicReplication;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -32,10 +33,16 @@ final class TopicGuard {
   private final KafkaClients kafka;
   private final RelayMetrics metrics;
   private final Map<String, TopicAdmin.Spec> specs = new ConcurrentHashMap<>();
+  private final TopicReplication replication;
 
-  TopicGuard(KafkaClients kafka, RelayMetrics metrics, List<TopicAdmin.Spec> wanted) {
+  TopicGuard(
+      KafkaClients kafka,
+      RelayMetrics metrics,
+      List<TopicAdmin.Spec> wanted,
+      TopicReplication replication) {
     this.kafka = kafka;
     this.metrics = metrics;
+    this.replication = replication;
     wanted.forEach(s -> specs.put(s.name(), s));
   }
 
@@ -45,7 +52,7 @@ final class TopicGuard {
    */
   void ensureAll() {
     try (Admin admin = kafka.admin()) {
-      TopicAdmin.ensure(admin, List.copyOf(specs.values()));
+      TopicAdmin.ensure(admin, List.copyOf(specs.values()), replication);
       for (TopicAdmin.Spec s : List.copyOf(specs.values())) {
         try {
           int partitions = TopicAdmin.partitions(admin, s.name()).orElse(s.partitions());
@@ -97,7 +104,7 @@ final class TopicGuard {
             s.configs());
         recreate.add(s);
       }
-      TopicAdmin.ensure(admin, recreate);
+      TopicAdmin.ensure(admin, recreate, replication);
       metrics.topicRecreations.increment(missing.size());
       LOG.warn("recreated topic(s) {}", missing);
     } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal;
 
 import io.micronaut.context.env.Environment;
+import io.tasklane.core.TopicReplication;
 import io.tasklane.core.config.ConfigException;
 import io.tasklane.core.config.ConfigKeys;
 import io.tasklane.core.config.ConfigSource;
@@ -76,7 +77,10 @@ final class ConfigLoader {
               "alerts.no-worker",
               "alerts.relay-lag",
               "alerts.backlog.threshold",
-              "alerts.backlog.for"),
+              "alerts.backlog.for",
+              TopicReplication.FACTOR_KEY,
+              TopicReplication.MIN_ISR_KEY,
+              TopicReplication.ALLOW_UNSAFE_KEY),
           List.of("kafka."));
 
   private ConfigLoader() {}
@@ -115,6 +119,7 @@ final class ConfigLoader {
         .processingGuarantee(c.enumValue("processing-guarantee", ProcessingGuarantee.class))
         .commitInterval(c.duration("commit-interval"))
         .storeMemoryMb(c.integer("store-memory-mb", SchedulerConfig.DEFAULT_STORE_MEMORY_MB))
+        .replication(TopicReplication.read(c))
         .scheduleLead(c.duration("schedule-lead"))
         .numStandbyReplicas(
             c.integer("num-standby-replicas", SchedulerConfig.DEFAULT_NUM_STANDBY_REPLICAS))

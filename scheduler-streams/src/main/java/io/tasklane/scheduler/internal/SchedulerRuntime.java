@@ -6,7 +6,9 @@ import io.micronaut.context.env.Environment;
 import io.micronaut.core.annotation.Internal;
 import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
+import io.tasklane.core.ReplicationCheck;
 import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.TopicReplication;
 import io.tasklane.core.Topics;
 import io.tasklane.core.tracing.Tracing;
 import io.tasklane.scheduler.ProcessingGuarantee;
@@ -55,6 +57,7 @@ public final class SchedulerRuntime {
   private final Tracing tracing;
   private volatile KafkaStreams streams;
   private final int partitions; // of tasks, results and control
+  private final TopicReplication.Resolved replication;
   volatile HostInfo self;
   private volatile String haltReason;
 
@@ -73,13 +76,27 @@ public final class SchedulerRuntime {
     this.topics = new Topics(config.namespace());
     this.admin = Admin.create(StreamsProps.clients(config));
     try {
+      this.replication = ReplicationCheck.resolve(admin, config.replication());
+      LOG.info(
+          "topics replicated {} times, min.insync.replicas {}, on a cluster of {} broker(s)",
+          replication.factor(),
+          replication.minInsyncReplicas(),
+          replication.brokers());
       this.partitions = checkTopics();
     } catch (RuntimeException e) {
       admin.close(Duration.ofSeconds(5));
       throw e;
     }
-    this.watcher = new TopicWatcher(admin, topics, config.partitions());
+    this.watcher =
+        new TopicWatcher(admin, topics, config.partitions(), replication, config.applicationId());
     watcher.refresh();
+    io.micrometer.core.instrument.Gauge.builder(
+            "tasklane.scheduler.under.replicated.partitions",
+            () -> watcher.underReplicated().values().stream().mapToInt(Integer::intValue).sum())
+        .description(
+            "Partitions of Tasklane's and Kafka Streams' topics with fewer in-sync replicas than"
+                + " replicas, as of the last topic refresh")
+        .register(registry);
     this.workerRegistry =
         new WorkerRegistry(java.time.Clock.systemUTC(), config.workerLostHeartbeats());
     this.workers =
@@ -125,13 +142,31 @@ public final class SchedulerRuntime {
                 TopicAdmin.Spec.of(topics.schedulerDlt(), p),
                 auditTopic()));
     specs.addAll(TopicAdmin.operatorTopics(topics));
-    TopicAdmin.ensure(admin, specs);
+    TopicAdmin.ensure(admin, specs, replication);
+    // Kafka Streams' changelogs and repartition topics of an earlier run, made with its settings
+    ReplicationCheck.requireSafe(admin, streamsTopics(), replication);
     Map<String, Integer> counts = partitionCounts(10);
     String refused = CoPartitioning.atStart(counts);
     if (refused != null) {
       throw new SchedulerException(refused);
     }
     return counts.get(topics.tasks());
+  }
+
+  /** The existing internal topics of this Kafka Streams application. */
+  private java.util.Set<String> streamsTopics() {
+    try {
+      String prefix = config.applicationId() + "-";
+      return admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
+          .filter(n -> n.startsWith(prefix))
+          .filter(n -> n.endsWith("-changelog") || n.endsWith("-repartition"))
+          .collect(java.util.stream.Collectors.toSet());
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new SchedulerException("cannot list the topics: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SchedulerException("interrupted while listing the topics", e);
+    }
   }
 
   /**
@@ -212,6 +247,7 @@ public final class SchedulerRuntime {
             handlerSettings,
             System::nanoTime);
     Properties props = StreamsProps.streams(config, self, metrics);
+    StreamsProps.replication(props, replication);
     KafkaStreams s = new KafkaStreams(TopologyFactory.build(engine), props);
     s.setUncaughtExceptionHandler(
         e -> {

@@ -1,11 +1,13 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.core.TopicReplication;
 import io.tasklane.scheduler.SchedulerConfig;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
 
@@ -63,6 +65,17 @@ final class StreamsProps {
     } catch (NumberFormatException e) {
       // left to the Kafka client, which names the setting and the bad value
     }
+  }
+
+  /**
+   * Kafka Streams creates its changelogs and repartition topics with the scheduler's replication
+   * (its own default, -1, is the broker's, which is 1 on a broker left at Kafka's defaults).
+   */
+  static void replication(Properties p, TopicReplication.Resolved r) {
+    p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) r.factor());
+    p.put(
+        StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+        String.valueOf(r.minInsyncReplicas()));
   }
 
   static Properties streams(SchedulerConfig c, HostInfo self, SchedulerMetrics metrics) {

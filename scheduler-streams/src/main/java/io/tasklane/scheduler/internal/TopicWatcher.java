@@ -1,9 +1,12 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.core.ReplicationCheck;
 import io.tasklane.core.TopicAdmin;
+import io.tasklane.core.TopicReplication;
 import io.tasklane.core.Topics;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -21,12 +24,41 @@ final class TopicWatcher implements HandlerTopics {
   private final Admin admin;
   private final Topics topics;
   private final int dltPartitions;
+  private final TopicReplication.Resolved replication;
+  private final String streamsPrefix;
   private volatile Set<String> known = Set.of();
+  private volatile Map<String, Integer> underReplicated = Map.of();
 
-  TopicWatcher(Admin admin, Topics topics, int dltPartitions) {
+  /**
+   * @param replication how the DLTs it creates are replicated
+   * @param applicationId Kafka Streams' application id: its internal topics are checked too
+   */
+  TopicWatcher(
+      Admin admin,
+      Topics topics,
+      int dltPartitions,
+      TopicReplication.Resolved replication,
+      String applicationId) {
     this.admin = admin;
     this.topics = topics;
     this.dltPartitions = dltPartitions;
+    this.replication = replication;
+    this.streamsPrefix = applicationId + "-";
+  }
+
+  /**
+   * Partitions of Tasklane's and Kafka Streams' topics with fewer in-sync replicas than replicas,
+   * by topic, as of the last refresh (empty when all are in sync).
+   */
+  Map<String, Integer> underReplicated() {
+    return underReplicated;
+  }
+
+  /** The existing topics of this namespace and of the Streams application among {@code names}. */
+  Set<String> ours(Set<String> names) {
+    return names.stream()
+        .filter(n -> n.startsWith(topics.namespace() + ".") || n.startsWith(streamsPrefix))
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
   }
 
   @Override
@@ -58,7 +90,7 @@ final class TopicWatcher implements HandlerTopics {
         }
       }
       if (!missing.isEmpty()) {
-        TopicAdmin.ensure(admin, missing);
+        TopicAdmin.ensure(admin, missing, replication);
         missing.forEach(s -> LOG.info("created dead-letter topic {}", s.name()));
         names = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       }
@@ -67,6 +99,11 @@ final class TopicWatcher implements HandlerTopics {
           names.stream()
               .filter(n -> n.startsWith(prefix))
               .collect(java.util.stream.Collectors.toUnmodifiableSet());
+      Map<String, Integer> under = ReplicationCheck.underReplicated(admin, ours(names));
+      if (!under.isEmpty() && !under.equals(underReplicated)) {
+        LOG.warn("under-replicated partitions (a broker is down or behind): {}", under);
+      }
+      underReplicated = Map.copyOf(under);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Throwable t) {

@@ -42,7 +42,7 @@ final class RecurringStore {
 
   /** Creates the topic when missing: compacted, one partition. */
   void ensure(Admin admin) {
-    TopicAdmin.ensure(admin, List.of(TopicAdmin.Spec.compacted(topic(), 1)));
+    TopicAdmin.ensure(admin, List.of(TopicAdmin.Spec.compacted(topic(), 1)), config.replication());
   }
 
   /** The app's manifest, or null when it has none (or a tombstone). */

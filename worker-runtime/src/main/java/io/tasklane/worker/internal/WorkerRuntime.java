@@ -9,6 +9,7 @@ import io.tasklane.core.HandlerSetting;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
+import io.tasklane.core.UnsafeReplicationException;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.tracing.Tracing;
 import io.tasklane.worker.HandlerConfig;
@@ -225,7 +226,9 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
       specs.add(TopicAdmin.Spec.of(topics.handlerDlt(h.name()), partitions));
     }
     try (Admin admin = KafkaClients.admin(config)) {
-      TopicAdmin.ensure(admin, specs);
+      TopicAdmin.ensure(admin, specs, config.replication());
+    } catch (UnsafeReplicationException e) {
+      throw e;
     } catch (RuntimeException e) {
       throw new WorkerException("cannot create the worker's topics: " + e.getMessage(), e);
     }

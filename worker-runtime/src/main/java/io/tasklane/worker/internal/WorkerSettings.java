@@ -2,6 +2,7 @@ package io.tasklane.worker.internal;
 
 import io.micronaut.context.env.Environment;
 import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.TopicReplication;
 import io.tasklane.core.Topics;
 import io.tasklane.core.config.ConfigException;
 import io.tasklane.core.config.ConfigKeys;
@@ -49,6 +50,9 @@ public final class WorkerSettings {
               "recurring.build",
               "heartbeat-interval",
               "session-timeout",
+              TopicReplication.FACTOR_KEY,
+              TopicReplication.MIN_ISR_KEY,
+              TopicReplication.ALLOW_UNSAFE_KEY,
               "handlers.*.enabled",
               "handlers.*.concurrency",
               "handlers.*.max-in-flight",
@@ -101,6 +105,7 @@ public final class WorkerSettings {
               .heartbeatInterval(
                   heartbeat == null ? WorkerConfig.DEFAULT_HEARTBEAT_INTERVAL : heartbeat)
               .sessionTimeout(session == null ? WorkerConfig.DEFAULT_SESSION_TIMEOUT : session)
+              .replication(TopicReplication.read(source))
               .build();
     } catch (ConfigException e) {
       throw new WorkerException(e.getMessage(), e);
