@@ -23,6 +23,14 @@ class GettingStartedGuideTest {
   private static final Path GUIDE = HOME.resolve("docs/getting-started.md");
   private static final Path SAMPLE = HOME.resolve("samples/invoice-service");
   private static final Pattern MARKER = Pattern.compile("<!-- sample: (\\S+) -->");
+  private static final String CHECKOUT = "\"$TASKLANE\"/";
+  private static final List<String> TOOLS =
+      List.of(
+          "cd", "export", "echo", "cat", "kill", "java", "unzip", "openssl", "curl", "mariadb",
+          "./mvnw");
+  private static final Pattern SEPARATOR =
+      Pattern.compile("\\s*(?:&&|\\|\\||;|\\||(?<![>&])&(?![>&]))\\s*");
+  private static final Pattern PID_FILE = Pattern.compile("echo \\$! > (\\S+\\.pid)");
 
   record Block(int line, String file, String text) {}
 
@@ -69,6 +77,72 @@ class GettingStartedGuideTest {
     assertThat(pom.indexOf("<artifactId>tasklane-bom</artifactId>"))
         .isPositive()
         .isLessThan(pom.indexOf("<artifactId>micronaut-platform</artifactId>"));
+  }
+
+  /**
+   * A reader has what section 1 lists (a JDK, the checkout, a MariaDB client, a shell with unzip,
+   * openssl and curl): every command of the guide is one of those or a file of the checkout.
+   */
+  @Test
+  void everyCommandOfTheGuideIsAToolTheReaderHasOrAFileOfTheCheckout() throws IOException {
+    for (String command : commands()) {
+      String program = command.split("\\s+")[0];
+      if (program.startsWith(CHECKOUT)) {
+        assertThat(HOME.resolve(program.substring(CHECKOUT.length())))
+            .as("the guide runs %s", command)
+            .isRegularFile();
+      } else {
+        assertThat(TOOLS).as("the guide runs %s", command).contains(program);
+      }
+    }
+  }
+
+  /**
+   * The guide's end stops what it started, from any shell: every process started in the background
+   * records its pid, the last block kills every recorded pid and stops the stack of {@code
+   * bin/stack up}.
+   */
+  @Test
+  void theLastBlockStopsEveryProcessAndTheStackTheGuideStarted() throws IOException {
+    List<String> commands = commands();
+    List<String> pidFiles = new ArrayList<>();
+    for (int i = 0; i < commands.size(); i++) {
+      if (commands.get(i).startsWith("java ") && i + 1 < commands.size()) {
+        Matcher pid = PID_FILE.matcher(commands.get(i + 1));
+        if (commands.get(i).contains("2>&1") && pid.matches()) {
+          pidFiles.add(pid.group(1));
+        }
+      }
+    }
+    long background = commands.stream().filter(c -> c.endsWith("2>&1")).count();
+    assertThat(pidFiles).as("pid files of the background processes").hasSize((int) background);
+    assertThat(background).isEqualTo(3);
+    List<Block> blocks = blocks();
+    String last = blocks.get(blocks.size() - 1).text();
+    assertThat(last).contains("kill $(cat " + String.join(" ", pidFiles) + ")");
+    assertThat(commands).contains(CHECKOUT + "bin/stack up");
+    assertThat(last).contains(CHECKOUT + "bin/stack down");
+  }
+
+  /**
+   * The commands of the guide's shell blocks, split at {@code &&}, {@code ;}, {@code |}, {@code &}.
+   */
+  private static List<String> commands() throws IOException {
+    List<String> commands = new ArrayList<>();
+    for (Block b : blocks()) {
+      if (!b.file().equals("README.md")) {
+        continue;
+      }
+      for (String line : b.text().split("\n")) {
+        for (String command : SEPARATOR.split(line.strip())) {
+          if (!command.isBlank()) {
+            commands.add(command.strip());
+          }
+        }
+      }
+    }
+    assertThat(commands).hasSizeGreaterThan(10);
+    return commands;
   }
 
   private static boolean isWholeFile(Block b) {
