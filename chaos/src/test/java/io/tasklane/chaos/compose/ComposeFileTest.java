@@ -34,6 +34,9 @@ class ComposeFileTest {
   static final Path HOME = Path.of("").toAbsolutePath().getParent();
   static final Path COMPOSE_DIR = HOME.resolve("compose");
 
+  /** A value compose must be given: {@code ${VAR:?message}}. */
+  static final String REQUIRED = "\\$\\{[A-Z][A-Z0-9_]*:\\?[^}]+}";
+
   /** Each app service: its Dockerfile, its module and the setting that holds its HTTP port. */
   record App(String service, String dockerfile, String module, String portSetting, String path) {}
 
@@ -75,7 +78,15 @@ class ComposeFileTest {
   void hasTheWholeStack() throws IOException {
     assertThat(services())
         .containsKeys(
-            "mysql", "kafka", "relay", "scheduler", "worker", "kafka-ui", "prometheus", "grafana");
+            "mysql",
+            "kafka",
+            "kafka-users",
+            "kafka-acls",
+            "relay",
+            "scheduler",
+            "worker",
+            "prometheus",
+            "grafana");
   }
 
   @Test
@@ -92,7 +103,12 @@ class ComposeFileTest {
   void relaySettingsAreValidRelayConfig() throws IOException {
     RelayConfig config = RelayConfigLoader.load(null, new Properties(), env("relay"));
     assertThat(config.bootstrapServers()).isEqualTo(advertisedKafka());
-    assertThat(list("relay", "ports")).contains(config.httpPort() + ":" + config.httpPort());
+    assertThat(config.kafka())
+        .containsEntry("security.protocol", "SASL_PLAINTEXT")
+        .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+        .containsKey("sasl.jaas.config");
+    assertThat(list("relay", "ports"))
+        .contains("127.0.0.1:" + config.httpPort() + ":" + config.httpPort());
     assertSameDatabase(config.jdbcUrl(), config.username());
   }
 
@@ -104,7 +120,7 @@ class ComposeFileTest {
     assertKnown(env, "TASKLANE_SCHEDULER_", known);
     assertThat(env.get("TASKLANE_SCHEDULER_BOOTSTRAP_SERVERS")).isEqualTo(advertisedKafka());
     String port = env.get("MICRONAUT_SERVER_PORT");
-    assertThat(list("scheduler", "ports")).contains(port + ":" + port);
+    assertThat(list("scheduler", "ports")).contains("127.0.0.1:" + port + ":" + port);
   }
 
   @Test
@@ -118,13 +134,13 @@ class ComposeFileTest {
   }
 
   /**
-   * No password or token has a value in the file: each is {@code ${VAR:?message}}, so compose
-   * refuses to start until the operator sets it (there is nothing guessable to deploy by mistake).
+   * No password or token has a value in the file: each is {@code ${VAR:?message}} (in a JAAS line,
+   * its password), so compose refuses to start until the operator sets it (there is nothing
+   * guessable to deploy by mistake).
    */
   @Test
   void everySecretComesFromTheEnvironmentAndIsRequired() throws IOException {
     Pattern secretKey = Pattern.compile(".*(PASSWORD|TOKEN|SECRET|JAAS).*");
-    Pattern required = Pattern.compile("\\$\\{[A-Z][A-Z0-9_]*:\\?[^}]+}");
     int secrets = 0;
     for (String service : services().keySet()) {
       @SuppressWarnings("unchecked")
@@ -135,11 +151,11 @@ class ComposeFileTest {
       for (var e : env(service).entrySet()) {
         if (secretKey.matcher(e.getKey()).matches()) {
           secrets++;
-          assertThat(e.getValue()).as(service + " " + e.getKey()).matches(required);
+          assertRequiredSecret(service + " " + e.getKey(), e.getValue());
         }
       }
     }
-    assertThat(secrets).as("secret settings found").isGreaterThanOrEqualTo(5);
+    assertThat(secrets).as("secret settings found").isGreaterThanOrEqualTo(15);
     @SuppressWarnings("unchecked")
     var health =
         (Map<String, Object>) ((Map<String, Object>) services().get("mysql")).get("healthcheck");
@@ -201,7 +217,9 @@ class ComposeFileTest {
         }
       }
       assertThat(args).as(app.dockerfile() + " ARG VERSION").containsEntry("VERSION", version);
-      assertThat(lines).as(app.dockerfile()).anyMatch(l -> l.equals("FROM eclipse-temurin:17-jre"));
+      assertThat(lines)
+          .as(app.dockerfile())
+          .anyMatch(l -> l.matches("FROM eclipse-temurin:17\\.\\d+\\.\\d+_\\d+-jre"));
       String distDir =
           app.module()
               + "/target/"
@@ -271,7 +289,7 @@ class ComposeFileTest {
       String port = env(app.service()).get(app.portSetting());
       assertThat(port).as(app.service() + " " + app.portSetting()).isNotNull();
       assertThat(dockerfile(app)).as(app.dockerfile()).contains("EXPOSE " + port);
-      assertThat(list(app.service(), "ports")).contains(port + ":" + port);
+      assertThat(list(app.service(), "ports")).contains("127.0.0.1:" + port + ":" + port);
       assertThat(targets)
           .as("prometheus target of " + app.service())
           .containsEntry(app.service() + ":" + port, app.path());
@@ -287,7 +305,7 @@ class ComposeFileTest {
     assertThat(list("prometheus", "volumes"))
         .anyMatch(v -> v.contains(":" + rules.get(0) + ":"))
         .anyMatch(v -> v.startsWith("./prometheus/prometheus.yml:/etc/prometheus/prometheus.yml"));
-    assertThat(list("prometheus", "ports")).contains("9090:9090");
+    assertThat(list("prometheus", "ports")).contains("127.0.0.1:9090:9090");
   }
 
   /**
@@ -332,6 +350,10 @@ class ComposeFileTest {
       String image = String.valueOf(service(svc).get("image"));
       assertThat(image).as(svc).matches("[\\w./-]+:v?\\d+\\.\\d+\\.\\d+");
     }
+    String grafana = String.valueOf(service("grafana").get("image"));
+    assertThat(Integer.parseInt(grafana.replaceAll(".*:(\\d+)\\..*", "$1")))
+        .as(grafana)
+        .isGreaterThanOrEqualTo(12);
     for (String mount : list("grafana", "volumes")) {
       Path host = COMPOSE_DIR.resolve(mount.substring(0, mount.indexOf(':'))).normalize();
       assertThat(host).as(mount).isRegularFile();
@@ -387,9 +409,10 @@ class ComposeFileTest {
     return m.group(1);
   }
 
+  /** The app's settings under {@code prefix} are keys it knows; {@code kafka.*} passes through. */
   static void assertKnown(Map<String, String> env, String prefix, Set<String> known) {
     env.keySet().stream()
-        .filter(k -> k.startsWith(prefix))
+        .filter(k -> k.startsWith(prefix) && !k.startsWith(prefix + "KAFKA_"))
         .map(k -> k.substring(prefix.length()).toLowerCase(Locale.ROOT).replace('_', '-'))
         .forEach(key -> assertThat(known).as("setting " + prefix + key).contains(key));
   }
@@ -400,14 +423,27 @@ class ComposeFileTest {
         .collect(Collectors.toCollection(HashSet::new));
   }
 
+  /** The broker's address inside compose's network: its advertised listener not on localhost. */
   static String advertisedKafka() throws IOException {
-    String listeners = env("kafka").get("KAFKA_ADVERTISED_LISTENERS");
-    String plaintext =
-        Arrays.stream(listeners.split(","))
-            .filter(l -> l.startsWith("PLAINTEXT://"))
-            .findFirst()
-            .orElseThrow();
-    return plaintext.substring("PLAINTEXT://".length());
+    return advertisedKafka("docker-compose.yml");
+  }
+
+  static String advertisedKafka(String file) throws IOException {
+    String listeners = ComposeSecurityTest.kafka(file).getProperty("advertised.listeners");
+    return Arrays.stream(listeners.split(","))
+        .map(l -> l.substring(l.indexOf("//") + 2))
+        .filter(l -> !l.startsWith("localhost:"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** A secret's value is {@code ${VAR:?…}}; in a JAAS line, its password is. */
+  static void assertRequiredSecret(String what, String value) {
+    if (value.contains("LoginModule")) {
+      assertThat(value).as(what).matches(".*\\bpassword=\"" + REQUIRED + "\";");
+    } else {
+      assertThat(value).as(what).matches(REQUIRED);
+    }
   }
 
   static void assertSameDatabase(String jdbcUrl, String user) throws IOException {

@@ -56,13 +56,14 @@ class PostgresComposeFileTest {
   }
 
   private static String advertisedKafka() throws IOException {
-    return env("kafka").get("KAFKA_ADVERTISED_LISTENERS").split(",")[0].replace("PLAINTEXT://", "");
+    return ComposeFileTest.advertisedKafka(FILE.getFileName().toString());
   }
 
   @Test
   void hasPostgresKafkaAndTheThreeApps() throws IOException {
     assertThat(services(FILE))
-        .containsOnlyKeys("postgres", "kafka", "relay", "scheduler", "worker");
+        .containsOnlyKeys(
+            "postgres", "kafka", "kafka-users", "kafka-acls", "relay", "scheduler", "worker");
     assertThat(advertisedKafka()).isEqualTo("kafka:9092");
   }
 
@@ -93,7 +94,8 @@ class PostgresComposeFileTest {
     assertThat(config.connector()).isEqualTo(RelayConfig.ConnectorKind.POSTGRESQL);
     assertThat(config.postgres()).isTrue();
     assertThat(config.bootstrapServers()).isEqualTo(advertisedKafka());
-    assertThat(list("relay", "ports")).contains(config.httpPort() + ":" + config.httpPort());
+    assertThat(list("relay", "ports"))
+        .contains("127.0.0.1:" + config.httpPort() + ":" + config.httpPort());
     assertSameDatabase(config.jdbcUrl(), config.username());
   }
 
@@ -114,7 +116,6 @@ class PostgresComposeFileTest {
   @Test
   void everySecretComesFromTheEnvironmentAndIsRequired() throws IOException {
     Pattern secretKey = Pattern.compile(".*(PASSWORD|TOKEN|SECRET|JAAS).*");
-    Pattern required = Pattern.compile("\\$\\{[A-Z][A-Z0-9_]*:\\?[^}]+}");
     int secrets = 0;
     for (String name : services(FILE).keySet()) {
       if (service(name).get("environment") == null) {
@@ -123,11 +124,11 @@ class PostgresComposeFileTest {
       for (var e : env(name).entrySet()) {
         if (secretKey.matcher(e.getKey()).matches()) {
           secrets++;
-          assertThat(e.getValue()).as(name + " " + e.getKey()).matches(required);
+          ComposeFileTest.assertRequiredSecret(name + " " + e.getKey(), e.getValue());
         }
       }
     }
-    assertThat(secrets).as("secret settings found").isEqualTo(4);
+    assertThat(secrets).as("secret settings found").isEqualTo(13);
   }
 
   /**
@@ -149,7 +150,7 @@ class PostgresComposeFileTest {
           .isEqualTo(other.get("image"));
       String port = env(app.service()).get(app.portSetting());
       assertThat(ComposeFileTest.dockerfile(app)).as(app.dockerfile()).contains("EXPOSE " + port);
-      assertThat(list(app.service(), "ports")).contains(port + ":" + port);
+      assertThat(list(app.service(), "ports")).contains("127.0.0.1:" + port + ":" + port);
     }
   }
 
