@@ -62,9 +62,8 @@ final class CronCalendar {
       next = placeAfter(candidate.get(), t);
       local = candidate.get();
     }
-    ZoneOffsetTransition back = rules.nextTransition(Instant.ofEpochMilli(t));
-    if (everyHour
-        && back != null
+    ZoneOffsetTransition back = everyHour ? rules.nextTransition(Instant.ofEpochMilli(t)) : null;
+    if (back != null
         && back.isOverlap()
         && (next == Fires.NONE || back.getInstant().toEpochMilli() < next)) {
       // the clock goes back before the next fire: the repeated local times come again
