@@ -48,7 +48,7 @@ class AdoptionTest {
   private static final Path HOME =
       Path.of(System.getProperty("tasklane.home", "..")).toAbsolutePath().normalize();
   private static final String VERSION = System.getProperty("tasklane.version", "0.1.0");
-  private static final String KAFKA = System.getProperty("tasklane.kafka.version", "4.1.1");
+  private static final String KAFKA = System.getProperty("tasklane.kafka.version", "4.1.2");
   private static final Path SAMPLE = HOME.resolve("samples/invoice-service");
   private static final String SERVICE_JAR = "target/invoice-service-1.0.0-SNAPSHOT.jar";
   private static final Duration PATIENCE = Duration.ofSeconds(90);

@@ -23,7 +23,7 @@ public final class ContainersStack implements StackHandle, AutoCloseable {
   public static final String MYSQL_IMAGE = "mysql:8.4";
 
   /** Kafka image, same version as the kafka-clients on the classpath. */
-  public static final String KAFKA_IMAGE = "apache/kafka:4.1.1";
+  public static final String KAFKA_IMAGE = "apache/kafka:4.1.2";
 
   private static ContainersStack shared;
 
