@@ -12,7 +12,8 @@ import java.util.HexFormat;
  * @param name {@code [a-zA-Z0-9._@-]{1,64}}; for the old {@code token:role} syntax {@code
  *     token-<first 8 hex digits of the token's SHA-256>}
  * @param token the secret: at least 24 characters, about 64 bits of entropy, no placeholder (see
- *     {@code TokenStrength}); make one with {@code openssl rand -base64 32}
+ *     {@code TokenStrength}), no whitespace, control character, {@code :} or {@code ,}; make one
+ *     with {@code openssl rand -base64 32}
  * @param role what it may do
  */
 public record ApiToken(String name, String token, SchedulerConfig.Role role) {
@@ -21,24 +22,53 @@ public record ApiToken(String name, String token, SchedulerConfig.Role role) {
   public ApiToken {
     if (name == null || !name.matches("[a-zA-Z0-9._@-]{1,64}")) {
       throw new SchedulerException(
-          KEY + ": token name '" + name + "' must match [a-zA-Z0-9._@-]{1,64}");
+          KEY
+              + ": a token name must match [a-zA-Z0-9._@-]{1,64}; this one has "
+              + (name == null ? 0 : name.length())
+              + " characters (not shown: it may be a token in the wrong place; the syntax is"
+              + " name:token:role)");
     }
     if (role == null) {
       throw new SchedulerException(
-          KEY + ": token '" + name + "' needs a role (viewer|operator|admin)");
+          KEY + ": token " + label(name) + " needs a role (viewer|operator|admin)");
     }
-    String weak = token == null ? "is empty" : TokenStrength.weakness(token);
+    String weak = token == null || token.isEmpty() ? "is empty" : weakness(token);
     if (weak != null) {
       throw new SchedulerException(
           KEY
-              + ": token '"
-              + name
-              + "' is refused, "
+              + ": token "
+              + label(name)
+              + " is refused, "
               + TokenStrength.HOW
               + " (it "
               + weak
               + "; the syntax is name:token:role)");
     }
+  }
+
+  /**
+   * How a message names the token called {@code name}: quoted, unless the name itself looks like a
+   * strong secret (a token put where the name goes), then without it. Never the token.
+   */
+  public static String label(String name) {
+    return name != null && TokenStrength.weakness(name) == null
+        ? "(its name is not shown: it looks like a token)"
+        : "'" + name + "'";
+  }
+
+  /**
+   * Why {@code token} cannot be an API token, or null: too weak ({@link TokenStrength}), or holding
+   * whitespace, a control character, {@code :} or {@code ,} (which the {@code name:token:role,...}
+   * syntax and the {@code Authorization} header cannot carry unambiguously). Never the token.
+   */
+  private static String weakness(String token) {
+    if (token.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+      return "holds whitespace or a control character";
+    }
+    if (token.indexOf(':') >= 0 || token.indexOf(',') >= 0) {
+      return "holds ':' or ',', which separate the fields and entries of the list";
+    }
+    return TokenStrength.weakness(token);
   }
 
   /** A token of the old {@code token:role} syntax, named after a hash of the token. */

@@ -251,8 +251,14 @@ public record SchedulerConfig(
     Set<String> names = new HashSet<>();
     Set<String> secrets = new HashSet<>();
     for (ApiToken t : apiTokens) {
-      require("api.tokens", names.add(t.name()), "token name '" + t.name() + "' is used twice");
-      require("api.tokens", secrets.add(t.token()), "token '" + t.name() + "' repeats a token");
+      require(
+          "api.tokens",
+          names.add(t.name()),
+          "token name " + ApiToken.label(t.name()) + " is used twice");
+      require(
+          "api.tokens",
+          secrets.add(t.token()),
+          "token " + ApiToken.label(t.name()) + " repeats another token");
     }
     range("max-waiters-per-task", maxWaitersPerTask, 1, 1_000_000);
     range("worker-lost-heartbeats", workerLostHeartbeats, 1, 100);

@@ -58,7 +58,9 @@ final class TokenStrength {
     }
     String run = run(secret);
     if (run != null) {
-      return "has the guessable run '" + run + "'";
+      return "has a guessable run of "
+          + MAX_RUN
+          + " repeated or sequential characters (such as aaaaaa or 123456)";
     }
     long bits = Math.round(bits(secret));
     if (bits < MIN_BITS) {

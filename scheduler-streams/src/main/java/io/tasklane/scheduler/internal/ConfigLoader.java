@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal;
 
 import io.micronaut.context.env.Environment;
+import io.tasklane.core.SecretMasker;
 import io.tasklane.core.TopicReplication;
 import io.tasklane.core.config.ConfigException;
 import io.tasklane.core.config.ConfigKeys;
@@ -96,6 +97,17 @@ final class ConfigLoader {
     try {
       return build(ConfigSource.layer(KEYS, file, system, env));
     } catch (ConfigException e) {
+      if (e.key().toLowerCase(Locale.ROOT).startsWith(P + "api.token")) {
+        // a mistyped api.tokens.<name or token>: the rest of the key may be the older form's token
+        throw new SchedulerException(
+            P
+                + "api.token…: unknown setting (the rest of the key is not shown: it may hold a"
+                + " token); did you mean "
+                + P
+                + "api.tokens (name:token:role,...) or "
+                + P
+                + "api.tokens.<name> (token:role)?");
+      }
       throw new SchedulerException(e.getMessage(), e);
     }
   }
@@ -178,7 +190,8 @@ final class ConfigLoader {
     try {
       uri = url == null || url.isBlank() ? null : new URI(url.trim());
     } catch (URISyntaxException e) {
-      throw new SchedulerException(P + "alerts.webhook.url: '" + url + "' is not a URL");
+      throw new SchedulerException(
+          P + "alerts.webhook.url: '" + SecretMasker.maskText(url) + "' is not a URL");
     }
     return new AlertConfig(
         uri,
@@ -205,10 +218,12 @@ final class ConfigLoader {
   /**
    * {@code api.tokens} as a list {@code name:token:role,...} (or the older {@code token:role},
    * named after a hash of the token), or as a map: {@code api.tokens.<name>: token:role} (or the
-   * older {@code api.tokens.<token>: role}).
+   * older {@code api.tokens.<token>: role}). A two-field entry is the older form only when its last
+   * field is a role; any other is refused. A message about an entry never holds its token: it names
+   * the entry by its name, or, where a field may be the token (a two-field entry, a name that looks
+   * like a token, a role that is not one), by its position alone.
    */
   private static List<ApiToken> tokens(ConfigSource c) {
-    List<String[]> entries = new ArrayList<>(); // {name or null, token, role}
     Map<String, String> byName = new TreeMap<>();
     c.values()
         .forEach(
@@ -218,57 +233,108 @@ final class ConfigLoader {
                 byName.put(name, v);
               }
             });
+    List<ApiToken> out = new ArrayList<>();
     if (byName.isEmpty()) {
       String list = c.string("api.tokens");
-      for (String entry : (list == null ? "" : list).split(",")) {
-        if (!entry.isBlank()) {
-          entries.add(split(entry.trim()));
+      String[] entries = (list == null ? "" : list).split(",", -1);
+      for (int i = 0; i < entries.length; i++) {
+        if (!entries[i].isBlank()) {
+          out.add(listEntry(i + 1, entries[i]));
         }
       }
     } else {
-      byName.forEach(
-          (k, v) ->
-              entries.add(
-                  v.contains(":")
-                      ? new String[] {k, v.substring(0, v.lastIndexOf(':')), after(v)}
-                      : new String[] {null, k, v}));
-    }
-    List<ApiToken> out = new ArrayList<>();
-    for (String[] e : entries) {
-      SchedulerConfig.Role role = role(e[2]);
-      out.add(e[0] == null ? ApiToken.unnamed(e[1], role) : new ApiToken(e[0], e[1], role));
+      int i = 0;
+      for (Map.Entry<String, String> e : byName.entrySet()) {
+        out.add(mapEntry(++i, e.getKey(), e.getValue()));
+      }
     }
     return out;
   }
 
-  private static String[] split(String entry) {
-    int first = entry.indexOf(':');
-    int last = entry.lastIndexOf(':');
-    if (first < 0) {
-      throw new SchedulerException(
-          P + "api.tokens: '" + abbreviate(entry) + "' is not name:token:role");
+  private static final String SYNTAX =
+      "; the syntax is name:token:role (role viewer, operator or admin; a token holds no ':' or"
+          + " ',')";
+
+  /** Entry {@code n} (from 1) of the comma-separated list. */
+  private static ApiToken listEntry(int n, String entry) {
+    String where = P + "api.tokens: entry " + n;
+    String[] f = entry.split(":", -1);
+    if (f.length < 2) {
+      throw new SchedulerException(where + " has no ':' (not shown: it may be a token)" + SYNTAX);
     }
-    return first == last
-        ? new String[] {null, entry.substring(0, first).trim(), after(entry)}
-        : new String[] {
-          entry.substring(0, first).trim(), entry.substring(first + 1, last).trim(), after(entry)
-        };
-  }
-
-  private static String after(String entry) {
-    return entry.substring(entry.lastIndexOf(':') + 1).trim();
-  }
-
-  private static SchedulerConfig.Role role(String role) {
-    try {
-      return SchedulerConfig.Role.valueOf(role.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new SchedulerException(
-          P + "api.tokens: role '" + role + "' must be viewer, operator or admin");
+    if (f.length == 2) {
+      return older(where, f[0].trim(), f[1]);
     }
+    String name = f[0].trim();
+    String shown = name.matches("[a-zA-Z0-9._@-]{1,64}") ? ApiToken.label(name) : null;
+    if (f.length > 3) {
+      throw new SchedulerException(
+          where
+              + (shown == null ? "" : " (" + shown + ")")
+              + " has "
+              + f.length
+              + " fields separated by ':' (not shown: one is a token)"
+              + SYNTAX);
+    }
+    return new ApiToken(name, f[1].trim(), role(where, shown, f[2]));
   }
 
-  private static String abbreviate(String s) {
-    return s.length() <= 4 ? "****" : s.substring(0, 4) + "****";
+  /** Entry {@code n} (from 1, in key order) of the map {@code api.tokens.<key>: value}. */
+  private static ApiToken mapEntry(int n, String key, String value) {
+    String where = P + "api.tokens.*: entry " + n + " in key order";
+    String[] f = value.split(":", -1);
+    if (f.length == 1) {
+      return older(where, key.trim(), value);
+    }
+    String name = key.trim();
+    String shown = name.matches("[a-zA-Z0-9._@-]{1,64}") ? ApiToken.label(name) : null;
+    if (f.length > 2) {
+      throw new SchedulerException(
+          where
+              + (shown == null ? "" : " (" + shown + ")")
+              + " has "
+              + f.length
+              + " fields separated by ':' in its value (not shown: one is a token); write"
+              + " api.tokens.<name>: token:role, a token holds no ':' or ','");
+    }
+    return new ApiToken(name, f[0].trim(), role(where, shown, f[1]));
+  }
+
+  /**
+   * The older form, {@code token:role} (or {@code api.tokens.<token>: role}): accepted only when
+   * {@code role} is a role, for {@code name:token} with the role left out looks the same.
+   */
+  private static ApiToken older(String where, String token, String role) {
+    SchedulerConfig.Role r = roleOrNull(role);
+    if (r == null) {
+      throw new SchedulerException(
+          where
+              + " has two fields and the second is not a role (viewer, operator or admin): was the"
+              + " role left out? Neither field is shown, either may be the token"
+              + SYNTAX);
+    }
+    return ApiToken.unnamed(token, r);
+  }
+
+  private static SchedulerConfig.Role role(String where, String shown, String role) {
+    SchedulerConfig.Role r = roleOrNull(role);
+    if (r == null) {
+      throw new SchedulerException(
+          where
+              + (shown == null ? "" : " (" + shown + ")")
+              + ": the role, the last field, must be viewer, operator or admin (not shown: it may"
+              + " be a token in the wrong place)");
+    }
+    return r;
+  }
+
+  private static SchedulerConfig.Role roleOrNull(String role) {
+    String r = role.trim().toUpperCase(Locale.ROOT);
+    for (SchedulerConfig.Role candidate : SchedulerConfig.Role.values()) {
+      if (candidate.name().equals(r)) {
+        return candidate;
+      }
+    }
+    return null;
   }
 }
