@@ -86,7 +86,7 @@ final class BulkJob {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("job", id);
     m.put("action", action.path());
-    m.put("filter", filter.raw());
+    m.put("filter", filter.shown()); // a payload filter's value masked
     TaskRow.time(m, "asOf", asOf);
     m.put("state", state.name());
     m.put("matched", matched.get());

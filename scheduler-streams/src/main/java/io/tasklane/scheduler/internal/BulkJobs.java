@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.SchedulerConfig.Role;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.time.Clock;
-import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -49,6 +49,7 @@ public final class BulkJobs {
   private final SchedulerRuntime runtime;
   private final TaskSearch search;
   private final AuditLog audit;
+  private final Redactor redactor;
   private final Clock clock = Clock.systemUTC();
   private final Map<String, BulkJob> jobs = new LinkedHashMap<>();
   private final ThreadPoolExecutor executor =
@@ -64,17 +65,22 @@ public final class BulkJobs {
             return t;
           });
 
-  BulkJobs(SchedulerRuntime runtime, TaskSearch search, AuditLog audit) {
+  BulkJobs(SchedulerRuntime runtime, TaskSearch search, AuditLog audit, Redactor redactor) {
+    this.redactor = redactor;
     this.runtime = runtime;
     this.search = search;
     this.audit = audit;
   }
 
-  /** Starts a job from the request body: 202 {"job"}, 400 naming a bad field, 429 when full. */
-  StatusQuery.Answer start(String action, String body, String actor) {
+  /**
+   * Starts a job from the request body of a caller with {@code role}: 202 {"job"}, 400 naming a bad
+   * field, 403 for a payload field the role may not search ({@link TaskFilter#fromJson}), 429 when
+   * full. A refusal is audited with its message, which names fields but never a filter's value.
+   */
+  StatusQuery.Answer start(String action, String body, String actor, Role role) {
     BulkJob job;
     try {
-      job = parse(BulkJob.Action.of(action), body, actor);
+      job = parse(BulkJob.Action.of(action), body, actor, role);
     } catch (BadQueryException e) {
       audit.record(actor, "bulk-" + action, "tasks", AuditLog.REFUSED, e.getMessage());
       return TaskSearch.badRequest(e);
@@ -106,7 +112,7 @@ public final class BulkJobs {
     }
   }
 
-  private BulkJob parse(BulkJob.Action action, String body, String actor) {
+  private BulkJob parse(BulkJob.Action action, String body, String actor, Role role) {
     JsonNode n;
     try {
       n = WireCodec.readTree(body == null ? "" : body);
@@ -118,30 +124,10 @@ public final class BulkJobs {
       throw new BadQueryException(
           "asOf", "is required: the asOf of the listing the filter was shown with (epoch millis)");
     }
-    if (!n.path("filter").isObject()) {
-      throw new BadQueryException("filter", "is required: an object of search filters");
-    }
-    Map<String, String> raw = new LinkedHashMap<>();
-    n.path("filter")
-        .fields()
-        .forEachRemaining(
-            f -> {
-              if (!TaskFilter.KEYS.contains(f.getKey())) {
-                throw new BadQueryException(
-                    "filter." + f.getKey(), "unknown; the filters are " + TaskFilter.KEYS);
-              }
-              List<String> values = new ArrayList<>();
-              if (f.getValue().isArray()) {
-                f.getValue().forEach(v -> values.add(v.asText()));
-              } else {
-                values.add(f.getValue().asText());
-              }
-              raw.put(f.getKey(), String.join(",", values));
-            });
     return new BulkJob(
         UUID.randomUUID().toString(),
         action,
-        TaskFilter.parse(raw),
+        TaskFilter.fromJson(n.path("filter"), redactor, role),
         n.path("asOf").asLong(),
         actor,
         clock.millis());
@@ -194,7 +180,7 @@ public final class BulkJobs {
           job.state == BulkJob.State.FAILED ? AuditLog.FAILED : AuditLog.ACCEPTED,
           String.format(
               "filter=%s asOf=%d matched=%d applied=%d ignored=%d failed=%d",
-              job.filter.raw(),
+              job.filter.shown(),
               job.asOf,
               job.matched.get(),
               job.applied.get(),
@@ -218,16 +204,13 @@ public final class BulkJobs {
     if (sent.isEmpty()) {
       return 0;
     }
-    Map<String, String> raw = new LinkedHashMap<>(job.filter.raw());
-    List<String> states = new ArrayList<>();
+    Set<TaskState> states = EnumSet.noneOf(TaskState.class);
     for (TaskState s : job.action.appliesTo) {
       if (job.filter.states() == null || job.filter.states().contains(s)) {
-        states.add(s.name());
+        states.add(s);
       }
     }
-    raw.put("state", String.join(",", states));
-    raw.put("updatedTo", String.valueOf(Math.min(job.filter.updatedTo(), sentAt - 1)));
-    TaskFilter before = TaskFilter.parse(raw);
+    TaskFilter before = job.filter.narrowed(states, Math.min(job.filter.updatedTo(), sentAt - 1));
     long deadline = clock.millis() + VERIFY_TIMEOUT_MS;
     while (true) {
       long pending = list(before, job.asOf).keySet().stream().filter(sent::contains).count();

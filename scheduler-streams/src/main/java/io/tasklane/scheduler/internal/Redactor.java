@@ -71,28 +71,26 @@ public final class Redactor {
   }
 
   /**
-   * Why {@code role} may not search tasks by the payload field of {@code payloadParam} ({@code
-   * <pointer>=<value>}), or null when it may: a search answers which tasks hold a value, so a
-   * viewer that sees no payloads may not search them, and no role may search a field that {@code
-   * api.redact} hides for any handler (or a field above or below one).
+   * Why {@code role} may not filter tasks by payload field {@code field}, or null when it may: a
+   * search or a bulk job's counts answer which tasks hold a value, so a viewer that sees no
+   * payloads may not filter by them, and no role may filter by a field that {@code api.redact}
+   * hides for any handler (or a field above or below one), since no role sees those unredacted.
+   * Called by {@link TaskFilter} only, for searches and bulk jobs alike.
    */
-  String payloadSearchRefusal(String payloadParam, Role role) {
-    if (payloadParam == null || payloadParam.isEmpty()) {
-      return null;
-    }
+  String payloadSearchRefusal(JsonPointer field, Role role) {
     if (role == Role.VIEWER && !viewerPayloads) {
-      return "payload: a viewer token cannot search payloads, which are hidden from it"
+      return "a viewer token cannot search payloads, which are hidden from it"
           + " (tasklane.scheduler.api.viewer-payloads)";
     }
-    int eq = payloadParam.indexOf('=');
-    String p = eq < 0 ? payloadParam : payloadParam.substring(0, eq);
+    List<String> asked = PayloadFilter.segments(field);
     for (List<JsonPointer> fields : sensitive.values()) {
-      for (JsonPointer field : fields) {
-        String f = field.toString();
-        if (p.isEmpty() || p.equals(f) || p.startsWith(f + "/") || f.startsWith(p + "/")) {
-          return "payload: "
-              + p
-              + " is a redacted field (tasklane.scheduler.api.redact.*) and cannot be searched";
+      for (JsonPointer hidden : fields) {
+        List<String> h = PayloadFilter.segments(hidden);
+        int common = Math.min(asked.size(), h.size());
+        if (asked.subList(0, common).equals(h.subList(0, common))) {
+          return field
+              + " is a redacted field, or above or below one (tasklane.scheduler.api.redact.*),"
+              + " and cannot be searched";
         }
       }
     }

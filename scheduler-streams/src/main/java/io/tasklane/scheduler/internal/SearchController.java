@@ -15,7 +15,6 @@ import io.micronaut.http.annotation.RequestAttribute;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.TaskIds;
-import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.SchedulerConfig.Role;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,13 +33,11 @@ public class SearchController {
   private final TaskSearch search;
   private final BulkJobs jobs;
   private final LogQuery logs;
-  private final Redactor redactor;
 
-  SearchController(TaskSearch search, BulkJobs jobs, LogQuery logs, Redactor redactor) {
+  SearchController(TaskSearch search, BulkJobs jobs, LogQuery logs) {
     this.search = search;
     this.jobs = jobs;
     this.logs = logs;
-    this.redactor = redactor;
   }
 
   /** The handler log lines of task {@code id}, of {@code attempt} only when given (viewer). */
@@ -64,42 +61,37 @@ public class SearchController {
    */
   @Post(value = "/bulk/retry-dead", produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> bulkRetryDead(
-      @Nullable @Body String body, @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
-    return bulk("retry-dead", body, actor);
+      @Nullable @Body String body,
+      @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor,
+      @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
+    return bulk("retry-dead", body, actor, role);
   }
 
   /** Starts a bulk discard, like {@link #bulkRetryDead}. */
   @Post(value = "/bulk/discard", produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> bulkDiscard(
-      @Nullable @Body String body, @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
-    return bulk("discard", body, actor);
+      @Nullable @Body String body,
+      @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor,
+      @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
+    return bulk("discard", body, actor, role);
   }
 
   /** Starts a bulk cancel, like {@link #bulkRetryDead}. */
   @Post(value = "/bulk/cancel", produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> bulkCancel(
-      @Nullable @Body String body, @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
-    return bulk("cancel", body, actor);
+      @Nullable @Body String body,
+      @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor,
+      @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
+    return bulk("cancel", body, actor, role);
   }
 
   /**
-   * Starts bulk job {@code action}, unless its filter searches a redacted payload field: the counts
-   * of a job would tell which tasks hold a hidden value ({@link Redactor#payloadSearchRefusal}).
+   * Starts bulk job {@code action} for {@code role}: its filter is checked like a search's ({@link
+   * TaskFilter#fromJson}), so a job's counts never tell which tasks hold a value the caller may not
+   * see.
    */
-  private HttpResponse<String> bulk(String action, String body, String actor) {
-    String payload = null;
-    try {
-      payload = WireCodec.readTree(body == null ? "{}" : body).at("/filter/payload").asText(null);
-    } catch (RuntimeException e) {
-      // not JSON: the job's own parse answers 400 naming the body
-    }
-    String refused = redactor.payloadSearchRefusal(payload, Role.ADMIN);
-    if (refused != null) {
-      return answer(
-          new StatusQuery.Answer(
-              403, WireCodec.encodeToString(Map.of("error", "forbidden", "message", refused))));
-    }
-    return answer(jobs.start(action, body, actor));
+  private HttpResponse<String> bulk(String action, String body, String actor, Role role) {
+    return answer(jobs.start(action, body, actor, role));
   }
 
   @Get(value = "/counts", produces = MediaType.APPLICATION_JSON)
@@ -109,13 +101,11 @@ public class SearchController {
         search.countsAnswer(handler, Boolean.TRUE.equals(forwarded), System.currentTimeMillis()));
   }
 
-  /** The request's query parameters, the first value of each. */
-  static Map<String, String> params(HttpRequest<?> request) {
-    Map<String, String> out = new LinkedHashMap<>();
+  /** The request's query parameters, each with every value it was given. */
+  static Map<String, List<String>> params(HttpRequest<?> request) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
     for (Map.Entry<String, List<String>> e : request.getParameters().asMap().entrySet()) {
-      if (!e.getValue().isEmpty()) {
-        out.put(e.getKey(), e.getValue().get(0));
-      }
+      out.put(e.getKey(), List.copyOf(e.getValue()));
     }
     return out;
   }

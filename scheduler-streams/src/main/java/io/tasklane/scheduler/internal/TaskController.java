@@ -24,6 +24,7 @@ import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.SchedulerConfig.Role;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -77,15 +78,11 @@ public class TaskController {
       @Nullable @QueryValue String key,
       @Nullable @QueryValue String routingKey,
       @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
-    Map<String, String> params = SearchController.params(request);
+    Map<String, List<String>> params = SearchController.params(request);
     if (handler == null
         || key == null
         || !Set.of("handler", "key", "routingKey").containsAll(params.keySet())) {
-      String refused = redactor.payloadSearchRefusal(params.get("payload"), role);
-      if (refused != null) {
-        return json(403, Map.of("error", "forbidden", "message", refused));
-      }
-      return SearchController.answer(search.list(params, now()));
+      return SearchController.answer(search.list(params, now(), role));
     }
     String id;
     try {

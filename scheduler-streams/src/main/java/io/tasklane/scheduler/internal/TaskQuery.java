@@ -1,8 +1,10 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.scheduler.SchedulerConfig;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -58,16 +60,26 @@ record TaskQuery(
       Set.of("sort", "order", "limit", "cursor", "asOf", "fields", InterInstance.FORWARDED);
 
   /**
-   * Parses the query parameters; {@code now} is the listing's instant unless {@code asOf} is given.
+   * Parses the query parameters (each with every value it was given) of a caller with {@code role};
+   * {@code now} is the listing's instant unless {@code asOf} is given.
    */
-  static TaskQuery parse(Map<String, String> params, long now) {
-    for (String k : params.keySet()) {
+  static TaskQuery parse(
+      Map<String, List<String>> given, long now, Redactor redactor, SchedulerConfig.Role role) {
+    Map<String, String> params = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> e : given.entrySet()) {
+      String k = e.getKey();
       if (!OTHER_KEYS.contains(k) && !TaskFilter.KEYS.contains(k)) {
         throw new BadQueryException(
             k, "unknown parameter; the filters are " + String.join(", ", TaskFilter.KEYS));
       }
+      if (OTHER_KEYS.contains(k) && e.getValue().size() > 1) {
+        throw new BadQueryException(k, "given " + e.getValue().size() + " times; give it once");
+      }
+      if (!e.getValue().isEmpty()) {
+        params.put(k, e.getValue().get(0));
+      }
     }
-    TaskFilter filter = TaskFilter.parse(params);
+    TaskFilter filter = TaskFilter.fromQuery(given, redactor, role);
     Sort sort = sort(params.get("sort"));
     String order = params.getOrDefault("order", "desc");
     if (!order.equals("asc") && !order.equals("desc")) {
@@ -113,7 +125,7 @@ record TaskQuery(
 
   /** This query as another instance receives it: pinned to {@link #asOf}, marked forwarded. */
   String forwardedQueryString() {
-    Map<String, String> p = new LinkedHashMap<>(filter.raw());
+    Map<String, String> p = new LinkedHashMap<>(filter.raw()); // the payload value too: needed
     p.put("sort", sort.name().toLowerCase(Locale.ROOT));
     p.put("order", asc ? "asc" : "desc");
     p.put("limit", String.valueOf(limit));

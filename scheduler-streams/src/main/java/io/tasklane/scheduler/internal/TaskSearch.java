@@ -5,6 +5,7 @@ import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.SchedulerConfig.Role;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -41,21 +42,24 @@ public final class TaskSearch {
 
   private final FanOut fanOut;
   private final LocalTaskSearch local;
+  private final Redactor redactor;
 
-  TaskSearch(SchedulerRuntime runtime) {
+  TaskSearch(SchedulerRuntime runtime, Redactor redactor) {
+    this.redactor = redactor;
     this.fanOut = new FanOut(runtime);
     this.local = new LocalTaskSearch(runtime.config.searchScanBound());
   }
 
   /**
-   * {@code GET /api/tasks} with query parameters {@code params}: 200 with a page, 400 naming a bad
-   * parameter, or the 502/503 of an instance that could not answer.
+   * {@code GET /api/tasks} with query parameters {@code params} (every value of each) from a caller
+   * with {@code role}: 200 with a page, 400 naming a bad parameter, 403 for a payload field the
+   * role may not search, or the 502/503 of an instance that could not answer.
    */
-  StatusQuery.Answer list(Map<String, String> params, long now) {
+  StatusQuery.Answer list(Map<String, List<String>> params, long now, Role role) {
     try {
-      TaskQuery q = TaskQuery.parse(params, now);
-      return new StatusQuery.Answer(
-          200, json(search(q, "true".equals(params.get(InterInstance.FORWARDED))), q.sort()));
+      TaskQuery q = TaskQuery.parse(params, now, redactor, role);
+      boolean forwarded = params.getOrDefault(InterInstance.FORWARDED, List.of()).contains("true");
+      return new StatusQuery.Answer(200, json(search(q, forwarded), q.sort()));
     } catch (BadQueryException e) {
       return badRequest(e);
     } catch (FanOut.Unavailable e) {
@@ -75,7 +79,7 @@ public final class TaskSearch {
   }
 
   static StatusQuery.Answer badRequest(BadQueryException e) {
-    return error(400, "bad-request", e.getMessage());
+    return error(e.status, e.code, e.getMessage());
   }
 
   /** {@code {"error":"<code>","message":"<what>"}}. */
