@@ -21,6 +21,8 @@ final class Fires {
   /** How far {@link #lastBeforeEnd} looks: 2200-01-01T00:00Z. */
   static final long FAR = 7_258_118_400_000L;
 
+  private static final int MAX_STEPS_TO_END = 1_000;
+
   private final CronCalendar cron;
   private final long everyMs;
   private final long start;
@@ -78,15 +80,27 @@ final class Fires {
 
   /**
    * The last fire when the cron's calendar has none after it while the window goes on (no {@code
-   * endAt}, or a later one), looked for up to the year 2200; else {@link #NONE}. Quartz-form (6-
-   * and 7-field) fires are computed up to the end of 2099; a year field or 29 February end sooner.
+   * endAt}, or a later one), looked for up to the year 2200; else (also when the last fire is not
+   * found within 1,000 fires of the library's answer) {@link #NONE}. Quartz-form (6- and 7-field)
+   * fires are computed up to the end of 2099; a year field or 29 February end sooner.
    */
   long lastBeforeEnd() {
     if (cron == null) {
       return NONE;
     }
     long last = atOrBefore(Math.min(end - 1, FAR));
-    return last != NONE && cron.after(last) == NONE ? last : NONE;
+    // the library's search backwards can stop short of the last fire: step forward to it
+    for (int i = 0; last != NONE && i < MAX_STEPS_TO_END; i++) {
+      long next = cron.after(last);
+      if (next == NONE) {
+        return last;
+      }
+      if (next >= end) {
+        return NONE;
+      }
+      last = next;
+    }
+    return NONE;
   }
 
   private long rateAfter(long t) {

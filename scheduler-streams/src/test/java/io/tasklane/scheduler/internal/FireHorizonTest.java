@@ -44,6 +44,11 @@ class FireHorizonTest {
         .singleElement()
         .asString()
         .contains("last time at 2030-01-01T12:00Z");
+    // the third Friday, 2030 to 2040: the cron library's search backwards stops a month short
+    assertThat(warnings("0 15 10 ? * FRI#3 2030-2040", "UTC", null))
+        .singleElement()
+        .asString()
+        .contains("last time at 2040-12-21T10:15Z");
   }
 
   @Test
