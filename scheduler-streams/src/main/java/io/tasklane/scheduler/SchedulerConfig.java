@@ -77,6 +77,9 @@ import java.util.TreeSet;
  *     allow-unsafe-replication} of the topics the scheduler and its Kafka Streams create
  *     (changelogs and repartition topics included); null: {@link TopicReplication#DEFAULT}, which
  *     follows the cluster
+ * @param interInstanceTrustStore the truststore a forwarded read trusts the owner instance's HTTPS
+ *     certificate with, when the API runs TLS ({@code micronaut.server.ssl.enabled}); null: the
+ *     JVM's default truststore
  */
 public record SchedulerConfig(
     String bootstrapServers,
@@ -108,7 +111,8 @@ public record SchedulerConfig(
     AlertConfig alerts,
     int storeMemoryMb,
     Duration scheduleLead,
-    TopicReplication replication) {
+    TopicReplication replication,
+    TrustStore interInstanceTrustStore) {
 
   public static final String PREFIX = "tasklane.scheduler";
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
@@ -352,6 +356,8 @@ public record SchedulerConfig(
         + scheduleLead
         + ", replication="
         + replication
+        + ", interInstanceTrustStore="
+        + interInstanceTrustStore
         + "]";
   }
 

@@ -39,6 +39,7 @@ public final class SchedulerConfigBuilder {
   private int storeMemoryMb = SchedulerConfig.DEFAULT_STORE_MEMORY_MB;
   private Duration scheduleLead;
   private io.tasklane.core.TopicReplication replication;
+  private TrustStore interInstanceTrustStore;
   private AlertConfig alerts;
 
   SchedulerConfigBuilder() {}
@@ -217,6 +218,12 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
+  /** Sets interInstanceTrustStore: trusted by forwarded reads over HTTPS; null: the JVM's. */
+  public SchedulerConfigBuilder interInstanceTrustStore(TrustStore trustStore) {
+    this.interInstanceTrustStore = trustStore;
+    return this;
+  }
+
   /** Sets replication: of the topics the scheduler creates; null follows the cluster. */
   public SchedulerConfigBuilder replication(io.tasklane.core.TopicReplication replication) {
     this.replication = replication;
@@ -265,6 +272,7 @@ public final class SchedulerConfigBuilder {
         alerts,
         storeMemoryMb,
         scheduleLead,
-        replication);
+        replication,
+        interInstanceTrustStore);
   }
 }

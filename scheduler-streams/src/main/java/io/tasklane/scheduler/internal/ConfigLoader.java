@@ -59,6 +59,9 @@ final class ConfigLoader {
               "api.tokens.*",
               "max-waiters-per-task",
               "inter-instance-token",
+              "inter-instance-trust-store",
+              "inter-instance-trust-store-password",
+              "inter-instance-trust-store-type",
               "audit-retention",
               "api.redact.*",
               "api.viewer-payloads",
@@ -147,6 +150,7 @@ final class ConfigLoader {
         .maxWaitersPerTask(
             c.integer("max-waiters-per-task", SchedulerConfig.DEFAULT_MAX_WAITERS_PER_TASK))
         .interInstanceToken(c.string("inter-instance-token"))
+        .interInstanceTrustStore(trustStore(c))
         .api(api(c))
         .workerGroupPrefix(c.string("worker-group-prefix"))
         .workerLostHeartbeats(
@@ -158,6 +162,17 @@ final class ConfigLoader {
             c.integer("log-bytes-per-task", SchedulerConfig.DEFAULT_LOG_BYTES_PER_TASK))
         .alerts(alerts(c))
         .build();
+  }
+
+  /** {@code inter-instance-trust-store*}, or null when no file is named. */
+  private static io.tasklane.scheduler.TrustStore trustStore(ConfigSource c) {
+    String path = c.string("inter-instance-trust-store");
+    return path == null
+        ? null
+        : new io.tasklane.scheduler.TrustStore(
+            Path.of(path),
+            c.string("inter-instance-trust-store-password"),
+            c.string("inter-instance-trust-store-type"));
   }
 
   /** {@code api.*} beyond the tokens, and {@code audit-retention}. */

@@ -21,7 +21,22 @@ final class InterInstance {
 
   private static final Logger LOG = LoggerFactory.getLogger(InterInstance.class);
 
+  /**
+   * The reads one instance forwards to another: a task or schedule by its owner ({@link
+   * OwnerForward}: a task, its logs, a schedule), and the pages and figures every instance adds its
+   * part to (task search and counts, schedules, handlers, alerts, relay, reports). Audit, jobs,
+   * tokens, workers and every write stay closed to the inter-instance token.
+   */
+  private static final java.util.regex.Pattern FORWARDABLE =
+      java.util.regex.Pattern.compile(
+          "/api/(tasks(/[^/]+(/logs)?)?|schedules(/[^/]+)?|handlers|alerts|relay|reports)");
+
   private InterInstance() {}
+
+  /** Whether the inter-instance token may read {@code path} (a forwarded read). */
+  static boolean forwardable(String path) {
+    return FORWARDABLE.matcher(path).matches();
+  }
 
   static String token(SchedulerConfig config) {
     if (config.interInstanceToken() != null) {

@@ -3,7 +3,6 @@ package io.tasklane.scheduler.internal;
 import io.tasklane.core.WireCodec;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -17,8 +16,6 @@ import org.apache.kafka.streams.state.HostInfo;
  */
 final class OwnerForward {
   private final SchedulerRuntime runtime;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
   OwnerForward(SchedulerRuntime runtime) {
     this.runtime = runtime;
@@ -30,14 +27,16 @@ final class OwnerForward {
    * refuses the token or does not answer.
    */
   StatusQuery.Answer get(HostInfo owner, String pathAndQuery, String what) {
-    URI uri = URI.create("http://" + owner.host() + ":" + owner.port() + pathAndQuery);
+    InterInstanceClient client = runtime.interInstanceClient;
+    URI uri =
+        URI.create(client.scheme() + "://" + owner.host() + ":" + owner.port() + pathAndQuery);
     HttpRequest req =
         HttpRequest.newBuilder(uri)
             .timeout(Duration.ofSeconds(10))
             .header("Authorization", "Bearer " + runtime.interInstanceToken)
             .build();
     try {
-      HttpResponse<String> resp = http.send(req, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> resp = client.http().send(req, HttpResponse.BodyHandlers.ofString());
       if (resp.statusCode() == 401) {
         return error(
             502,

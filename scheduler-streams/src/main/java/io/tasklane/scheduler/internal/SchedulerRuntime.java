@@ -56,13 +56,16 @@ public final class SchedulerRuntime {
   private final ScheduledExecutorService timer;
   private final Tracing tracing;
   private volatile KafkaStreams streams;
-  private final int partitions; // of tasks, results and control
+  private final int partitions; // of tasks, results, control and dependencies
   private final TopicReplication.Resolved replication;
   volatile HostInfo self;
   private volatile String haltReason;
 
   /** What this instance sends and accepts on forwarded status reads ({@link StatusQuery}). */
   final String interInstanceToken;
+
+  /** How forwarded reads reach the other instances (http or https). */
+  final InterInstanceClient interInstanceClient;
 
   /** The alert rules' groups ({@code GET /api/alerts}) and their webhook delivery. */
   final Alerts alerts;
@@ -73,6 +76,10 @@ public final class SchedulerRuntime {
     this.config = ConfigLoader.load(env);
     LOG.info("tasklane scheduler configuration: {}", config);
     this.interInstanceToken = InterInstance.token(config);
+    this.interInstanceClient =
+        InterInstanceClient.create(
+            env.getProperty("micronaut.server.ssl.enabled", Boolean.class).orElse(false),
+            config.interInstanceTrustStore());
     this.topics = new Topics(config.namespace());
     this.admin = Admin.create(StreamsProps.clients(config));
     try {
@@ -132,12 +139,15 @@ public final class SchedulerRuntime {
   /** Creates the missing topics and checks them; returns their (common) partition count. */
   private int checkTopics() {
     int p = config.partitions();
+    // Added after the others: made with the count tasks already has, so that it is co-partitioned.
+    int dependencies = TopicAdmin.partitions(admin, topics.tasks()).orElse(p);
     List<TopicAdmin.Spec> specs =
         new java.util.ArrayList<>(
             List.of(
                 TopicAdmin.Spec.of(topics.tasks(), p),
                 TopicAdmin.Spec.of(topics.results(), p),
                 TopicAdmin.Spec.of(topics.control(), p),
+                TopicAdmin.Spec.of(topics.dependencies(), dependencies),
                 TopicAdmin.Spec.of(topics.logs(), p),
                 TopicAdmin.Spec.of(topics.schedulerDlt(), p),
                 auditTopic()));
@@ -193,7 +203,8 @@ public final class SchedulerRuntime {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
     while (true) {
       Map<String, Integer> counts = new java.util.LinkedHashMap<>();
-      for (String t : List.of(topics.tasks(), topics.results(), topics.control())) {
+      for (String t :
+          List.of(topics.tasks(), topics.results(), topics.control(), topics.dependencies())) {
         counts.put(t, TopicAdmin.partitions(admin, t).orElse(-1));
       }
       if (!counts.containsValue(-1) || System.nanoTime() > deadline) {
@@ -275,8 +286,8 @@ public final class SchedulerRuntime {
 
   /**
    * On the timer thread: stops Kafka Streams (logged at ERROR, {@code /health} DOWN with the
-   * reason) when tasks, results or control no longer have the partition count the scheduler started
-   * with.
+   * reason) when tasks, results, control or dependencies no longer have the partition count the
+   * scheduler started with.
    */
   private void checkPartitions() {
     try {
