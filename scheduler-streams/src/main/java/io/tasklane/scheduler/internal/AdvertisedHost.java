@@ -11,16 +11,34 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The host part of {@code application.server} when {@code advertised-host} is not set: the
- * machine's host name when it resolves to a non-loopback address (other instances can likely
- * resolve it too), else its first non-loopback address (IPv4 first); the start fails when it has
- * none, because {@code localhost} would send other instances' forwarded status reads to themselves.
+ * The host part of {@code application.server} when {@code advertised-host} is not set: the HTTP
+ * server's bind address when it is a loopback one ({@code micronaut.server.host}, 127.0.0.1 by
+ * default: only instances on this machine can reach it anyway); else the machine's host name when
+ * it resolves to a non-loopback address (other instances can likely resolve it too), else its first
+ * non-loopback address (IPv4 first); the start fails when it has none.
  */
 final class AdvertisedHost {
   private AdvertisedHost() {}
 
-  static String of(SchedulerConfig config) {
-    return config.advertisedHost() != null ? config.advertisedHost() : detect();
+  /**
+   * @param bindHost {@code micronaut.server.host}, or null when the server binds every interface
+   */
+  static String of(SchedulerConfig config, String bindHost) {
+    if (config.advertisedHost() != null) {
+      return config.advertisedHost();
+    }
+    return loopback(bindHost) ? bindHost : detect();
+  }
+
+  static boolean loopback(String host) {
+    if (host == null || host.isBlank()) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (java.io.IOException e) {
+      return false;
+    }
   }
 
   static String detect() {

@@ -64,6 +64,9 @@ public final class SchedulerRuntime {
   /** What this instance sends and accepts on forwarded status reads ({@link StatusQuery}). */
   final String interInstanceToken;
 
+  /** {@code micronaut.server.host}: the HTTP server's bind address, null for every interface. */
+  private final String bindHost;
+
   /** How forwarded reads reach the other instances (http or https). */
   final InterInstanceClient interInstanceClient;
 
@@ -76,6 +79,7 @@ public final class SchedulerRuntime {
     this.config = ConfigLoader.load(env);
     LOG.info("tasklane scheduler configuration: {}", config);
     this.interInstanceToken = InterInstance.token(config);
+    this.bindHost = env.getProperty("micronaut.server.host", String.class).orElse(null);
     this.interInstanceClient =
         InterInstanceClient.create(
             env.getProperty("micronaut.server.ssl.enabled", Boolean.class).orElse(false),
@@ -228,7 +232,7 @@ public final class SchedulerRuntime {
     if (streams != null) {
       return;
     }
-    self = new HostInfo(AdvertisedHost.of(config), httpPort);
+    self = new HostInfo(AdvertisedHost.of(config, bindHost), httpPort);
     EngineSettings settings =
         EngineSettings.builder()
             .punctuationInterval(config.punctuationInterval())
