@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
  * (routingKey=<key>)}) and an {@link AuditEntry} on {@code <ns>.audit}, keyed by the actor. The
  * record is sent without waiting for the broker, so an action never stalls on the audit; a record
  * the broker refuses is logged at WARN with the entry; the topic's metadata is fetched at start, so
- * a send does not wait for it. Never pass a payload or a token. Thread-safe; called on Micronaut's
- * event-loop and blocking threads.
+ * a send does not wait for it. Never pass a payload or a token (a refused credential is recorded as
+ * the client address and the reason). Thread-safe; called on Micronaut's event-loop and blocking
+ * threads.
  */
 @Context
 @Internal
@@ -28,6 +29,9 @@ public final class AuditLog {
   static final String REFUSED = "refused";
   static final String FORBIDDEN = "forbidden";
   static final String FAILED = "failed";
+
+  /** The actor of a call that presented no valid credential. */
+  static final String ANONYMOUS = "anonymous";
 
   private final SchedulerRuntime runtime;
   private final Clock clock;

@@ -28,9 +28,10 @@ import java.util.Map;
  * through a proxy saying {@code X-Forwarded-Proto: https}) holding the session id, never the token;
  * the answer is {@code {"name","role","csrf","expiresAt","expiresAtIso"}}. {@code GET} answers the
  * same for the caller (a bearer caller gets no csrf); {@code DELETE} signs out and clears the
- * cookie. Sign-ins, refused sign-ins and sign-outs are audited; after {@link
- * Sessions#MAX_REFUSED_PER_SECOND} refused sign-ins in a second the rest of that second answers
- * 429. Runs on the event loop (memory only).
+ * cookie. Sign-ins, refused sign-ins (with the client address) and sign-outs are audited; a refused
+ * sign-in counts as a failed authentication of its client address ({@link AuthFailures}), and an
+ * address past its limit is answered 429 with {@code Retry-After} before its token is checked;
+ * other addresses sign in as before. Runs on the event loop (memory only).
  */
 @Controller(SessionController.PATH)
 @Internal
@@ -40,22 +41,22 @@ public class SessionController {
   private final SchedulerRuntime runtime;
   private final Sessions sessions;
   private final AuditLog audit;
+  private final AuthFailures failures;
 
-  SessionController(SchedulerRuntime runtime, Sessions sessions, AuditLog audit) {
+  SessionController(
+      SchedulerRuntime runtime, Sessions sessions, AuditLog audit, AuthFailures failures) {
     this.runtime = runtime;
     this.sessions = sessions;
     this.audit = audit;
+    this.failures = failures;
   }
 
   @Post(consumes = MediaType.APPLICATION_JSON, produces = MediaType.APPLICATION_JSON)
   MutableHttpResponse<String> signIn(HttpRequest<?> request, @Nullable @Body String body) {
-    if (!sessions.signInOpen()) {
-      return ApiErrors.json(
-          429,
-          "too_many_sign_ins",
-          "more than "
-              + Sessions.MAX_REFUSED_PER_SECOND
-              + " sign-ins were refused on this instance this second; retry in a second");
+    String client = AuthFailures.client(request);
+    AuthFailures.Block block = failures.blocked(client);
+    if (block != null) {
+      return TokenFilter.tooManyFailures(audit, block, client, "session-sign-in", "session");
     }
     JsonNode tree;
     try {
@@ -73,8 +74,13 @@ public class SessionController {
         TokenFilter.match(
             runtime.config.apiTokens(), token.asText().getBytes(StandardCharsets.UTF_8));
     if (match == null) {
-      sessions.refused();
-      audit.record("anonymous", "session-sign-in", "session", AuditLog.REFUSED, "unknown token");
+      failures.failed(client);
+      audit.record(
+          AuditLog.ANONYMOUS,
+          "session-sign-in",
+          "session",
+          AuditLog.REFUSED,
+          "client " + client + ": a token that is not one of the api tokens");
       return ApiErrors.json(401, "unauthorized", "token: not one of tasklane.scheduler.api.tokens");
     }
     Sessions.Created created;

@@ -41,12 +41,7 @@ public final class Sessions {
   /** The new session's id (for the cookie only) and the session. */
   record Created(String id, Session session) {}
 
-  /** The most refused sign-ins per second on one instance; beyond, sign-ins answer 429. */
-  static final int MAX_REFUSED_PER_SECOND = 10;
-
   private final SecureRandom random = new SecureRandom();
-  private long refusedSecond;
-  private int refusedCount;
   private final Map<String, Session> byHash = new HashMap<>();
   private final ApiSettings settings;
   private final Clock clock;
@@ -93,25 +88,6 @@ public final class Sessions {
       return null;
     }
     return s;
-  }
-
-  /**
-   * Whether sign-ins are accepted right now: false once {@link #MAX_REFUSED_PER_SECOND} were
-   * refused in the current second (guessing tokens stays slow, and refusals do not flood the audit
-   * topic).
-   */
-  synchronized boolean signInOpen() {
-    return clock.millis() / 1000 != refusedSecond || refusedCount < MAX_REFUSED_PER_SECOND;
-  }
-
-  /** Counts a refused sign-in. */
-  synchronized void refused() {
-    long second = clock.millis() / 1000;
-    if (second != refusedSecond) {
-      refusedSecond = second;
-      refusedCount = 0;
-    }
-    refusedCount++;
   }
 
   /** Ends the session of cookie value {@code id}; true when there was one. */

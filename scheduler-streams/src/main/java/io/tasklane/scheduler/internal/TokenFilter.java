@@ -25,9 +25,9 @@ import org.reactivestreams.Publisher;
  * or a browser session cookie ({@link Sessions}); a cookie-authenticated request other than GET and
  * HEAD must also send {@code X-CSRF-Token} equal to its session's, else 403 {@code csrf}. The
  * token's name is the request's actor ({@link #ACTOR}), its role {@link #ROLE}. The inter-instance
- * token is accepted only on a GET or HEAD marked {@code forwarded=true} (a read another instance
- * passes on); it acts as an admin read. A refused write (403) is audited. Runs on the event loop;
- * never blocks.
+ * token is accepted only on a GET or HEAD marked {@code forwarded=true} of a path instances forward
+ * to each other ({@link InterInstance#forwardable}); it acts as an admin read of that path only. A
+ * refused write (403) is audited. Runs on the event loop; never blocks.
  */
 @Filter("/**")
 @Internal
@@ -45,12 +45,14 @@ public final class TokenFilter implements HttpServerFilter {
   private final byte[] interInstance;
   private final Sessions sessions;
   private final AuditLog audit;
+  private final AuthFailures failures;
 
-  TokenFilter(SchedulerRuntime runtime, Sessions sessions, AuditLog audit) {
+  TokenFilter(SchedulerRuntime runtime, Sessions sessions, AuditLog audit, AuthFailures failures) {
     this.tokens = runtime.config.apiTokens();
     this.interInstance = runtime.interInstanceToken.getBytes(StandardCharsets.UTF_8);
     this.sessions = sessions;
     this.audit = audit;
+    this.failures = failures;
   }
 
   @Override
@@ -75,9 +77,17 @@ public final class TokenFilter implements HttpServerFilter {
     }
     boolean read = method == HttpMethod.GET || method == HttpMethod.HEAD;
     byte[] given = bearer(request.getHeaders().getAuthorization().orElse(null));
+    String client = given == null ? null : AuthFailures.client(request);
+    if (given != null) {
+      AuthFailures.Block block = failures.blocked(client);
+      if (block != null) {
+        return Publishers.just(tooManyFailures(audit, block, client, method + " " + path, path));
+      }
+    }
     if (given != null
         && read
         && "true".equals(request.getParameters().get(InterInstance.FORWARDED))
+        && InterInstance.forwardable(path)
         && MessageDigest.isEqual(given, interInstance)) {
       return proceed(request, chain, InterInstance.ACTOR, Role.ADMIN);
     }
@@ -87,6 +97,13 @@ public final class TokenFilter implements HttpServerFilter {
     if (given != null) {
       ApiToken token = match(tokens, given);
       if (token == null) {
+        failures.failed(client);
+        audit.record(
+            AuditLog.ANONYMOUS,
+            method + " " + path,
+            path,
+            AuditLog.REFUSED,
+            "client " + client + ": a bearer token that is not one of the api tokens");
         return Publishers.just(
             unauthorized(
                 "the bearer token is not one of tasklane.scheduler.api.tokens; send"
@@ -174,6 +191,36 @@ public final class TokenFilter implements HttpServerFilter {
     request.setAttribute(ACTOR, actor);
     request.setAttribute(ROLE, role);
     return chain.proceed(request);
+  }
+
+  /**
+   * 429 with {@code Retry-After} for a client whose failed authentications used up its bucket
+   * ({@link AuthFailures}); audited once each time the bucket runs empty.
+   */
+  static <T> MutableHttpResponse<T> tooManyFailures(
+      AuditLog audit, AuthFailures.Block block, String client, String action, String target) {
+    if (block.first()) {
+      audit.record(
+          AuditLog.ANONYMOUS,
+          action,
+          target,
+          AuditLog.REFUSED,
+          "client "
+              + client
+              + ": too many failed authentications, refused for "
+              + block.retryAfterSeconds()
+              + " s (the refusals until then are not audited)");
+    }
+    MutableHttpResponse<T> r =
+        ApiErrors.json(
+            429,
+            "too_many_failures",
+            "too many failed authentications from "
+                + client
+                + "; retry in "
+                + block.retryAfterSeconds()
+                + " s with a token of tasklane.scheduler.api.tokens");
+    return r.header("Retry-After", String.valueOf(block.retryAfterSeconds()));
   }
 
   private static MutableHttpResponse<?> unauthorized(String message) {

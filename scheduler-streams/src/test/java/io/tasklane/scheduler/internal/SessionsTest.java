@@ -73,16 +73,4 @@ class SessionsTest {
     clock.now = clock.now.plus(Duration.ofMinutes(11));
     assertThat(s.create(ops).session().name()).isEqualTo("ops");
   }
-
-  @Test
-  void refusedSignInsCloseTheRestOfTheirSecond() {
-    Sessions s = sessions(10);
-    for (int i = 0; i < Sessions.MAX_REFUSED_PER_SECOND; i++) {
-      assertThat(s.signInOpen()).isTrue();
-      s.refused();
-    }
-    assertThat(s.signInOpen()).isFalse();
-    clock.now = clock.now.plusSeconds(1);
-    assertThat(s.signInOpen()).isTrue();
-  }
 }
