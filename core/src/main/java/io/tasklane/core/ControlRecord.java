@@ -4,9 +4,11 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
- * A record on {@code tasklane.control}, keyed by the routing key of the task named by {@link
- * #id()}: operator commands from the console, API or CLI, and the scheduler's own dependency
- * protocol ({@code await} / {@code dependency-done}).
+ * A control record, keyed by the routing key of the task named by {@link #id()}: operator commands
+ * from the console, API or CLI on {@code <ns>.control} ({@code cancel}, {@code retry-dead}, {@code
+ * trigger}, {@code discard}), and the scheduler's own dependency protocol ({@code await} / {@code
+ * dependency-done}) on {@code <ns>.dependencies}, which only the scheduler may write. The scheduler
+ * refuses each kind on the other topic, and any record whose ids are not task ids.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({

@@ -45,7 +45,10 @@ public final class TasklaneAcls {
      * {@code @Recurring} also writes schedule definitions to tasks.
      */
     WORKER,
-    /** an operator or CLI: reads every Tasklane topic, writes control (cancel, retry-dead). */
+    /**
+     * an operator or CLI: reads every Tasklane topic, writes control (cancel, retry-dead, trigger,
+     * discard); never the scheduler's dependency protocol ({@code <ns>.dependencies}).
+     */
     OPERATOR
   }
 
@@ -103,6 +106,8 @@ public final class TasklaneAcls {
         b.ensured(topics.tasks(), READ, WRITE);
         b.ensured(topics.results(), READ);
         b.ensured(topics.control(), READ, WRITE);
+        // The dependency protocol (await, dependency-done): the scheduler is its only writer.
+        b.ensured(topics.dependencies(), READ, WRITE);
         b.ensured(topics.logs(), READ); // kept per task for GET /api/tasks/{id}/logs
         b.ensured(topics.schedulerDlt(), WRITE);
         // The API's audit trail: written per action, read (assigned, no group) by GET /api/audit.

@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
  * flow.
  *
  * <p>Names share a namespace prefix, {@code tasklane} by default, so several environments (or test
- * suites) can share one Kafka cluster. {@code tasks}, {@code results} and {@code control} must have
- * the same partition count (they are co-partitioned by routing key).
+ * suites) can share one Kafka cluster. {@code tasks}, {@code results}, {@code control} and {@code
+ * dependencies} must have the same partition count (they are co-partitioned by routing key).
  *
  * @param namespace the prefix of every topic name, e.g. {@code tasklane}
  */
@@ -40,9 +40,17 @@ public record Topics(String namespace) {
     return namespace + ".results";
   }
 
-  /** Operator and dependency commands ({@code <ns>.control}). */
+  /** Operator commands: cancel, retry-dead, trigger, discard ({@code <ns>.control}). */
   public String control() {
     return namespace + ".control";
+  }
+
+  /**
+   * The scheduler's own dependency protocol, {@code await} and {@code dependency-done} ({@code
+   * <ns>.dependencies}): written by the scheduler only (its ACLs), never by an operator.
+   */
+  public String dependencies() {
+    return namespace + ".dependencies";
   }
 
   /** Recurring schedule definitions, compacted ({@code <ns>.schedules}). */

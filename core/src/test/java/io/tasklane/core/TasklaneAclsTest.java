@@ -87,6 +87,31 @@ class TasklaneAclsTest {
   }
 
   @Test
+  void onlyTheSchedulerMayWriteTheDependencyProtocol() {
+    Grant any = new Grant("shop-x", List.of("email"), true, true);
+    assertThat(mayWrite(scheduler(false), topics.dependencies())).isTrue();
+    assertThat(scheduler(false)).anyMatch(b -> isRead(b, topics.dependencies()));
+    for (Role role : List.of(Role.OPERATOR, Role.WORKER, Role.RELAY)) {
+      List<AclBinding> acls = TasklaneAcls.bindings(role, topics, "User:x", any);
+      assertThat(mayWrite(acls, topics.dependencies())).as(role.name()).isFalse();
+    }
+    List<AclBinding> operator = TasklaneAcls.bindings(Role.OPERATOR, topics, "User:ops", any);
+    assertThat(writes(operator)).containsExactly(topics.control());
+  }
+
+  /** Whether a WRITE binding (literal or prefixed) covers {@code topic}. */
+  private static boolean mayWrite(List<AclBinding> acls, String topic) {
+    return acls.stream()
+        .filter(b -> b.entry().operation() == AclOperation.WRITE)
+        .filter(b -> b.pattern().resourceType().name().equals("TOPIC"))
+        .anyMatch(
+            b ->
+                b.pattern().patternType().name().equals("PREFIXED")
+                    ? topic.startsWith(b.pattern().name())
+                    : topic.equals(b.pattern().name()));
+  }
+
+  @Test
   void schedulerWritesAndReadsItsAuditTopic() {
     assertThat(writes(scheduler(false))).contains(topics.audit());
   }

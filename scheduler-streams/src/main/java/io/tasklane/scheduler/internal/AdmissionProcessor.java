@@ -91,12 +91,12 @@ final class AdmissionProcessor implements Processor<String, byte[], String, Obje
                       context.recordMetadata().orElse(null),
                       () -> admit(record, task, now));
             }
+          } else if (value instanceof CancelCommand c && ControlChecks.invalid(c) != null) {
+            // No tombstone is kept for something that is not a task id.
+            inputs.reject(record, ControlChecks.invalid(c), null);
           } else if (value instanceof CancelCommand cancel
-              && (cancel.id() == null
-                  || inputs.keyIs(
-                      record,
-                      machine.store.routingKeyOf(cancel.id()),
-                      "the routing key of its task"))) {
+              && inputs.keyIs(
+                  record, machine.store.routingKeyOf(cancel.id()), "the routing key of its task")) {
             commands.cancel(cancel.id(), cancel.reason(), now);
           } else if (value instanceof ScheduleDefinition d
               && inputs.keyIs(record, d.name(), "the schedule's name")) {

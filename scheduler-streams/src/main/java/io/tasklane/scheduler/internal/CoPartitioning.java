@@ -3,11 +3,12 @@ package io.tasklane.scheduler.internal;
 import java.util.Map;
 
 /**
- * The rule that {@code tasks}, {@code results} and {@code control} have one partition count. The
- * topology has no join, so Kafka Streams does not enforce it: with different counts it would make
- * one stream task per partition of the largest topic and silently pair partitions of unequal key
- * ranges; partitions added while running move keys to other partitions, where their tasks' state
- * does not live. Checked at start (refuse) and on every topic refresh (stop).
+ * The rule that {@code tasks}, {@code results}, {@code control} and {@code dependencies} have one
+ * partition count. The topology has no join, so Kafka Streams does not enforce it: with different
+ * counts it would make one stream task per partition of the largest topic and silently pair
+ * partitions of unequal key ranges; partitions added while running move keys to other partitions,
+ * where their tasks' state does not live. Checked at start (refuse) and on every topic refresh
+ * (stop).
  */
 final class CoPartitioning {
   private CoPartitioning() {}
@@ -41,7 +42,8 @@ final class CoPartitioning {
             + "): keys moved to other partitions, where their tasks' state does not live, so"
             + " results and commands would be misrouted; the scheduler stops processing."
             + " Partitions cannot be removed: run the scheduler on a new"
-            + " tasklane.scheduler.namespace whose tasks, results and control have one count";
+            + " tasklane.scheduler.namespace whose tasks, results, control and dependencies have"
+            + " one count";
       }
     }
     return null;

@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.ControlCommand;
+import io.tasklane.core.ControlRecord;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskState;
@@ -162,12 +163,24 @@ final class Commands {
     engine.metrics().count(SchedulerEvent.WAITERS_CAP);
   }
 
-  /** Dependency protocol on the waiter's side. */
+  /**
+   * Dependency protocol on the waiter's side. Only a WAITING task that waits on {@code
+   * dependencyId} listens; any other answer is counted {@code dependency-done.ignored}. An answer
+   * without a terminal state ({@link #recheck}) says the dependency is not finished: the waiter
+   * sends its await again, so the dependency knows it.
+   */
   void dependencyDone(ControlCommand.DependencyDone done, long now) {
     String id = done.id();
     TaskRecord previous = store.get(id);
-    if (previous == null || previous.state() != TaskState.WAITING) {
+    if (previous == null
+        || previous.state() != TaskState.WAITING
+        || !previous.waitingOn().contains(done.dependencyId())) {
       engine.metrics().count(SchedulerEvent.DEPENDENCY_DONE_IGNORED);
+      return;
+    }
+    if (done.state() == null || !done.state().isTerminal()) {
+      String dep = done.dependencyId();
+      machine.out.control(dep, ControlCommand.Await.of(dep, id, previous.task().routingKey()), now);
       return;
     }
     TaskRecord.Edit e = previous.edit();
@@ -190,5 +203,33 @@ final class Commands {
       machine.dead(e, id, new ErrorInfo("dependency", reason, null), reason, now);
     }
     store.put(id, previous, e.build());
+  }
+
+  /**
+   * An {@code await} or {@code dependency-done} that came on {@code <ns>.control} (dead-lettered
+   * there: a forgery, or a record an older scheduler wrote before the upgrade) is not applied; it
+   * only makes the scheduler check, through its own topic, what the record claims, so a genuine one
+   * still completes its dependency and a forged one changes nothing. An await: the dependency
+   * answers the named waiter with its terminal state, or, when not finished (or unknown), with an
+   * answer without a state, to which a waiter that really waits on it replies with its own await. A
+   * dependency-done: a named waiter that really waits on the dependency sends its own await again
+   * (the dependency answers it if finished). No record is created or changed here.
+   */
+  void recheck(ControlRecord value, long now) {
+    if (value instanceof ControlCommand.Await a) {
+      TaskRecord dependency = store.get(a.id());
+      boolean finished =
+          dependency != null && dependency.state() != null && dependency.state().isTerminal();
+      machine.out.control(
+          a.waiterRoutingKey(),
+          ControlCommand.DependencyDone.of(
+              a.waiterId(),
+              a.id(),
+              finished ? dependency.state() : null,
+              finished ? dependency.reason() : null),
+          now);
+    } else if (value instanceof ControlCommand.DependencyDone d) {
+      dependencyDone(ControlCommand.DependencyDone.of(d.id(), d.dependencyId(), null, null), now);
+    }
   }
 }

@@ -7,9 +7,18 @@ import io.tasklane.core.WireCodec;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Hop 3, {@code <ns>.control}: operator commands and the dependency protocol. */
+/**
+ * Hop 3: operator commands from {@code <ns>.control} and the scheduler's own dependency protocol
+ * from {@code <ns>.dependencies} (one processor, both co-partitioned with {@code tasks}). Each kind
+ * is accepted only from its own topic ({@link ControlChecks}); every id must be a task id.
+ */
 final class ControlProcessor implements Processor<String, byte[], String, Object> {
+  private static final Logger LOG = LoggerFactory.getLogger(ControlProcessor.class);
+
   private final Engine engine;
   private ProcessorContext<String, Object> context;
   private TaskMachine machine;
@@ -50,13 +59,60 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
       return;
     }
     long now = context.currentSystemTimeMs();
+    boolean internal =
+        engine
+            .topics()
+            .dependencies()
+            .equals(context.recordMetadata().map(RecordMetadata::topic).orElse(null));
     inputs.guard(
         record,
         () -> {
-          if (value.id() == null || inputs.keyIs(record, expectedKey(value), keyName(value))) {
+          String invalid = ControlChecks.invalid(value);
+          if (invalid != null) {
+            inputs.reject(record, invalid, null);
+          } else if (ControlChecks.isDependencyProtocol(value) != internal) {
+            refuse(record, value, internal, now);
+          } else if (inputs.keyIs(record, expectedKey(value), keyName(value))) {
             apply(value, now);
           }
         });
+  }
+
+  /**
+   * A record on the other kind's topic, never applied: dead-lettered ({@link
+   * ControlChecks#SCHEDULER_ONLY} for an {@code await} or {@code dependency-done} on {@code
+   * <ns>.control}, which an operator principal may write; {@link ControlChecks#WRONG_TOPIC} for an
+   * operator command on {@code <ns>.dependencies}) and counted {@code invalid.control}. A protocol
+   * record on control (a forgery, or one an older scheduler wrote before the upgrade) is then
+   * re-checked through the scheduler's own path only ({@link Commands#recheck}), which changes no
+   * state by itself.
+   */
+  private void refuse(
+      Record<String, byte[]> record, ControlRecord value, boolean internal, long now) {
+    String type = ControlChecks.typeOf(value);
+    String reason = internal ? ControlChecks.WRONG_TOPIC : ControlChecks.SCHEDULER_ONLY;
+    String message =
+        internal
+            ? type
+                + " on "
+                + engine.topics().dependencies()
+                + ": operator commands travel on "
+                + engine.topics().control()
+            : type
+                + " on "
+                + engine.topics().control()
+                + ": the dependency protocol is the scheduler's own and travels on "
+                + engine.topics().dependencies()
+                + ", which only the scheduler may write; not applied";
+    LOG.warn(
+        "record not applied (key {}): {}; written to the scheduler DLT", record.key(), message);
+    engine.metrics().count(SchedulerEvent.INVALID_CONTROL);
+    machine.out.schedulerDeadLetter(
+        record.key(), record.value(), reason, message, null, record.timestamp());
+    engine.metrics().deadLettered(internal ? "dependencies" : "control", reason);
+    if (!internal) {
+      commands.recheck(value, now);
+    }
   }
 
   /**

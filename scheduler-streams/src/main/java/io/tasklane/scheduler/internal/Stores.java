@@ -40,6 +40,7 @@ public final class Stores {
   static final String SOURCE_TASKS = "source-tasks";
   static final String SOURCE_RESULTS = "source-results";
   static final String SOURCE_CONTROL = "source-control";
+  static final String SOURCE_DEPENDENCIES = "source-dependencies";
   static final String ADMISSION = "admission";
   static final String RESULTS = "results";
   static final String CONTROL = "control";

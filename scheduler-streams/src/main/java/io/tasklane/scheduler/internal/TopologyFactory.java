@@ -8,9 +8,11 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
 
 /**
- * Builds the scheduler topology: one sub-topology reading {@code tasks}, {@code results} and {@code
- * control} (co-partitioned) into three processors that share the task, due-index and state-count
- * stores, with sinks for dispatches, dead letters, control records, the scheduler's own DLT
+ * Builds the scheduler topology: one sub-topology reading {@code tasks}, {@code results}, {@code
+ * control} and {@code dependencies} (co-partitioned; the last two feed one processor) into three
+ * processors that share the task, due-index and state-count stores, with sinks for dispatches, dead
+ * letters, control records (the dependency protocol to {@code dependencies}, which only the
+ * scheduler may write; a schedule's overlap cancel to {@code control}), the scheduler's own DLT
  * (records it could not decode or apply) and {@code tasks} (the shard tasks of recurring schedules'
  * fires, and the notices of finished shard tasks, which travel keyed by the schedule's name to the
  * partition that owns it; schedules live in a store shared by the three processors, their finished
@@ -39,9 +41,18 @@ public final class TopologyFactory {
         Serdes.String().deserializer(),
         Serdes.ByteArray().deserializer(),
         engine.topics().control());
+    t.addSource(
+        Stores.SOURCE_DEPENDENCIES,
+        Serdes.String().deserializer(),
+        Serdes.ByteArray().deserializer(),
+        engine.topics().dependencies());
     t.addProcessor(Stores.ADMISSION, () -> new AdmissionProcessor(engine), Stores.SOURCE_TASKS);
     t.addProcessor(Stores.RESULTS, () -> new ResultProcessor(engine), Stores.SOURCE_RESULTS);
-    t.addProcessor(Stores.CONTROL, () -> new ControlProcessor(engine), Stores.SOURCE_CONTROL);
+    t.addProcessor(
+        Stores.CONTROL,
+        () -> new ControlProcessor(engine),
+        Stores.SOURCE_CONTROL,
+        Stores.SOURCE_DEPENDENCIES);
     String[] processors = {Stores.ADMISSION, Stores.RESULTS, Stores.CONTROL};
     t.addStateStore(Stores.tasks(), processors);
     t.addStateStore(Stores.dueIndex(), processors);
@@ -89,7 +100,10 @@ public final class TopologyFactory {
     Serializer<ControlRecord> control = (topic, value) -> WireCodec.encode(value);
     t.addSink(
         Stores.SINK_CONTROL,
-        engine.topics().control(),
+        (key, value, ctx) ->
+            ControlChecks.isDependencyProtocol((ControlRecord) value)
+                ? engine.topics().dependencies()
+                : engine.topics().control(),
         Serdes.String().serializer(),
         (topic, value) -> control.serialize(topic, (ControlRecord) value),
         processors);

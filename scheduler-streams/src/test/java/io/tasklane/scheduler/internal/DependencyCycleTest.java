@@ -70,11 +70,11 @@ class DependencyCycleTest {
     return tasks;
   }
 
-  /** Feeds emitted control records back until none is left; returns them all. */
+  /** Feeds emitted dependency-protocol records back until none is left; returns the awaits. */
   private List<ControlCommand.Await> settle() {
     List<ControlCommand.Await> awaits = new ArrayList<>();
     for (int round = 0; round < 1_000; round++) {
-      List<TestRecord<String, byte[]>> emitted = d.controlOut.readRecordsToList();
+      List<TestRecord<String, byte[]>> emitted = d.dependenciesOut.readRecordsToList();
       if (emitted.isEmpty()) {
         return awaits;
       }
@@ -82,10 +82,10 @@ class DependencyCycleTest {
         if (WireCodec.decodeControl(r.value()) instanceof ControlCommand.Await a) {
           awaits.add(a);
         }
-        d.control.pipeInput(new TestRecord<>(r.key(), r.value(), Instant.ofEpochMilli(d.now)));
+        d.dependencies.pipeInput(new TestRecord<>(r.key(), r.value(), Instant.ofEpochMilli(d.now)));
       }
     }
-    throw new AssertionError("control records still flowing after 1000 rounds");
+    throw new AssertionError("dependency records still flowing after 1000 rounds");
   }
 
   /** Waiters first, settled after each: only the last arrival's await becomes a probe. */

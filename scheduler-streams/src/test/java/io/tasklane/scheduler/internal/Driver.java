@@ -64,6 +64,8 @@ final class Driver implements AutoCloseable {
   final TestInputTopic<String, byte[]> results;
   final TestInputTopic<String, byte[]> control;
   final TestOutputTopic<String, byte[]> controlOut;
+  final TestInputTopic<String, byte[]> dependencies;
+  final TestOutputTopic<String, byte[]> dependenciesOut;
   long now = T0;
 
   Driver(Path stateDir) {
@@ -171,6 +173,10 @@ final class Driver implements AutoCloseable {
     controlOut =
         driver.createOutputTopic(
             topics.control(), new StringDeserializer(), new ByteArrayDeserializer());
+    dependencies = driver.createInputTopic(topics.dependencies(), s, b);
+    dependenciesOut =
+        driver.createOutputTopic(
+            topics.dependencies(), new StringDeserializer(), new ByteArrayDeserializer());
   }
 
   static TaskEnvelope task(long dueAt) {
@@ -203,6 +209,12 @@ final class Driver implements AutoCloseable {
 
   void sendControl(String key, ControlRecord command) {
     control.pipeInput(new TestRecord<>(key, WireCodec.encode(command), Instant.ofEpochMilli(now)));
+  }
+
+  /** A record of the scheduler's dependency protocol, piped into {@code dependencies}. */
+  void sendDependency(String key, ControlRecord command) {
+    dependencies.pipeInput(
+        new TestRecord<>(key, WireCodec.encode(command), Instant.ofEpochMilli(now)));
   }
 
   void sendResult(TaskResult result) {
@@ -255,11 +267,19 @@ final class Driver implements AutoCloseable {
     return out.readRecordsToList();
   }
 
-  /** Feeds the emitted control records (dependency protocol) back in; returns how many. */
+  /**
+   * Feeds the emitted control records back in, each to the topic it was written to: {@code control}
+   * (a schedule's overlap cancel), then {@code dependencies} (the dependency protocol); returns how
+   * many.
+   */
   int loopControl() {
-    List<TestRecord<String, byte[]>> emitted = new ArrayList<>(controlOut.readRecordsToList());
+    return loop(controlOut, control) + loop(dependenciesOut, dependencies);
+  }
+
+  private int loop(TestOutputTopic<String, byte[]> out, TestInputTopic<String, byte[]> in) {
+    List<TestRecord<String, byte[]>> emitted = new ArrayList<>(out.readRecordsToList());
     for (TestRecord<String, byte[]> r : emitted) {
-      control.pipeInput(new TestRecord<>(r.key(), r.value(), Instant.ofEpochMilli(now)));
+      in.pipeInput(new TestRecord<>(r.key(), r.value(), Instant.ofEpochMilli(now)));
     }
     return emitted.size();
   }

@@ -68,7 +68,7 @@ class SchedulerDltTest {
     d.tasks.pipeInput(new TestRecord<>(invalid.id(), invalidBytes));
     d.results.pipeInput(new TestRecord<>("k2", bytes("[]")));
     d.control.pipeInput(new TestRecord<>("k3", bytes("{\"v\":1,\"type\":\"explode\"}")));
-    // Decodes, but cannot be applied: a trigger without a task id.
+    // Decodes, but is refused before it is applied: a trigger without a task id.
     byte[] noId = bytes("{\"v\":1,\"type\":\"trigger\",\"requestedAt\":1}");
     d.control.pipeInput(new TestRecord<>("k4", noId));
 
@@ -78,7 +78,7 @@ class SchedulerDltTest {
         .containsExactly("k1", invalid.id(), "k2", "k3", "k4");
     assertThat(dlt)
         .extracting(r -> header(r, Outputs.REASON))
-        .containsExactly("undecodable", "invalid", "undecodable", "undecodable", "failed");
+        .containsExactly("undecodable", "invalid", "undecodable", "undecodable", "invalid");
     assertThat(dlt)
         .extracting(r -> header(r, Outputs.ORIGINAL_TOPIC))
         .containsExactly(
@@ -93,14 +93,15 @@ class SchedulerDltTest {
     assertThat(dlt)
         .allSatisfy(r -> assertThat(header(r, Outputs.ORIGINAL_PARTITION)).isEqualTo("0"));
     assertThat(header(dlt.get(1), Outputs.ERROR_MESSAGE)).contains("handler");
-    assertThat(header(dlt.get(4), Outputs.ERROR_CLASS)).isEqualTo("java.lang.NullPointerException");
+    assertThat(header(dlt.get(4), Outputs.ERROR_MESSAGE))
+        .isEqualTo("trigger refused: id is missing (a canonical lower-case UUID, 36 characters)");
     assertThat(dlt.get(0).value()).isEqualTo(bytes("{not json"));
     assertThat(dlt.get(1).value()).isEqualTo(invalidBytes);
     assertThat(dlt.get(4).value()).isEqualTo(noId);
     assertThat(d.metrics.get("dlt.tasks.undecodable")).isEqualTo(1);
     assertThat(d.metrics.get("dlt.tasks.invalid")).isEqualTo(1);
-    assertThat(d.metrics.get("dlt.control.failed")).isEqualTo(1);
-    assertThat(d.metrics.get("error.control")).isEqualTo(1);
+    assertThat(d.metrics.get("dlt.control.invalid")).isEqualTo(1);
+    assertThat(d.metrics.get("invalid.control")).isEqualTo(2);
 
     TaskEnvelope good = Driver.task(T0);
     d.send(good);

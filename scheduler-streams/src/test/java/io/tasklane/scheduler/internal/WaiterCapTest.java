@@ -79,7 +79,8 @@ class WaiterCapTest {
     d.send(w1);
     d.send(w2);
     assertThat(d.loopControl()).isEqualTo(2);
-    d.sendControl(dep.id(), io.tasklane.core.ControlCommand.Await.of(dep.id(), w1.id(), w1.id()));
+    d.sendDependency(
+        dep.id(), io.tasklane.core.ControlCommand.Await.of(dep.id(), w1.id(), w1.id()));
     assertThat(d.loopControl()).isZero();
     assertThat(d.metrics.get("waiters.cap")).isZero();
     assertThat(d.record(dep.id()).waiters()).hasSize(CAP);

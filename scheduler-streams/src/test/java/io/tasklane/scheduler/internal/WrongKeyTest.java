@@ -155,8 +155,9 @@ class WrongKeyTest {
                 + "), found 'tenant-3'");
     assertThat(d.metrics.get("dlt.control.wrong-key")).isEqualTo(4);
 
-    // The dependency protocol keys an await by the awaited id and is not refused.
-    d.sendControl(target.id(), ControlCommand.Await.of(target.id(), unknown, unknown));
+    // The dependency protocol (the scheduler's own topic) keys an await by the awaited id and is
+    // not refused.
+    d.sendDependency(target.id(), ControlCommand.Await.of(target.id(), unknown, unknown));
     assertThat(d.record(target.id()).waiters()).hasSize(1);
     // A genuine command under the right key still works.
     d.sendControl(target.id(), CancelCommand.of(target.id(), "real", d.now, "ops"));
