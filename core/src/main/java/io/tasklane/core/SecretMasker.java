@@ -12,7 +12,10 @@ import java.util.regex.Pattern;
  * or ends in {@code key}/{@code keys} ({@code ssl.keystore.key}, {@code api.key}); {@code
  * key.serializer}, {@code ssl.keymanager.algorithm}, {@code ssl.keystore.location} and the like are
  * not. In every other value, URL credentials ({@code user:pass@}) and secret-named parameters
- * ({@code ?password=x}, {@code ;pwd=x}, {@code password="x"}) are masked. Stateless, thread-safe.
+ * ({@code ?password=x}, {@code ;pwd=x}, {@code password="x"}) are masked, and so are the secret
+ * parts of {@code http(s)} URLs: the whole query string and fragment, a Slack-style path after
+ * {@code /services/}, a Discord-style path after {@code /webhooks/}, and any path segment that
+ * looks like a token (20 or more characters with both letters and digits). Stateless, thread-safe.
  */
 public final class SecretMasker {
   /** What a secret is replaced with. */
@@ -32,6 +35,14 @@ public final class SecretMasker {
           "(?i)(^|[?&;(,\\s])([A-Za-z0-9_.\\-]*(?:password|passwd|pwd|passphrase|secret|token"
               + "|credential|apikey|api[._-]key)[A-Za-z0-9_.\\-]*\\s*=\\s*)(\"[^\"]*\"|'[^']*'"
               + "|[^&;),\\s]*)");
+
+  private static final Pattern HTTP_URL =
+      Pattern.compile(
+          "(?i)\\b(https?://)([^\\s/?#'\"<>]+)([^\\s?#'\"<>,]*)(\\?[^\\s#'\"<>]*)?(#[^\\s'\"<>]*)?");
+  private static final Pattern WEBHOOK_PATH =
+      Pattern.compile("(?i)^(/services/|/api(?:/v\\d+)?/webhooks/)(.+)$");
+  private static final Pattern TOKEN_SEGMENT =
+      Pattern.compile("(?<=/)(?=[^/]*[0-9])(?=[^/]*[A-Za-z])[A-Za-z0-9_\\-.~%+=]{20,}(?=/|$)");
 
   private SecretMasker() {}
 
@@ -63,6 +74,7 @@ public final class SecretMasker {
       return null;
     }
     String s = USER_INFO.matcher(text).replaceAll("$1:" + MASK + "@");
+    s = HTTP_URL.matcher(s).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(maskUrl(m)));
     return SECRET_PARAM
         .matcher(s)
         .replaceAll(
@@ -74,6 +86,21 @@ public final class SecretMasker {
                       : v.startsWith("'") ? "'" + MASK + "'" : MASK;
               return java.util.regex.Matcher.quoteReplacement(m.group(1) + m.group(2) + masked);
             });
+  }
+
+  private static String maskUrl(java.util.regex.MatchResult m) {
+    String path = m.group(3);
+    java.util.regex.Matcher hook = WEBHOOK_PATH.matcher(path);
+    if (hook.matches()) {
+      path = hook.group(1) + MASK; // Slack, Discord and the like: the path is the credential
+    } else {
+      path = TOKEN_SEGMENT.matcher(path).replaceAll(MASK);
+    }
+    return m.group(1)
+        + m.group(2)
+        + path
+        + (m.group(4) == null ? "" : "?" + MASK)
+        + (m.group(5) == null ? "" : "#" + MASK);
   }
 
   /** {@link #MASK} for a secret key, else the value with {@link #maskText} applied. */

@@ -86,6 +86,28 @@ class SecretMaskerTest {
     assertThat(SecretMasker.maskValue("jdbc-url", value)).isEqualTo(expected);
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "https://hooks.slack.com/services/T0001/B0002/Xq7sLr9TzWm4Bn8YpJc3Hd6F"
+            + " | https://hooks.slack.com/services/***",
+        "https://discord.com/api/webhooks/123456789012345678/aB3dE-fG_hI9jK"
+            + " | https://discord.com/api/webhooks/***",
+        "https://discordapp.com/api/v10/webhooks/1234/tok | https://discordapp.com/api/v10/webhooks/***",
+        "https://alerts.example.com/hook?sig=s3cr3t&x=1 | https://alerts.example.com/hook?***",
+        "https://alerts.example.com/in/a1b2c3d4e5f6a7b8c9d0e1f2/post"
+            + " | https://alerts.example.com/in/***/post",
+        "url 'https://hooks.slack.com/services/T1/B2/C3' is bad | url"
+            + " 'https://hooks.slack.com/services/***' is bad",
+        "https://alerts.example.com/hook | https://alerts.example.com/hook",
+        "https://alerts.example.com/a-rather-long-path-name/v1 | https://alerts.example.com/a-rather-long-path-name/v1"
+      })
+  void secretPartsOfWebhookUrlsAreMasked(String value, String expected) {
+    assertThat(SecretMasker.maskText(value)).isEqualTo(expected);
+    assertThat(SecretMasker.maskValue("alerts.webhook.url", value)).isEqualTo(expected);
+  }
+
   @Test
   void masksAWholeConfigurationSortedByKey() {
     Map<String, String> masked =

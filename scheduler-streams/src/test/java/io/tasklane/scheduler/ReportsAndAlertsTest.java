@@ -48,7 +48,7 @@ class ReportsAndAlertsTest {
   @TempDir Path stateDir;
 
   /** One POST the receiver got. */
-  record Post(byte[] body, String signature, String timestamp) {}
+  record Post(byte[] body, String signature, String timestamp, String delivery) {}
 
   @Test
   void deathsMakeOneSignedGroupedAlertAndReportsCountTransitions(LocalStack stack)
@@ -65,7 +65,8 @@ class ReportsAndAlertsTest {
               new Post(
                   ex.getRequestBody().readAllBytes(),
                   ex.getRequestHeaders().getFirst("X-Tasklane-Signature"),
-                  ex.getRequestHeaders().getFirst("X-Tasklane-Timestamp")));
+                  ex.getRequestHeaders().getFirst("X-Tasklane-Timestamp"),
+                  ex.getRequestHeaders().getFirst("X-Tasklane-Delivery")));
           ex.sendResponseHeaders(204, -1);
           ex.close();
         });
@@ -133,7 +134,8 @@ class ReportsAndAlertsTest {
       assertThat(dyingPosts).hasSizeLessThanOrEqualTo(2);
       assertThat(json(dyingPosts.get(0)).get("kind").asText()).isEqualTo("first");
       for (Post p : posts) {
-        assertThat(p.signature()).isEqualTo("sha256=" + hmac(SECRET, p.body()));
+        assertThat(p.signature())
+            .isEqualTo("sha256=" + hmac(SECRET, p.delivery(), p.timestamp(), p.body()));
         assertThat(p.timestamp()).isEqualTo(json(p).get("sentAt").asText());
         assertThat(json(p).get("rule").asText()).isEqualTo("dead");
       }
@@ -272,9 +274,12 @@ class ReportsAndAlertsTest {
   }
 
   /** What a receiver computes: HMAC-SHA256 of the raw body with the shared secret, in hex. */
-  private static String hmac(String secret, byte[] body) throws Exception {
+  /** The HMAC over {@code <delivery-id>.<timestamp>.<body>}, as docs/operations.md says. */
+  private static String hmac(String secret, String delivery, String timestamp, byte[] body)
+      throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    mac.update((delivery + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8));
     return HexFormat.of().formatHex(mac.doFinal(body));
   }
 }

@@ -44,7 +44,7 @@ class WaitTimeoutAlertTest {
 
   @TempDir Path stateDir;
 
-  record Post(byte[] body, String signature) {
+  record Post(byte[] body, String signature, String timestamp, String delivery) {
     JsonNode json() {
       return WireCodec.readTree(new String(body, StandardCharsets.UTF_8));
     }
@@ -63,7 +63,9 @@ class WaitTimeoutAlertTest {
           posts.add(
               new Post(
                   ex.getRequestBody().readAllBytes(),
-                  ex.getRequestHeaders().getFirst("X-Tasklane-Signature")));
+                  ex.getRequestHeaders().getFirst("X-Tasklane-Signature"),
+                  ex.getRequestHeaders().getFirst("X-Tasklane-Timestamp"),
+                  ex.getRequestHeaders().getFirst("X-Tasklane-Delivery")));
           ex.sendResponseHeaders(204, -1);
           ex.close();
         });
@@ -94,7 +96,8 @@ class WaitTimeoutAlertTest {
 
       await().atMost(Duration.ofSeconds(60)).until(() -> !posts.isEmpty());
       Post first = posts.get(0);
-      assertThat(first.signature()).isEqualTo("sha256=" + hmac(SECRET, first.body()));
+      assertThat(first.signature())
+          .isEqualTo("sha256=" + hmac(SECRET, first.delivery(), first.timestamp(), first.body()));
       JsonNode alert = first.json();
       assertThat(alert.get("rule").asText()).isEqualTo("wait-timeout");
       assertThat(alert.get("key").asText()).isEqualTo(HELD);
@@ -155,9 +158,12 @@ class WaitTimeoutAlertTest {
   }
 
   /** What a receiver computes: HMAC-SHA256 of the raw body with the shared secret, in hex. */
-  private static String hmac(String secret, byte[] body) throws Exception {
+  /** The HMAC over {@code <delivery-id>.<timestamp>.<body>}, as docs/operations.md says. */
+  private static String hmac(String secret, String delivery, String timestamp, byte[] body)
+      throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    mac.update((delivery + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8));
     return HexFormat.of().formatHex(mac.doFinal(body));
   }
 }

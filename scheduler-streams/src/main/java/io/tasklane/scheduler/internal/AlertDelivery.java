@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tasklane.core.SecretMasker;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.AlertConfig;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -21,12 +23,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Delivers alerts on its own thread ({@code tasklane-alerts}): a bounded queue that {@link
  * Alerts#raise} offers to without blocking (a full queue drops the alert, counted in {@code
- * tasklane.scheduler.alerts.dropped}), POSTs each as signed JSON ({@link AlertSignature}) to the
- * webhook with up to {@link #ATTEMPTS} attempts and exponential backoff (a 4xx answer other than
- * 408 and 429 is not retried; a post given up is counted in {@code
- * tasklane.scheduler.alerts.failed}), and once a second closes the ended alert groups ({@link
- * Alerts#tick}). Without a webhook URL alerts are only logged. A dead receiver delays only other
- * alerts, never the stream threads.
+ * tasklane.scheduler.alerts.dropped}), POSTs each as signed JSON ({@link AlertSignature}, one
+ * delivery id per alert, a fresh timestamp per attempt) to the webhook with up to {@link #ATTEMPTS}
+ * attempts and exponential backoff (a 4xx answer other than 408 and 429 is not retried; a post
+ * given up is counted in {@code tasklane.scheduler.alerts.failed}), and once a second closes the
+ * ended alert groups ({@link Alerts#tick}). Without a webhook URL alerts are only logged. A dead
+ * receiver delays only other alerts, never the stream threads.
  */
 final class AlertDelivery implements Alerts.Sink, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AlertDelivery.class);
@@ -34,7 +36,8 @@ final class AlertDelivery implements Alerts.Sink, AutoCloseable {
   private static final long FIRST_BACKOFF_MS = 500;
   private static final long MAX_BACKOFF_MS = 10_000;
 
-  private record Pending(Map<String, Object> payload, AlertGroup group) {}
+  /** One alert to post; {@code deliveryId} stays the same on each of its attempts. */
+  private record Pending(Map<String, Object> payload, AlertGroup group, String deliveryId) {}
 
   private final AlertConfig config;
   private final Clock clock;
@@ -73,7 +76,7 @@ final class AlertDelivery implements Alerts.Sink, AutoCloseable {
 
   @Override
   public void offer(Map<String, Object> payload, AlertGroup group) {
-    if (!queue.offer(new Pending(payload, group))) {
+    if (!queue.offer(new Pending(payload, group, UUID.randomUUID().toString()))) {
       dropped.increment();
     }
   }
@@ -106,13 +109,19 @@ final class AlertDelivery implements Alerts.Sink, AutoCloseable {
     }
     long backoff = FIRST_BACKOFF_MS;
     for (int attempt = 1; attempt <= ATTEMPTS && running; attempt++) {
-      String why = post(p.payload());
+      String why = post(p);
       if (why == null) {
         p.group().markSent();
         return;
       }
       boolean retry = !why.startsWith("refused");
-      LOG.warn("alert post {} of {} to the webhook failed: {}", attempt, ATTEMPTS, why);
+      LOG.warn(
+          "alert post {} of {} (delivery {}) to {} failed: {}",
+          attempt,
+          ATTEMPTS,
+          p.deliveryId(),
+          SecretMasker.maskText(config.webhookUrl().toString()),
+          SecretMasker.maskText(why));
       if (!retry) {
         break;
       }
@@ -125,9 +134,9 @@ final class AlertDelivery implements Alerts.Sink, AutoCloseable {
   }
 
   /** POSTs once: null when the receiver took it, else why not ("refused ..." is final). */
-  private String post(Map<String, Object> payload) throws InterruptedException {
+  private String post(Pending p) throws InterruptedException {
     long sentAt = clock.millis();
-    Map<String, Object> body = new java.util.LinkedHashMap<>(payload);
+    Map<String, Object> body = new java.util.LinkedHashMap<>(p.payload());
     body.put("instance", instance);
     body.put("sentAt", sentAt);
     body.put("sentAtIso", Instant.ofEpochMilli(sentAt).toString());
@@ -136,8 +145,11 @@ final class AlertDelivery implements Alerts.Sink, AutoCloseable {
         HttpRequest.newBuilder(config.webhookUrl())
             .timeout(Duration.ofSeconds(10))
             .header("Content-Type", "application/json")
-            .header(AlertSignature.HEADER, AlertSignature.sign(config.webhookSecret(), bytes))
+            .header(AlertSignature.DELIVERY_HEADER, p.deliveryId())
             .header(AlertSignature.TIMESTAMP_HEADER, String.valueOf(sentAt))
+            .header(
+                AlertSignature.HEADER,
+                AlertSignature.sign(config.webhookSecret(), p.deliveryId(), sentAt, bytes))
             .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
             .build();
     try {

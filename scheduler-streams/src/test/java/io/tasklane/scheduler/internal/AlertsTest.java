@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -164,22 +165,43 @@ class AlertsTest {
   }
 
   @Test
-  void theSignatureIsTheHmacOfTheBodyAndAnyChangeBreaksIt() {
+  void theSignatureCoversDeliveryIdTimestampAndBodySoAReplayWithANewTimestampFails() {
     byte[] body =
         WireCodec.encode(Map.of("rule", "dead", "count", 3)); // as the delivery encodes it
-    String header = AlertSignature.sign(SECRET, body);
+    String id = "6f1c2b9e-0d4a-4e8b-9a57-3c1d2e4f5a6b";
+    long at = 1_800_000_060_012L;
+    String header = AlertSignature.sign(SECRET, id, at, body);
     assertThat(header).matches("sha256=[0-9a-f]{64}");
-    assertThat(AlertSignature.verify(SECRET, body, header)).isTrue();
+    assertThat(AlertSignature.verify(SECRET, id, String.valueOf(at), body, header)).isTrue();
+    // A captured post replayed later: the same body and signature with a fresh timestamp or id.
+    assertThat(AlertSignature.verify(SECRET, id, String.valueOf(at + 600_000), body, header))
+        .isFalse();
+    assertThat(AlertSignature.verify(SECRET, id + "0", String.valueOf(at), body, header)).isFalse();
+    // The body alone is no longer what is signed.
+    assertThat(header)
+        .isNotEqualTo("sha256=" + HexFormat.of().formatHex(AlertSignature.mac(SECRET, body)));
     byte[] changed = new String(body, StandardCharsets.UTF_8).replace('3', '4').getBytes();
-    assertThat(AlertSignature.verify(SECRET, changed, header)).isFalse();
-    assertThat(AlertSignature.verify(SECRET + "x", body, header)).isFalse();
-    assertThat(AlertSignature.verify(SECRET, body, "sha256=zz")).isFalse();
-    // A known vector: HMAC-SHA256(key "key", "The quick brown fox jumps over the lazy dog").
+    assertThat(AlertSignature.verify(SECRET, id, String.valueOf(at), changed, header)).isFalse();
+    assertThat(AlertSignature.verify(SECRET + "x", id, String.valueOf(at), body, header)).isFalse();
+    assertThat(AlertSignature.verify(SECRET, id, String.valueOf(at), body, "sha256=zz")).isFalse();
+    assertThat(AlertSignature.verify(SECRET, id, "soon", body, header)).isFalse();
+    assertThat(AlertSignature.verify(SECRET, null, String.valueOf(at), body, header)).isFalse();
+    // Exactly HMAC-SHA256 of "<id>.<timestamp>.<body>" (id "fox", timestamp 7, body "jumps"),
+    // and the HMAC is the standard one (the known vector for key "key").
+    assertThat(AlertSignature.sign("key", "fox", 7, "jumps".getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo(
+            "sha256="
+                + HexFormat.of()
+                    .formatHex(
+                        AlertSignature.mac("key", "fox.7.jumps".getBytes(StandardCharsets.UTF_8))));
     assertThat(
-            AlertSignature.sign(
-                "key",
-                "The quick brown fox jumps over the lazy dog".getBytes(StandardCharsets.UTF_8)))
-        .isEqualTo("sha256=f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8");
+            HexFormat.of()
+                .formatHex(
+                    AlertSignature.mac(
+                        "key",
+                        "The quick brown fox jumps over the lazy dog"
+                            .getBytes(StandardCharsets.UTF_8))))
+        .isEqualTo("f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8");
   }
 
   @Test

@@ -198,6 +198,37 @@ class MalformedTokenSettingsTest {
   }
 
   @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "https://hooks.slack.com/services/T0001/B0002/{secret}",
+        "https://discord.com/api/webhooks/123456789012345678/{secret}",
+        "https://alerts.example.com/hook?sig={secret}",
+        "https://hooks.slack.com/services/T0001/B0002/{secret}/^not-a-url"
+      })
+  void webhookUrlsWithASecretInThePathOrQueryAreNeverLoggedWithIt(String template) {
+    String secret = Tokens.random().replaceAll("[^A-Za-z0-9]", "x");
+    String url = template.replace("{secret}", secret);
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put(P + "api.tokens", "ops:" + GOOD + ":admin");
+    settings.put(P + "alerts.webhook.url", url);
+    settings.put(P + "alerts.webhook.secret", Tokens.random());
+    List<String> logged = new ArrayList<>();
+    SchedulerConfig[] config = new SchedulerConfig[1];
+    Throwable thrown = captureLogs(logged, () -> config[0] = load(settings));
+    if (thrown == null) {
+      logged.add(config[0].toString());
+      logged.add(config[0].alerts().toString());
+    } else {
+      assertThat(thrown).isInstanceOf(SchedulerException.class);
+      logged.add(thrown.toString());
+    }
+    assertThat(String.join("\n", logged)).contains("***");
+    for (String text : logged) {
+      assertThat(text).doesNotContain(secret);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
   @MethodSource("accepted")
   void theOlderTwoFieldFormIsAcceptedOnlyWithARole(String label, Map<String, String> settings) {
     SchedulerConfig c = load(settings);
