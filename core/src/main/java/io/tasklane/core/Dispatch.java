@@ -20,6 +20,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *     one instant do not leave the scheduler one after another at that instant. The scheduler sets
  *     it only for handlers whose live workers all announce {@link WorkerHeartbeat#holdsDispatches}
  *     (a worker that ignores it would start the fire early).
+ * @param nonce a random value the scheduler drew for this dispatch (128 bits, base64url) and keeps
+ *     with the attempt; the worker echoes it in its {@link TaskResult}, and the scheduler accepts a
+ *     result only when it carries the nonce of the task's current dispatch, so that a principal
+ *     that cannot read this handler's topic cannot settle its tasks. Null in a dispatch from a
+ *     scheduler that predates it, and in the copy of the last dispatch written to a handler's DLT
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Dispatch(
@@ -29,17 +34,35 @@ public record Dispatch(
     long deadline,
     String routingKey,
     long dispatchedAt,
-    Long notBefore)
+    Long notBefore,
+    String nonce)
     implements Versioned {
+
+  /** An attempt without a nonce (a copy for a DLT, or a test). */
+  public Dispatch(
+      int v,
+      TaskEnvelope task,
+      int attempt,
+      long deadline,
+      String routingKey,
+      long dispatchedAt,
+      Long notBefore) {
+    this(v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, null);
+  }
 
   /** An attempt to start on receipt. */
   public Dispatch(
       int v, TaskEnvelope task, int attempt, long deadline, String routingKey, long dispatchedAt) {
-    this(v, task, attempt, deadline, routingKey, dispatchedAt, null);
+    this(v, task, attempt, deadline, routingKey, dispatchedAt, null, null);
   }
 
   public static Dispatch of(TaskEnvelope task, int attempt, long deadline, long dispatchedAt) {
     return new Dispatch(Wire.VERSION, task, attempt, deadline, task.routingKey(), dispatchedAt);
+  }
+
+  /** This dispatch with {@code nonce}. */
+  public Dispatch withNonce(String nonce) {
+    return new Dispatch(v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, nonce);
   }
 
   public String id() {

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 /**
  * The outcome of one attempt, sent by a worker to {@code tasklane.results} keyed by the routing key
  * of the dispatch. A result whose {@code attempt} is not the task's current attempt is ignored by
- * the scheduler (fencing).
+ * the scheduler (fencing). A result for the current attempt must also carry the {@code nonce} of
+ * that attempt's {@link Dispatch} and the task's {@code handler} ({@link #answering}); otherwise
+ * the scheduler dead-letters it without touching the task.
  *
  * @param v wire version
  * @param id task id
@@ -17,6 +19,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param startedAt epoch millis the handler started
  * @param finishedAt epoch millis the handler finished
  * @param worker a name of the worker instance
+ * @param handler the handler that ran the attempt (the worker's, which is the dispatch's); null
+ *     from a worker that predates it
+ * @param nonce the {@link Dispatch#nonce()} of the dispatch this result answers; null when that
+ *     dispatch had none or from a worker that predates it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TaskResult(
@@ -28,8 +34,43 @@ public record TaskResult(
     Long retryAfterMs,
     long startedAt,
     long finishedAt,
-    String worker)
+    String worker,
+    String handler,
+    String nonce)
     implements Versioned {
+
+  /** A result bound to no dispatch ({@link #answering} binds it). */
+  public TaskResult(
+      int v,
+      String id,
+      int attempt,
+      Outcome outcome,
+      ErrorInfo error,
+      Long retryAfterMs,
+      long startedAt,
+      long finishedAt,
+      String worker) {
+    this(v, id, attempt, outcome, error, retryAfterMs, startedAt, finishedAt, worker, null, null);
+  }
+
+  /**
+   * This result bound to {@code dispatch}: its handler and nonce, as the worker that ran it sends
+   * it.
+   */
+  public TaskResult answering(Dispatch dispatch) {
+    return new TaskResult(
+        v,
+        id,
+        attempt,
+        outcome,
+        error,
+        retryAfterMs,
+        startedAt,
+        finishedAt,
+        worker,
+        dispatch.task() == null ? null : dispatch.task().handler(),
+        dispatch.nonce());
+  }
 
   public static TaskResult succeeded(
       String id, int attempt, long startedAt, long finishedAt, String worker) {

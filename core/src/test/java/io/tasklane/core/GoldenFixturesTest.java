@@ -200,4 +200,28 @@ class GoldenFixturesTest {
         (ScheduleFireDone) WireCodec.decodeTaskRecord(fixture("schedule-fire-done.json"));
     assertThat(old.fireAt()).isNull();
   }
+
+  @Test
+  void aDispatchAndItsResultCarryTheNonceAndHandlerAndReadWithoutThem() throws IOException {
+    Dispatch old = WireCodec.decodeDispatch(fixture("dispatch.json"));
+    assertThat(old.nonce()).isNull();
+    TaskResult unbound = WireCodec.decodeResult(fixture("result.json"));
+    assertThat(unbound.nonce()).isNull();
+    assertThat(unbound.handler()).isNull();
+
+    Dispatch dispatch = old.withNonce("q3Jx0Zb1Vn8sV4mYp2oX7w");
+    byte[] json = WireCodec.encode(dispatch);
+    assertThat(new String(json, java.nio.charset.StandardCharsets.UTF_8))
+        .contains("\"nonce\":\"q3Jx0Zb1Vn8sV4mYp2oX7w\"");
+    assertThat(WireCodec.decodeDispatch(json)).isEqualTo(dispatch);
+
+    TaskResult bound = unbound.answering(dispatch);
+    assertThat(bound.handler()).isEqualTo("report.nightly");
+    assertThat(bound.nonce()).isEqualTo("q3Jx0Zb1Vn8sV4mYp2oX7w");
+    byte[] result = WireCodec.encode(bound);
+    assertThat(new String(result, java.nio.charset.StandardCharsets.UTF_8))
+        .contains("\"handler\":\"report.nightly\"", "\"nonce\":\"q3Jx0Zb1Vn8sV4mYp2oX7w\"");
+    assertThat(WireCodec.decodeResult(result)).isEqualTo(bound);
+    assertThat(unbound.answering(old).nonce()).isNull();
+  }
 }

@@ -21,7 +21,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
-/** A worker stand-in: answers every dispatch of one handler with SUCCEEDED, or as told. */
+/**
+ * A worker stand-in: answers every dispatch of one handler with SUCCEEDED, or as told, each answer
+ * bound to its dispatch (its nonce and handler) as a worker's.
+ */
 final class FakeWorker implements AutoCloseable {
   final Set<String> seen = ConcurrentHashMap.newKeySet();
   final AtomicLong dispatches = new AtomicLong();
@@ -91,7 +94,9 @@ final class FakeWorker implements AutoCloseable {
                     partitionOf.put(d.routingKey(), r.partition());
                     producer.send(
                         new ProducerRecord<>(
-                            topics.results(), d.routingKey(), WireCodec.encode(answer.apply(d))));
+                            topics.results(),
+                            d.routingKey(),
+                            WireCodec.encode(answer.apply(d).answering(d))));
                   }
                 }
               }

@@ -178,7 +178,8 @@ class ScheduleApiTest {
                 new ProducerRecord<>(
                     topics.results(),
                     x.routingKey(),
-                    WireCodec.encode(TaskResult.succeeded(x.id(), x.attempt(), now, now, "w"))))
+                    WireCodec.encode(
+                        TaskResult.succeeded(x.id(), x.attempt(), now, now, "w").answering(x))))
             .get(10, TimeUnit.SECONDS);
       }
       await()

@@ -81,6 +81,46 @@ class WorkerRuntimeTest {
                     .contains("hello ada x2"));
   }
 
+  /**
+   * Each result answers its dispatch: it echoes the dispatch's nonce and names the handler, which
+   * the scheduler checks. A dispatch of the same attempt sent again with another nonce (a scheduler
+   * that lost its write and dispatched again) is answered with that nonce, from the processed mark,
+   * so the attempt is still settled; a dispatch without a nonce (an older scheduler) gets none.
+   */
+  @Test
+  void eachResultEchoesItsDispatchsNonceAndNamesItsHandler() {
+    Dispatch ok = Dispatches.of("echo", new Greeting("nonce", 1), 30_000).withNonce("n-ok-1");
+    Dispatch boom = Dispatches.of("outcomes", Map.of("kind", "boom"), 30_000).withNonce("n-boom-1");
+    Dispatch old = Dispatches.of("echo", new Greeting("old", 1), 30_000);
+    fx.send(ok);
+    fx.send(boom);
+    fx.send(old);
+
+    TaskResult r = fx.awaitResult(ok.id());
+    assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(r.nonce()).isEqualTo("n-ok-1");
+    assertThat(r.handler()).isEqualTo("echo");
+    TaskResult b = fx.awaitResult(boom.id());
+    assertThat(b.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(b.nonce()).isEqualTo("n-boom-1");
+    assertThat(b.handler()).isEqualTo("outcomes");
+    TaskResult o = fx.awaitResult(old.id());
+    assertThat(o.nonce()).isNull();
+    assertThat(o.handler()).isEqualTo("echo");
+
+    fx.send(ok.withNonce("n-ok-again"));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(fx.results(ok.id()))
+                    .extracting(TaskResult::outcome, TaskResult::nonce)
+                    .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(Outcome.SUCCEEDED, "n-ok-1"),
+                        org.assertj.core.groups.Tuple.tuple(Outcome.SUCCEEDED, "n-ok-again")));
+    assertThat(probe.runs).containsEntry(ok.id(), 1);
+  }
+
   @Test
   void aShardTaskSeesItsShardInTheContextAndAPlainTaskNone() {
     Dispatch plain = Dispatches.of("echo", new Greeting("plain", 1), 30_000);

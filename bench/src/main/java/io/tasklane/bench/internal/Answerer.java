@@ -95,7 +95,7 @@ final class Answerer implements AutoCloseable {
                     Dispatch d = held.poll().dispatch();
                     producer.send(
                         new ProducerRecord<>(
-                            topics.results(), d.routingKey(), WireCodec.encode(answer.apply(d))));
+                            topics.results(), d.routingKey(), WireCodec.encode(bound(answer, d))));
                   }
                 }
                 if (heartbeat) {
@@ -124,5 +124,13 @@ final class Answerer implements AutoCloseable {
   public void close() throws InterruptedException {
     running = false;
     thread.join(10_000);
+  }
+
+  /**
+   * The answer to {@code d}; a result bound to {@code d} (its nonce and handler), as a worker's.
+   */
+  private static Object bound(Function<Dispatch, Object> answer, Dispatch d) {
+    Object a = answer.apply(d);
+    return a instanceof io.tasklane.core.TaskResult r ? r.answering(d) : a;
   }
 }

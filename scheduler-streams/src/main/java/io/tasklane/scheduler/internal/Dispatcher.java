@@ -13,14 +13,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The hop "due → handler topic": a due task is sent to {@code <ns>.handler.<handler>} as a {@link
- * Dispatch} and goes DISPATCHED, or waits as NO_HANDLER while that topic does not exist, or waits
- * in its handler's queue ({@link FlowControlQueues}) while the handler has {@code max-dispatched}
- * attempts out in this partition; each tick the punctuator releases queued tasks into the free
- * slots ({@link #releaseQueued}). A paused handler's due tasks ({@link HandlerPauses}) wait in its
- * queue the same way, and its queue is not released until it is resumed: the index scan never sees
- * them again, so a paused handler costs the other handlers nothing. Used on the stream task's
- * thread (processing and punctuation); the dispatch record goes out with the commit that stores the
- * DISPATCHED record.
+ * Dispatch} carrying a fresh nonce (kept in the task's record, {@link DispatchNonces}) and goes
+ * DISPATCHED, or waits as NO_HANDLER while that topic does not exist, or waits in its handler's
+ * queue ({@link FlowControlQueues}) while the handler has {@code max-dispatched} attempts out in
+ * this partition; each tick the punctuator releases queued tasks into the free slots ({@link
+ * #releaseQueued}). A paused handler's due tasks ({@link HandlerPauses}) wait in its queue the same
+ * way, and its queue is not released until it is resumed: the index scan never sees them again, so
+ * a paused handler costs the other handlers nothing. Used on the stream task's thread (processing
+ * and punctuation); the dispatch record goes out with the commit that stores the DISPATCHED record.
  */
 final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -88,9 +88,17 @@ final class Dispatcher {
     e.state = TaskState.DISPATCHED;
     e.timer(e.deadline, TimerKind.DEADLINE);
     e.addHistory(new AttemptEntry(e.attempt, now, 0, null, null, null));
+    e.nonce = DispatchNonces.next();
     Dispatch dispatch =
         new Dispatch(
-            Wire.VERSION, e.task, e.attempt, e.deadline, e.task.routingKey(), now, notBefore);
+            Wire.VERSION,
+            e.task,
+            e.attempt,
+            e.deadline,
+            e.task.routingKey(),
+            now,
+            notBefore,
+            e.nonce);
     out.dispatch(dispatch, now, engine.spans().dispatched(dispatch, topic));
     if (notBefore != null) {
       engine.metrics().count(SchedulerEvent.DISPATCHED_AHEAD);

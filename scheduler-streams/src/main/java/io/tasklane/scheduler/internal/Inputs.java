@@ -17,6 +17,7 @@ final class Inputs {
   static final String INVALID = "invalid";
   static final String FAILED = "failed";
   static final String WRONG_KEY = "wrong-key";
+  static final String RESULT_MISMATCH = "result-mismatch";
 
   private static final Logger LOG = LoggerFactory.getLogger(Inputs.class);
 
@@ -90,6 +91,27 @@ final class Inputs {
     engine.metrics().count(wrongKey);
     deadLetter(record, WRONG_KEY, message, null);
     return false;
+  }
+
+  /**
+   * A result for the current attempt that is not bound to its dispatch ({@link ResultProcessor}):
+   * logged, counted ({@code result.mismatch}) and dead-lettered as it came with reason {@code
+   * result-mismatch}, header {@link Outputs#MISMATCH} naming the fields that did not match ({@code
+   * nonce}, {@code handler}) and {@code message}, which never holds a nonce.
+   */
+  void mismatch(Record<String, byte[]> record, String fields, String message) {
+    LOG.warn("record on {} not applied: {}; written to the scheduler DLT", source, message);
+    engine.metrics().count(SchedulerEvent.RESULT_MISMATCH);
+    out.schedulerDeadLetter(
+        record.key(),
+        record.value(),
+        RESULT_MISMATCH,
+        message,
+        null,
+        record.timestamp(),
+        Outputs.MISMATCH,
+        fields);
+    engine.metrics().deadLettered(source, RESULT_MISMATCH);
   }
 
   /**

@@ -26,6 +26,9 @@ final class Outputs {
   static final String ORIGINAL_OFFSET = "tasklane.original.offset";
   static final String ORIGINAL_STORE = "tasklane.original.store";
 
+  /** On a {@code result-mismatch} dead letter: the fields that did not match, comma-separated. */
+  static final String MISMATCH = "tasklane.mismatch";
+
   private final ProcessorContext<String, Object> context;
 
   Outputs(ProcessorContext<String, Object> context) {
@@ -85,13 +88,30 @@ final class Outputs {
   /**
    * A record the scheduler could not decode or apply, as it came (raw key and value), to {@code
    * <ns>.scheduler.dlt}: headers {@link #REASON} ({@code undecodable}, {@code invalid}, {@code
-   * failed}, {@code timer-failed}), {@link #ERROR_MESSAGE}, {@link #ERROR_CLASS} and, for an input
-   * record, {@link #ORIGINAL_TOPIC}, {@link #ORIGINAL_PARTITION}, {@link #ORIGINAL_OFFSET}.
+   * failed}, {@code timer-failed}, {@code wrong-key}, {@code result-mismatch}), {@link
+   * #ERROR_MESSAGE}, {@link #ERROR_CLASS} and, for an input record, {@link #ORIGINAL_TOPIC}, {@link
+   * #ORIGINAL_PARTITION}, {@link #ORIGINAL_OFFSET}.
    */
   void schedulerDeadLetter(
       String key, byte[] value, String reason, String message, Throwable error, long timestamp) {
+    schedulerDeadLetter(key, value, reason, message, error, timestamp, null, null);
+  }
+
+  /** As above, with one more header {@code extraName} (when not null). */
+  void schedulerDeadLetter(
+      String key,
+      byte[] value,
+      String reason,
+      String message,
+      Throwable error,
+      long timestamp,
+      String extraName,
+      String extraValue) {
     RecordHeaders headers = new RecordHeaders();
     add(headers, REASON, reason);
+    if (extraName != null) {
+      add(headers, extraName, extraValue);
+    }
     add(headers, ERROR_MESSAGE, message);
     add(headers, ERROR_CLASS, error == null ? null : error.getClass().getName());
     context

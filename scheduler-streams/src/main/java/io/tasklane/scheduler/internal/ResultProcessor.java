@@ -11,7 +11,11 @@ import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * Hop 2, {@code <ns>.results}: applies a worker's result to the current attempt. Results for
- * unknown tasks or other attempts are counted and ignored (fencing).
+ * unknown tasks or other attempts are counted and ignored (fencing). A result for the current
+ * attempt must answer its dispatch: carry the nonce the scheduler drew for it and the task's
+ * handler ({@link #mismatch}); one that does not goes to the scheduler DLT as {@code
+ * result-mismatch} and leaves the task as it was, so a principal that can write results but cannot
+ * read this handler's topic cannot settle its tasks.
  */
 final class ResultProcessor implements Processor<String, byte[], String, Object> {
   private final Engine engine;
@@ -56,12 +60,12 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
           if (result.id() == null
               || inputs.keyIs(
                   record, machine.store.routingKeyOf(result.id()), "the routing key of its task")) {
-            apply(result, now);
+            apply(record, result, now);
           }
         });
   }
 
-  private void apply(TaskResult r, long now) {
+  private void apply(Record<String, byte[]> record, TaskResult r, long now) {
     String id = r.id();
     TaskRecord previous = id == null ? null : machine.store.get(id);
     if (previous == null || previous.task() == null) {
@@ -71,6 +75,20 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
     if (r.attempt() != previous.attempt() || r.outcome() == null) {
       machine.store.reassertTimer(id, previous);
       engine.metrics().count(SchedulerEvent.RESULT_FENCED);
+      return;
+    }
+    String mismatch = mismatch(r, previous);
+    if (mismatch != null) {
+      inputs.mismatch(
+          record,
+          mismatch,
+          "result-mismatch: the result for attempt "
+              + r.attempt()
+              + " of task "
+              + id
+              + " does not answer its dispatch ("
+              + describe(mismatch, r, previous)
+              + "); the task is unchanged");
       return;
     }
     TaskRecord.Edit e = previous.edit();
@@ -107,6 +125,54 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
       case CANCELLED -> machine.fail(e, id, errorOf(r, "interrupted"), now);
     }
     machine.store.put(id, previous, e.build());
+  }
+
+  /**
+   * The fields of {@code r} that do not match the current dispatch, comma-separated, or null. A
+   * dispatch with a nonce needs a result with that nonce and the task's handler. A dispatch without
+   * one (sent by a scheduler that predates nonces, before an upgrade) accepts a result without a
+   * nonce, from any worker version; a handler it names must still be the task's.
+   */
+  static String mismatch(TaskResult r, TaskRecord task) {
+    boolean nonce = !DispatchNonces.same(r.nonce(), task.nonce());
+    boolean handler =
+        task.nonce() != null || r.handler() != null
+            ? !task.task().handler().equals(r.handler())
+            : false;
+    if (nonce && handler) {
+      return "nonce,handler";
+    }
+    return nonce ? "nonce" : handler ? "handler" : null;
+  }
+
+  private static String describe(String mismatch, TaskResult r, TaskRecord task) {
+    StringBuilder s = new StringBuilder();
+    if (mismatch.contains("nonce")) {
+      s.append(
+          r.nonce() == null
+              ? "it carries no dispatch nonce"
+              : task.nonce() == null
+                  ? "it carries a dispatch nonce, the dispatch had none"
+                  : "its dispatch nonce is not the dispatch's");
+    }
+    if (mismatch.contains("handler")) {
+      if (s.length() > 0) {
+        s.append("; ");
+      }
+      s.append(
+          r.handler() == null
+              ? "it names no handler"
+              : "its handler '"
+                  + capped(r.handler())
+                  + "' is not the task's '"
+                  + task.task().handler()
+                  + "'");
+    }
+    return s.toString();
+  }
+
+  private static String capped(String s) {
+    return s.length() <= 100 ? s : s.substring(0, 100) + "…";
   }
 
   private void snooze(TaskRecord.Edit e, String id, TaskResult r, long now) {

@@ -46,6 +46,11 @@ public enum SchedulerEvent {
   RESULT_FENCED("result.fenced"),
   /** A result for a cancelled task: written into its history only. */
   RESULT_AFTER_CANCEL("result.after-cancel"),
+  /**
+   * A result for the current attempt whose dispatch nonce or handler is not that attempt's: written
+   * to the scheduler DLT as {@code result-mismatch}, the task untouched.
+   */
+  RESULT_MISMATCH("result.mismatch"),
   /** A task SUCCEEDED. */
   SUCCEEDED("succeeded"),
   /** A due task whose handler topic does not exist went NO_HANDLER. */

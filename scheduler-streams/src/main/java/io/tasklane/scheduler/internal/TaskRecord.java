@@ -36,6 +36,10 @@ import java.util.List;
  * @param waitTimedOutAt epoch millis the task's wait timeout ({@link io.tasklane.core.WaitTimeout})
  *     passed before its first dispatch, raising {@code wait-timeout}; 0 (absent from the JSON)
  *     otherwise
+ * @param nonce the nonce of the current attempt's dispatch ({@link
+ *     io.tasklane.core.Dispatch#nonce}, drawn by {@link DispatchNonces}): a result for that attempt
+ *     must carry it; null before the first dispatch and for an attempt a scheduler without nonces
+ *     dispatched. Never shown by the API ({@link TaskView})
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 record TaskRecord(
@@ -58,7 +62,8 @@ record TaskRecord(
     long finishedAt,
     @JsonInclude(JsonInclude.Include.NON_DEFAULT) int duplicatesRefused,
     RefusedDuplicate lastRefusedDuplicate,
-    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long waitTimedOutAt) {
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long waitTimedOutAt,
+    String nonce) {
 
   static final int MAX_HISTORY = 20;
 
@@ -75,7 +80,8 @@ record TaskRecord(
   /** An empty record (no task, no state) to fill in with {@link #edit()}. */
   static TaskRecord empty() {
     return new TaskRecord(
-        null, null, 0, 0, 0, 0, 0, -1, null, null, null, null, null, null, null, 0, 0, 0, null, 0);
+        null, null, 0, 0, 0, 0, 0, -1, null, null, null, null, null, null, null, 0, 0, 0, null, 0,
+        null);
   }
 
   boolean isPlaceholder() {
@@ -112,6 +118,7 @@ record TaskRecord(
     int duplicatesRefused;
     RefusedDuplicate lastRefusedDuplicate;
     long waitTimedOutAt;
+    String nonce;
 
     private Edit(TaskRecord r) {
       task = r.task;
@@ -134,6 +141,7 @@ record TaskRecord(
       duplicatesRefused = r.duplicatesRefused;
       lastRefusedDuplicate = r.lastRefusedDuplicate;
       waitTimedOutAt = r.waitTimedOutAt;
+      nonce = r.nonce;
     }
 
     Edit timer(long at, TimerKind kind) {
@@ -186,7 +194,8 @@ record TaskRecord(
           finishedAt,
           duplicatesRefused,
           lastRefusedDuplicate,
-          waitTimedOutAt);
+          waitTimedOutAt,
+          nonce);
     }
   }
 }

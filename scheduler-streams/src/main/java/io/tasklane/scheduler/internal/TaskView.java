@@ -16,7 +16,8 @@ import java.util.Set;
  * millis) with an ISO-8601 UTC twin next to every time, e.g. {@code "dueAt":1767225600000,
  * "dueAtIso":"2026-01-01T00:00:00Z"}, in the record, its envelope, its history and its last refused
  * duplicate. Times of 0 or less (not set) get no twin. A task a schedule fired also has {@code
- * "schedule":{"name","fireId"}} (from its envelope's headers).
+ * "schedule":{"name","fireId"}} (from its envelope's headers). The current dispatch's nonce is left
+ * out: it is what lets a result settle the attempt.
  */
 final class TaskView {
   /** The fields holding epoch millis. */
@@ -37,6 +38,9 @@ final class TaskView {
 
   static String json(TaskRecord record) {
     JsonNode tree = WireCodec.mapper().valueToTree(record);
+    if (tree instanceof ObjectNode o) {
+      o.remove("nonce");
+    }
     addIso(tree);
     Map<String, String> headers = record.task() == null ? Map.of() : record.task().headers();
     if (headers.containsKey(ScheduleMachine.HEADER_SCHEDULE) && tree instanceof ObjectNode o) {

@@ -217,16 +217,52 @@ final class Driver implements AutoCloseable {
         new TestRecord<>(key, WireCodec.encode(command), Instant.ofEpochMilli(now)));
   }
 
+  /** A result keyed by its task id, {@link #asSent as a worker sends it}. */
   void sendResult(TaskResult result) {
     results.pipeInput(
-        new TestRecord<>(result.id(), WireCodec.encode(result), Instant.ofEpochMilli(now)));
+        new TestRecord<>(result.id(), WireCodec.encode(asSent(result)), Instant.ofEpochMilli(now)));
   }
 
-  /** A result for {@code dispatch}, keyed by its routing key as a worker sends it. */
+  /**
+   * A result for {@code dispatch}, keyed by its routing key, {@link #asSent as a worker sends it}.
+   */
   void sendResult(Dispatch dispatch, TaskResult result) {
     results.pipeInput(
         new TestRecord<>(
-            dispatch.routingKey(), WireCodec.encode(result), Instant.ofEpochMilli(now)));
+            dispatch.routingKey(), WireCodec.encode(asSent(result)), Instant.ofEpochMilli(now)));
+  }
+
+  /** A result exactly as given (a forged one), keyed by {@code key}. */
+  void sendResultAsIs(String key, TaskResult result) {
+    results.pipeInput(new TestRecord<>(key, WireCodec.encode(result), Instant.ofEpochMilli(now)));
+  }
+
+  /**
+   * {@code r} as the worker that ran the task's current dispatch sends it: bound to that dispatch's
+   * handler and nonce (read from the store) when it names neither and answers the current attempt;
+   * otherwise as given (a result for another attempt or an unknown task is fenced before its
+   * binding is looked at).
+   */
+  TaskResult asSent(TaskResult r) {
+    if (r.nonce() != null || r.handler() != null || r.id() == null) {
+      return r;
+    }
+    TaskRecord rec = record(r.id());
+    if (rec == null || rec.task() == null || rec.attempt() != r.attempt()) {
+      return r;
+    }
+    return new TaskResult(
+        r.v(),
+        r.id(),
+        r.attempt(),
+        r.outcome(),
+        r.error(),
+        r.retryAfterMs(),
+        r.startedAt(),
+        r.finishedAt(),
+        r.worker(),
+        rec.task().handler(),
+        rec.nonce());
   }
 
   /** Pipes a record of {@code <ns>.tasks} (a task, a schedule, an unschedule) under {@code key}. */

@@ -29,6 +29,7 @@ class MicrometerMetricsTest {
           "result.unknown",
           "result.fenced",
           "result.after-cancel",
+          "result.mismatch",
           "succeeded",
           "no-handler",
           "queued",

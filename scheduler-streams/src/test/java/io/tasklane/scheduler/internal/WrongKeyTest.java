@@ -104,7 +104,8 @@ class WrongKeyTest {
     TaskEnvelope task = withOrderingKey("tenant-7");
     d.send(task);
     Dispatch dispatch = d.dispatches().get(0);
-    TaskResult ok = TaskResult.succeeded(task.id(), dispatch.attempt(), d.now, d.now, "w1");
+    TaskResult ok =
+        TaskResult.succeeded(task.id(), dispatch.attempt(), d.now, d.now, "w1").answering(dispatch);
 
     pipe(d.results, task.id(), ok); // keyed by the id, not the dispatch's routing key
     pipe(d.results, null, ok);

@@ -9,24 +9,30 @@ import io.tasklane.worker.PermanentTaskException;
 import io.tasklane.worker.RetryableTaskException;
 import java.time.Clock;
 
-/** Builds the results of one attempt; maps what a handler threw to an outcome. */
+/**
+ * Builds the results of one attempt, each bound to its dispatch ({@link TaskResult#answering}: the
+ * handler and the dispatch's nonce, which the scheduler checks); maps what a handler threw to an
+ * outcome.
+ */
 record Results(Dispatch dispatch, long startedAt, Clock clock, String worker) {
 
   TaskResult succeeded() {
     return TaskResult.succeeded(
-        dispatch.id(), dispatch.attempt(), startedAt, clock.millis(), worker);
+            dispatch.id(), dispatch.attempt(), startedAt, clock.millis(), worker)
+        .answering(dispatch);
   }
 
   TaskResult failure(Outcome outcome, ErrorInfo error, Long retryAfterMs) {
     return TaskResult.failed(
-        dispatch.id(),
-        dispatch.attempt(),
-        outcome,
-        error,
-        retryAfterMs,
-        startedAt,
-        clock.millis(),
-        worker);
+            dispatch.id(),
+            dispatch.attempt(),
+            outcome,
+            error,
+            retryAfterMs,
+            startedAt,
+            clock.millis(),
+            worker)
+        .answering(dispatch);
   }
 
   /** The outcome of a handler that threw {@code t}. */
