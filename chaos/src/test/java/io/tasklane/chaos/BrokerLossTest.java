@@ -105,6 +105,26 @@ class BrokerLossTest {
             committed.size(), verifier.missing(committed, effects), Verifier.duplicates(effects));
 
         assertEveryTopicReplicated(kafka, namespace);
+        // broker `second` is still down: the schedulers warn of under-replicated partitions
+        int port = cluster.schedulerPorts().get(0);
+        await()
+            .atMost(Duration.ofMinutes(1))
+            .pollInterval(Duration.ofSeconds(1))
+            .untilAsserted(
+                () -> {
+                  String health =
+                      java.net.http.HttpClient.newHttpClient()
+                          .send(
+                              java.net.http.HttpRequest.newBuilder(
+                                      java.net.URI.create("http://127.0.0.1:" + port + "/health"))
+                                  .build(),
+                              java.net.http.HttpResponse.BodyHandlers.ofString())
+                          .body();
+                  assertThat(health)
+                      .contains("kafka-replication")
+                      .contains("under-replicated partitions (a broker is down or behind)")
+                      .doesNotContain("\"underReplicatedPartitions\":0");
+                });
       }
     }
   }

@@ -7,8 +7,13 @@ import io.tasklane.core.ReplicationCheck;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.TopicReplication;
 import io.tasklane.core.UnsafeReplicationException;
+import io.tasklane.harness.FreePorts;
+import io.tasklane.harness.TasklaneApps;
+import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.KafkaCluster;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -104,6 +109,35 @@ class TopicReplicationClusterTest {
                       new TopicReplication(5, TopicReplication.AUTO, false)))
           .hasMessageContaining("with 5 replicas: the cluster has 3 live broker(s)")
           .hasMessageContaining(TopicReplication.FACTOR_KEY);
+    }
+  }
+
+  @Test
+  void aSchedulerRefusesToStartOnASingleReplicaResultsTopic() throws Exception {
+    String ns = "refuse" + UUID.randomUUID().toString().substring(0, 8);
+    try (Admin admin = cluster.admin()) {
+      admin
+          .createTopics(List.of(new NewTopic(ns + ".results", 6, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+    Path run = Files.createTempDirectory("tasklane-refuse-");
+    TasklaneApps apps =
+        TasklaneApps.builder()
+            .home(Path.of("").toAbsolutePath().getParent())
+            .runDir(run)
+            .database("jdbc:mariadb://127.0.0.1:1/unused", "unused", "unused")
+            .bootstrap(cluster.bootstrapServers())
+            .namespace(ns)
+            .build();
+    try (JavaProcess scheduler = apps.scheduler("scheduler-refused", FreePorts.next()).start()) {
+      assertThat(scheduler.waitFor(Duration.ofMinutes(2)))
+          .as("exit code; log: %s", scheduler.logTail(40))
+          .isNotIn(0, -1);
+      assertThat(Files.readString(scheduler.logFile()))
+          .contains("refusing to run on topics that a single broker loss can empty")
+          .contains("topic " + ns + ".results has 1 replica on a cluster of 3 brokers")
+          .contains("kafka-reassign-partitions.sh");
     }
   }
 
