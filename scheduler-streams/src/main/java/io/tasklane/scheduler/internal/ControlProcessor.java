@@ -3,6 +3,7 @@ package io.tasklane.scheduler.internal;
 import io.tasklane.core.CancelCommand;
 import io.tasklane.core.ControlCommand;
 import io.tasklane.core.ControlRecord;
+import io.tasklane.core.LogText;
 import io.tasklane.core.WireCodec;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -105,7 +106,9 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
                 + engine.topics().dependencies()
                 + ", which only the scheduler may write; not applied";
     LOG.warn(
-        "record not applied (key {}): {}; written to the scheduler DLT", record.key(), message);
+        "record not applied (key {}): {}; written to the scheduler DLT",
+        LogText.escape(record.key()),
+        LogText.escape(message, 1_000));
     engine.metrics().count(SchedulerEvent.INVALID_CONTROL);
     machine.out.schedulerDeadLetter(
         record.key(), record.value(), reason, message, null, record.timestamp());

@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.HandlerSetting;
+import io.tasklane.core.LogText;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
 import java.util.Map;
@@ -43,10 +44,17 @@ final class HandlerSettingsStore implements HandlerPauses, AutoCloseable {
       if (r.key().equals(s.handler())) {
         settings.put(r.key(), s);
       } else {
-        LOG.warn("skipping handler setting keyed {} for handler {}", r.key(), s.handler());
+        LOG.warn(
+            "skipping handler setting keyed {} for handler {}",
+            LogText.escape(r.key()),
+            LogText.escape(s.handler()));
       }
     } catch (WireFormatException e) {
-      LOG.warn("skipping handler setting {} at offset {}: {}", r.key(), r.offset(), e.getMessage());
+      LOG.warn(
+          "skipping handler setting {} at offset {}: {}",
+          LogText.escape(r.key()),
+          r.offset(),
+          LogText.escape(e.getMessage(), 1_000));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.core.LogText;
 import java.util.function.Function;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.api.Record;
@@ -48,8 +49,8 @@ final class Inputs {
       LOG.warn(
           "undecodable record on {} (key {}): {}; written to the scheduler DLT",
           source,
-          record.key(),
-          e.getMessage());
+          LogText.escape(record.key()),
+          LogText.escape(e.getMessage(), 1_000));
       engine.metrics().count(invalid);
       deadLetter(record, UNDECODABLE, e.getMessage(), e);
       return null;
@@ -61,8 +62,8 @@ final class Inputs {
     LOG.warn(
         "invalid record on {} (key {}): {}; written to the scheduler DLT",
         source,
-        record.key(),
-        message);
+        LogText.escape(record.key()),
+        LogText.escape(message, 1_000));
     engine.metrics().count(invalid);
     deadLetter(record, INVALID, message, e);
   }
@@ -87,7 +88,10 @@ final class Inputs {
             + (record.key() == null ? "null" : "'" + record.key() + "'")
             + "; a record applied on the wrong partition would never meet its task's results and"
             + " commands";
-    LOG.warn("record on {} not applied: {}; written to the scheduler DLT", source, message);
+    LOG.warn(
+        "record on {} not applied: {}; written to the scheduler DLT",
+        source,
+        LogText.escape(message, 1_000));
     engine.metrics().count(wrongKey);
     deadLetter(record, WRONG_KEY, message, null);
     return false;
@@ -100,7 +104,10 @@ final class Inputs {
    * nonce}, {@code handler}) and {@code message}, which never holds a nonce.
    */
   void mismatch(Record<String, byte[]> record, String fields, String message) {
-    LOG.warn("record on {} not applied: {}; written to the scheduler DLT", source, message);
+    LOG.warn(
+        "record on {} not applied: {}; written to the scheduler DLT",
+        source,
+        LogText.escape(message, 1_000));
     engine.metrics().count(SchedulerEvent.RESULT_MISMATCH);
     out.schedulerDeadLetter(
         record.key(),
@@ -128,7 +135,7 @@ final class Inputs {
       LOG.error(
           "failed to apply a record on {} (key {}); written to the scheduler DLT",
           source,
-          record.key(),
+          LogText.escape(record.key()),
           e);
       engine.metrics().count(error);
       deadLetter(record, FAILED, String.valueOf(e), e);

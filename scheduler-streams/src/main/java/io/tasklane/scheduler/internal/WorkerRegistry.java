@@ -1,5 +1,6 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.core.LogText;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
 import io.tasklane.core.WorkerHeartbeat;
@@ -68,7 +69,11 @@ final class WorkerRegistry implements AutoCloseable {
       long seen = Math.min(clock.millis(), r.timestamp() > 0 ? r.timestamp() : beat.at());
       workers.put(r.key(), new Seen(beat, seen));
     } catch (WireFormatException e) {
-      LOG.warn("skipping heartbeat {} at offset {}: {}", r.key(), r.offset(), e.getMessage());
+      LOG.warn(
+          "skipping heartbeat {} at offset {}: {}",
+          LogText.escape(r.key()),
+          r.offset(),
+          LogText.escape(e.getMessage(), 1_000));
     }
   }
 
