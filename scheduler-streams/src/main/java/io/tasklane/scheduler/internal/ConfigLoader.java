@@ -205,8 +205,17 @@ final class ConfigLoader {
     try {
       uri = url == null || url.isBlank() ? null : new URI(url.trim());
     } catch (URISyntaxException e) {
+      // not shown, not even masked: where its credentials sit in a string that is no URL is unknown
       throw new SchedulerException(
-          P + "alerts.webhook.url: '" + SecretMasker.maskText(url) + "' is not a URL");
+          P
+              + "alerts.webhook.url: '"
+              + SecretMasker.MASK
+              + "' is not a URL ("
+              + e.getReason()
+              + (e.getIndex() < 0
+                  ? ""
+                  : " at character " + (e.getIndex() + 1) + " of " + url.trim().length())
+              + "; the value is not shown, it may hold a secret)");
     }
     return new AlertConfig(
         uri,

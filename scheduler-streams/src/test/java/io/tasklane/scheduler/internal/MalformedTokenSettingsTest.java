@@ -127,9 +127,9 @@ class MalformedTokenSettingsTest {
                     P + "api.tokens",
                     "ops:" + GOOD + ":admin",
                     P + "alerts.webhook.url",
-                    "https://hook:" + s + "@alerts example.com/x",
+                    "https://hook:" + s + "/" + t + "@alerts example.com/x",
                     P + "alerts.webhook.secret",
-                    t),
+                    GOOD),
                 s,
                 t));
     return cases.stream().map(Arguments::of);
