@@ -18,7 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -55,23 +54,8 @@ class PayloadFilterApiTest {
     bootstrap = stack.bootstrapServers();
     topics = StackSupport.uniqueTopics();
     StackSupport.createTopics(bootstrap, Map.of(topics.handler(HANDLER), 1));
-    Map<String, Object> p = new HashMap<>();
-    p.put("micronaut.server.port", -1);
-    p.put("tasklane.scheduler.bootstrap-servers", bootstrap);
-    p.put("tasklane.scheduler.namespace", topics.namespace());
-    p.put("tasklane.scheduler.partitions", 2);
-    p.put("tasklane.scheduler.state-dir", stateDir.toString());
-    p.put("tasklane.scheduler.topic-refresh-interval", "500ms");
-    p.put(
-        "tasklane.scheduler.api.tokens",
-        "viewer-bob:"
-            + VIEWER
-            + ":viewer,ops-alice:"
-            + OPERATOR
-            + ":operator,root-carol:"
-            + ADMIN
-            + ":admin");
-    p.put("tasklane.scheduler.api.redact." + HANDLER, "/card/number");
+    Map<String, Object> p =
+        StackSupport.rolesConfig(bootstrap, topics, stateDir, ADMIN, HANDLER, "/card/number");
     server = ApplicationContext.run(EmbeddedServer.class, p);
     port = server.getPort();
     producer = StackSupport.producer(bootstrap);

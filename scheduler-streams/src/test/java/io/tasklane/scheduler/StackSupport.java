@@ -63,6 +63,38 @@ final class StackSupport {
     return p;
   }
 
+  /**
+   * One instance on 2 partitions with the three role tokens {@code viewer-bob} ({@link #VIEWER}),
+   * {@code ops-alice} ({@link #OPERATOR}) and {@code root-carol} ({@code admin}), and {@code
+   * redacted} as the sensitive fields of {@code handler}.
+   */
+  static Map<String, Object> rolesConfig(
+      String bootstrap,
+      Topics topics,
+      Path stateDir,
+      String admin,
+      String handler,
+      String redacted) {
+    Map<String, Object> p = new HashMap<>();
+    p.put("micronaut.server.port", -1);
+    p.put("tasklane.scheduler.bootstrap-servers", bootstrap);
+    p.put("tasklane.scheduler.namespace", topics.namespace());
+    p.put("tasklane.scheduler.partitions", 2);
+    p.put("tasklane.scheduler.state-dir", stateDir.toString());
+    p.put("tasklane.scheduler.topic-refresh-interval", "500ms");
+    p.put(
+        "tasklane.scheduler.api.tokens",
+        "viewer-bob:"
+            + VIEWER
+            + ":viewer,ops-alice:"
+            + OPERATOR
+            + ":operator,root-carol:"
+            + admin
+            + ":admin");
+    p.put("tasklane.scheduler.api.redact." + handler, redacted);
+    return p;
+  }
+
   static Topics uniqueTopics() {
     return new Topics("t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
   }
