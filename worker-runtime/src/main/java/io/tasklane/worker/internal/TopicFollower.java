@@ -1,5 +1,6 @@
 package io.tasklane.worker.internal;
 
+import io.tasklane.core.LogText;
 import io.tasklane.core.WireFormatException;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * each record to {@code apply} on this thread: {@code <ns>.interrupts} from the end (thread {@code
  * tasklane-worker-interrupts}, {@link RunningAttempts} stops the matching attempt) and {@code
  * <ns>.handler-settings} from the beginning (thread {@code tasklane-worker-settings}, pools
- * resized). Never runs handler code; a record {@code apply} cannot decode is logged and skipped.
+ * resized). Never runs handler code; a record {@code apply} cannot decode or apply is logged and
+ * skipped, and the rest of its batch is applied.
  */
 final class TopicFollower implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
@@ -81,7 +83,22 @@ final class TopicFollower implements Runnable {
     try {
       apply.accept(r);
     } catch (WireFormatException e) {
-      LOG.warn("skipping {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.getMessage());
+      LOG.warn(
+          "skipping {}-{}@{} (key {}): {}",
+          r.topic(),
+          r.partition(),
+          r.offset(),
+          LogText.escape(r.key()),
+          LogText.escape(e.getMessage(), 1_000));
+    } catch (RuntimeException e) {
+      // One record that cannot be applied must not cost the rest of the poll's batch.
+      LOG.warn(
+          "skipping {}-{}@{} (key {}): applying it failed: {}",
+          r.topic(),
+          r.partition(),
+          r.offset(),
+          LogText.escape(r.key()),
+          LogText.escape(e.toString(), 1_000));
     }
   }
 

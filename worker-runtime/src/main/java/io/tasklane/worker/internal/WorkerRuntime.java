@@ -5,7 +5,6 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.context.event.StartupEvent;
 import io.micronaut.core.annotation.Internal;
-import io.tasklane.core.HandlerSetting;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
@@ -168,20 +167,14 @@ public final class WorkerRuntime implements ApplicationEventListener<StartupEven
         config.topics().handlerSettings(),
         false,
         "settings",
-        r -> {
-          HandlerSetting s = r.value() == null ? null : WireCodec.decodeHandlerSetting(r.value());
-          String handler =
-              s != null
-                  ? s.handler()
-                  : r.key() == null
-                      ? null
-                      : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
-          for (HandlerConsumer c : consumers) {
-            if (c.name().equals(handler)) {
-              c.resize(s == null ? null : s.concurrency());
-            }
-          }
-        });
+        new HandlerSettingsApplier(
+            (handler, n) -> {
+              for (HandlerConsumer c : consumers) {
+                if (c.name().equals(handler)) {
+                  c.resize(n);
+                }
+              }
+            }));
   }
 
   private void follow(
