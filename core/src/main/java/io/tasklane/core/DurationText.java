@@ -33,6 +33,23 @@ public final class DurationText {
   }
 
   /**
+   * The milliseconds of {@code value}; a {@code null} or a duration beyond a {@code long} of
+   * milliseconds (about 292 million years) throws {@link InvalidTaskException} naming {@code
+   * field}, so a huge {@code Duration} is a clear error instead of an {@link ArithmeticException}.
+   */
+  public static long millis(String field, java.time.Duration value) {
+    if (value == null) {
+      throw new InvalidTaskException(field, "is missing");
+    }
+    try {
+      return value.toMillis();
+    } catch (ArithmeticException e) {
+      throw new InvalidTaskException(
+          field, value.getSeconds() + " s does not fit in a long of milliseconds");
+    }
+  }
+
+  /**
    * The milliseconds of {@code text} in the short form, or -1 when it is not in that form.
    *
    * @throws ArithmeticException when the duration does not fit in a {@code long} of milliseconds

@@ -45,12 +45,15 @@ public sealed interface RetryPolicy
 
   /** A fixed list of delays; attempts beyond the list reuse its last delay. ±10% jitter. */
   static RetryPolicy fixed(Duration... delays) {
-    return new Fixed(Arrays.stream(delays).map(Duration::toMillis).toList());
+    return new Fixed(
+        Arrays.stream(delays).map(d -> DurationText.millis("backoff.delaysMs", d)).toList());
   }
 
   /** {@code base·2^(attempt-1)}, capped at {@code max}, with ±25% jitter. */
   static RetryPolicy exponential(Duration base, Duration max) {
-    return new Exponential(base.toMillis(), max.toMillis());
+    return new Exponential(
+        DurationText.millis("backoff.baseMs", base),
+        DurationText.millis("backoff.maxDelayMs", max));
   }
 
   /** Sidekiq's retry formula. */

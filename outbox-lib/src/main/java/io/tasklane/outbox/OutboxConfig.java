@@ -64,7 +64,12 @@ public record OutboxConfig(
               + "; it must be 1 to "
               + TaskLimits.MAX_ATTEMPTS);
     }
-    long ms = defaultTimeout.toMillis();
+    long ms;
+    try {
+      ms = defaultTimeout.toMillis();
+    } catch (ArithmeticException e) {
+      ms = Long.MAX_VALUE; // refused below, naming the setting and its range
+    }
     if (ms < TaskLimits.MIN_TIMEOUT_MS || ms > TaskLimits.MAX_TIMEOUT_MS) {
       throw new OutboxException(
           "defaultTimeout (tasklane.outbox.default-timeout) is "

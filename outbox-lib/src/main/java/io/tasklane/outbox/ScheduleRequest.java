@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.DurationText;
 import io.tasklane.core.MisfirePolicy;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.ScheduleDefinition;
@@ -55,7 +56,7 @@ public final class ScheduleRequest {
       b.maxAttempts(type.maxAttempts());
     }
     if (type.timeout() != null) {
-      b.timeoutMs(type.timeout().toMillis());
+      b.timeoutMs(DurationText.millis("timeoutMs", type.timeout()));
     }
     if (type.backoff() != null) {
       b.backoff(type.backoff());
@@ -85,7 +86,7 @@ public final class ScheduleRequest {
 
   /** A fixed rate (1 s to 366 d), written in milliseconds. */
   public ScheduleRequest every(Duration rate) {
-    return every(rate.toMillis() + "ms");
+    return every(DurationText.millis("every", rate) + "ms");
   }
 
   /** The time zone of the cron expression (default UTC). */
@@ -149,7 +150,8 @@ public final class ScheduleRequest {
 
   /** Timeout of one attempt of a fire's task (default 5 minutes). */
   public ScheduleRequest timeout(Duration timeout) {
-    return with(b -> b.timeoutMs(timeout.toMillis()));
+    long ms = DurationText.millis("timeoutMs", timeout);
+    return with(b -> b.timeoutMs(ms));
   }
 
   /** Delay between attempts of a fire's task (default Sidekiq's). */
