@@ -2,6 +2,7 @@ package io.tasklane.relay.internal;
 
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
+import io.tasklane.core.LogText;
 import io.tasklane.core.TasklaneException;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
@@ -237,7 +238,11 @@ final class BatchConsumer
     } else if (mapped instanceof Mapped.Rejected rej) {
       spans.none();
       String reason = where + rej.reason();
-      LOG.warn("outbox row {} goes to {}: {}", row.id(), topics.relayDlt(), reason);
+      LOG.warn(
+          "outbox row {} goes to {}: {}",
+          row.id(),
+          topics.relayDlt(),
+          LogText.escape(reason, 1_000));
       out.add(DeadLetters.of(topics.relayDlt(), table, row.id(), DeadLetters.rowOf(row), reason));
     }
     rows.add(row);

@@ -14,19 +14,42 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code GET /health} (JSON; 200 unless FAILED/STOPPED) and {@code GET /metrics} (Prometheus text)
- * on the JDK's HTTP server, one small daemon thread, bound to {@link RelayConfig#httpHost()}
- * (loopback by default). Neither is authenticated, so {@code /health} shows the state and counters
- * but never error text: the last error is in the log and {@code Relay.status()}.
+ * on the JDK's HTTP server, {@link #THREADS} daemon threads, bound to {@link
+ * RelayConfig#httpHost()} (loopback by default). A client that sends a request slowly or not at all
+ * holds at most one thread, so {@code /health} still answers; the JDK server closes a connection
+ * whose request is not read within {@link #MAX_REQUEST_SECONDS} s or whose response is not taken
+ * within {@link #MAX_RESPONSE_SECONDS} s (set unless the JVM sets {@code
+ * sun.net.httpserver.maxReqTime} / {@code maxRspTime} itself; they apply when this is the JVM's
+ * first JDK HTTP server, as in the relay's own process). Neither endpoint is authenticated, so
+ * {@code /health} shows the state and counters but never error text: the last error is in the log
+ * and {@code Relay.status()}.
  */
 final class HttpEndpoints implements AutoCloseable {
-  private final HttpServer server;
+  static final int THREADS = 4;
+  static final int MAX_REQUEST_SECONDS = 5;
+  static final int MAX_RESPONSE_SECONDS = 10;
 
-  private HttpEndpoints(HttpServer server) {
+  static {
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty("sun.net.httpserver.maxReqTime", String.valueOf(MAX_REQUEST_SECONDS));
+    }
+    if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
+      System.setProperty("sun.net.httpserver.maxRspTime", String.valueOf(MAX_RESPONSE_SECONDS));
+    }
+  }
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+
+  private HttpEndpoints(HttpServer server, ExecutorService executor) {
     this.server = server;
+    this.executor = executor;
   }
 
   static HttpEndpoints start(RelayConfig config, RelayRuntime runtime) {
@@ -39,13 +62,16 @@ final class HttpEndpoints implements AutoCloseable {
           ex ->
               respond(
                   ex, 200, "text/plain; version=0.0.4; charset=utf-8", runtime.metrics().scrape()));
-      server.setExecutor(
-          Executors.newSingleThreadExecutor(
+      AtomicInteger n = new AtomicInteger();
+      ExecutorService executor =
+          Executors.newFixedThreadPool(
+              THREADS,
               r -> {
-                Thread t = new Thread(r, "tasklane-relay-http");
+                Thread t = new Thread(r, "tasklane-relay-http-" + n.incrementAndGet());
                 t.setDaemon(true);
                 return t;
-              }));
+              });
+      server.setExecutor(executor);
       server.start();
       if (config.httpPortFile() != null) {
         Path file = Path.of(config.httpPortFile());
@@ -57,7 +83,7 @@ final class HttpEndpoints implements AutoCloseable {
             java.nio.file.StandardCopyOption.REPLACE_EXISTING,
             java.nio.file.StandardCopyOption.ATOMIC_MOVE);
       }
-      return new HttpEndpoints(server);
+      return new HttpEndpoints(server, executor);
     } catch (IOException e) {
       throw new RelayException(
           "cannot serve HTTP on "
@@ -118,5 +144,6 @@ final class HttpEndpoints implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    executor.shutdownNow();
   }
 }

@@ -1,5 +1,6 @@
 package io.tasklane.relay.internal;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -18,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -65,6 +67,29 @@ class HttpEndpointsTest {
           .doesNotContain(error)
           .doesNotContainIgnoringCase("exception")
           .doesNotContain("127.0.0.1:1");
+    }
+  }
+
+  @Test
+  void slowClientsThatSendNothingOrHalfARequestDoNotStallHealth() throws Exception {
+    try (RelayRuntime runtime = start(Map.of());
+        Socket silent = new Socket(InetAddress.getLoopbackAddress(), runtime.httpPort());
+        Socket half = new Socket(InetAddress.getLoopbackAddress(), runtime.httpPort());
+        Socket halfAgain = new Socket(InetAddress.getLoopbackAddress(), runtime.httpPort())) {
+      // Request lines without the end of their headers: each holds a server thread reading them.
+      for (Socket s : List.of(half, halfAgain)) {
+        s.getOutputStream().write("GET /health HTTP/1.1\r\nHost: x\r\n".getBytes(US_ASCII));
+        s.getOutputStream().flush();
+      }
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(
+              () ->
+                  assertThat(get(InetAddress.getLoopbackAddress(), runtime, "/health").statusCode())
+                      .isEqualTo(200));
+      assertThat(get(InetAddress.getLoopbackAddress(), runtime, "/metrics").statusCode())
+          .isEqualTo(200);
+      assertThat(silent.isClosed()).isFalse();
     }
   }
 
