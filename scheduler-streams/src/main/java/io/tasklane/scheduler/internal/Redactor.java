@@ -20,7 +20,11 @@ import java.util.Map;
  * envelope, a refused duplicate, a schedule's definition): the fields the configuration names
  * sensitive for that handler ({@code api.redact.<handler>}) become {@code "***"} for every role,
  * and for a viewer the whole payload does unless {@code api.viewer-payloads} is on. A payload whose
- * handler is unknown is hidden whole. Stateless after construction, thread-safe.
+ * handler is unknown is hidden whole. The free text a handler or an enqueuing app wrote next to a
+ * payload (an error's message and stack, an attempt's error, a task's headers, handler log lines)
+ * can hold the same data, and cannot be redacted field by field: it follows the payload rule for a
+ * viewer, shown as {@code "***"} unless {@code api.viewer-payloads} is on. Stateless after
+ * construction, thread-safe.
  */
 @Singleton
 @Internal
@@ -41,15 +45,43 @@ public final class Redactor {
     this.viewerPayloads = api.viewerPayloads();
   }
 
-  /** {@code json} (an API answer) with its payloads redacted for {@code role}. */
+  /** The fields of free text that follow the payload rule for a viewer. */
+  static final java.util.Set<String> FREE_TEXT =
+      java.util.Set.of("message", "stack", "error", "headers");
+
+  /**
+   * {@code json} (an API answer: a task, its log lines, a schedule) with its payloads redacted for
+   * {@code role}, and for a viewer that sees no payloads its free text ({@link #FREE_TEXT}) too.
+   */
   String apply(String json, Role role) {
-    if (json == null || !json.contains("\"payload\"")) {
+    boolean hideText = role == Role.VIEWER && !viewerPayloads;
+    if (json == null || (!hideText && !json.contains("\"payload\""))) {
       return json;
     }
     JsonNode tree = WireCodec.readTree(json);
     JsonNode taskHandler = tree.at("/task/handler"); // a task view: the refused duplicate's too
     walk(tree, taskHandler.isTextual() ? taskHandler.asText() : null, role);
+    if (hideText) {
+      maskFreeText(tree);
+    }
     return WireCodec.encodeToString(tree);
+  }
+
+  private static void maskFreeText(JsonNode node) {
+    if (node instanceof ObjectNode o) {
+      List<String> names = new java.util.ArrayList<>();
+      o.fieldNames().forEachRemaining(names::add);
+      for (String name : names) {
+        JsonNode v = o.get(name);
+        if (FREE_TEXT.contains(name) && !v.isNull()) {
+          o.put(name, MASK);
+        } else if (!"payload".equals(name)) {
+          maskFreeText(v);
+        }
+      }
+    } else if (node instanceof ArrayNode a) {
+      a.forEach(Redactor::maskFreeText);
+    }
   }
 
   private void walk(JsonNode node, String handler, Role role) {

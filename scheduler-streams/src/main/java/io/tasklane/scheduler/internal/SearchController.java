@@ -33,8 +33,10 @@ public class SearchController {
   private final TaskSearch search;
   private final BulkJobs jobs;
   private final LogQuery logs;
+  private final Redactor redactor;
 
-  SearchController(TaskSearch search, BulkJobs jobs, LogQuery logs) {
+  SearchController(TaskSearch search, BulkJobs jobs, LogQuery logs, Redactor redactor) {
+    this.redactor = redactor;
     this.search = search;
     this.jobs = jobs;
     this.logs = logs;
@@ -45,12 +47,16 @@ public class SearchController {
   HttpResponse<String> logs(
       @PathVariable String id,
       @Nullable @QueryValue Integer attempt,
-      @Nullable @QueryValue Boolean forwarded) {
+      @Nullable @QueryValue Boolean forwarded,
+      @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
     if (!TaskIds.isValid(id)) {
       return answer(
           TaskSearch.error(400, "bad-request", "id: not a task id, a canonical lower-case UUID"));
     }
-    return answer(logs.find(id, attempt, Boolean.TRUE.equals(forwarded)));
+    StatusQuery.Answer a = logs.find(id, attempt, Boolean.TRUE.equals(forwarded));
+    // a viewer that sees no payloads sees no log text either (Redactor)
+    return answer(
+        a.status() == 200 ? new StatusQuery.Answer(200, redactor.apply(a.json(), role)) : a);
   }
 
   /**

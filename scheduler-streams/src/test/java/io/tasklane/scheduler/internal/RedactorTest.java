@@ -44,6 +44,38 @@ class RedactorTest {
     assertThat(out.path("state").asText()).isEqualTo("PENDING");
   }
 
+  static final String FAILED =
+      "{\"state\":\"RETRYING\",\"task\":{\"id\":\"x\",\"handler\":\"pay\","
+          + "\"headers\":{\"customer\":\"alice@example.com\"},\"payload\":{\"n\":1}},"
+          + "\"lastError\":{\"type\":\"java.lang.IllegalStateException\","
+          + "\"message\":\"card 4111 declined\",\"stack\":\"at Pay.charge(4111)\"},"
+          + "\"history\":[{\"attempt\":1,\"outcome\":\"FAILED\",\"error\":\"card 4111\"}]}";
+
+  static final String LOGS =
+      "{\"id\":\"x\",\"lines\":[{\"level\":\"INFO\",\"message\":\"charging 4111\"}]}";
+
+  @Test
+  void aViewerWhoSeesNoPayloadSeesNoErrorTextHeadersOrLogLinesEither() {
+    Redactor hiding = new Redactor(settings(false));
+    String task = hiding.apply(FAILED, Role.VIEWER);
+    assertThat(task).doesNotContain("4111").doesNotContain("alice@example.com");
+    JsonNode t = WireCodec.readTree(task);
+    assertThat(t.path("lastError").path("type").asText())
+        .isEqualTo("java.lang.IllegalStateException");
+    assertThat(t.path("lastError").path("message").asText()).isEqualTo("***");
+    assertThat(t.path("history").get(0).path("outcome").asText()).isEqualTo("FAILED");
+    assertThat(t.path("task").path("headers").asText()).isEqualTo("***");
+    String logs = hiding.apply(LOGS, Role.VIEWER);
+    assertThat(logs).doesNotContain("4111").contains("INFO");
+
+    // operators, and viewers allowed payloads, see the text as it was written
+    assertThat(hiding.apply(FAILED, Role.OPERATOR)).contains("card 4111 declined");
+    assertThat(hiding.apply(LOGS, Role.OPERATOR)).contains("charging 4111");
+    Redactor showing = new Redactor(settings(true));
+    assertThat(showing.apply(FAILED, Role.VIEWER)).contains("alice@example.com");
+    assertThat(showing.apply(LOGS, Role.VIEWER)).contains("charging 4111");
+  }
+
   @Test
   void viewersSeeNoPayloadUnlessAllowedAndThenStillNoSensitiveField() {
     String hidden = new Redactor(settings(false)).apply(TASK, Role.VIEWER);
