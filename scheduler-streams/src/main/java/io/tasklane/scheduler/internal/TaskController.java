@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -36,12 +37,24 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * {@link Redactor}) and operator commands, which are written to {@code <ns>.control} keyed by the
  * task's routing key ({@code ?routingKey=}, default the id), with the caller's token name as {@code
  * actor}, recorded by {@link AuditLog} and answered with their outcome ({@link ActionWait}). Roles:
- * {@link ApiRoles}.
+ * {@link ApiRoles}. Like {@code GET /api/audit}, searches are bounded per instance: at most {@link
+ * #SEARCHES} callers' searches run at once (another answers 429), and at most {@link
+ * #FORWARDED_SEARCHES} searches forwarded by other instances (another answers 503, which the
+ * forwarding instance passes on to its caller).
  */
 @Controller("/api/tasks")
 @ExecuteOn(TaskExecutors.BLOCKING)
 @Internal
 public class TaskController {
+  static final int SEARCHES = 2;
+  static final int FORWARDED_SEARCHES = 4;
+
+  /** Callers' searches running on this instance (each fans out to every instance). */
+  final Semaphore searches = new Semaphore(SEARCHES);
+
+  /** Other instances' forwarded searches running here; separate, so fan-outs never starve. */
+  final Semaphore forwardedSearches = new Semaphore(FORWARDED_SEARCHES);
+
   private final StatusQuery query;
   private final SchedulerRuntime runtime;
   private final AuditLog audit;
@@ -82,7 +95,7 @@ public class TaskController {
     if (handler == null
         || key == null
         || !Set.of("handler", "key", "routingKey").containsAll(params.keySet())) {
-      return SearchController.answer(search.list(params, now(), role));
+      return limitedSearch(params, role);
     }
     String id;
     try {
@@ -230,6 +243,25 @@ public class TaskController {
 
   private long now() {
     return clock.millis();
+  }
+
+  private HttpResponse<String> limitedSearch(Map<String, List<String>> params, Role role) {
+    boolean forwarded = params.getOrDefault(InterInstance.FORWARDED, List.of()).contains("true");
+    Semaphore permits = forwarded ? forwardedSearches : searches;
+    if (!permits.tryAcquire()) {
+      int limit = forwarded ? FORWARDED_SEARCHES : SEARCHES;
+      return ApiErrors.json(
+          forwarded ? 503 : 429,
+          "busy",
+          limit
+              + (forwarded ? " forwarded" : "")
+              + " task searches are running on this instance (the limit); retry in a moment");
+    }
+    try {
+      return SearchController.answer(search.list(params, now(), role));
+    } finally {
+      permits.release();
+    }
   }
 
   private static HttpResponse<String> json(int status, Object body) {
