@@ -79,6 +79,15 @@ public final class ChaosMain implements Callable<Integer> {
       description = "skip (or keep) the binlog purge under a stopped relay (MariaDB runs only)")
   boolean noBinlogPurge;
 
+  @Option(
+      names = "--brokers",
+      defaultValue = "1",
+      description =
+          "1, or 3: a private three-broker cluster at Kafka's topic defaults with broker faults"
+              + " (kill -9 of the leader and of the active controller, a rolling restart, one"
+              + " broker left down) (${DEFAULT-VALUE})")
+  int brokers;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -96,6 +105,7 @@ public final class ChaosMain implements Callable<Integer> {
     System.out.println();
     System.out.println("== Tasklane chaos summary ==");
     System.out.println("  database: " + options.db().label());
+    System.out.println("  Kafka brokers: " + options.brokers());
     result.faults().forEach(f -> System.out.println("  " + f));
     result.notes().forEach(n -> System.out.println("  note: " + n));
     System.out.println(result.toJson());
@@ -113,6 +123,7 @@ public final class ChaosMain implements Callable<Integer> {
         .seed(seed)
         .db(db.kind())
         .faults(!noBrokerRestart, !noMariaDbRestart, !noBinlogPurge)
+        .brokers(brokers)
         .build();
   }
 

@@ -21,6 +21,9 @@ import java.time.Duration;
  *     PostgreSQL has no binlog, its slot keeps the WAL the relay needs)
  * @param drainTimeout how long the drain after the load may take
  * @param seed seed of the random victim and gap choices
+ * @param brokers 1 (the stack's broker) or 3: a private three-broker KRaft cluster at Kafka's own
+ *     topic defaults, and the broker faults of {@code BrokerFaults} instead of the single broker's
+ *     restart
  */
 public record ChaosOptions(
     Path home,
@@ -33,7 +36,8 @@ public record ChaosOptions(
     boolean mariaDbRestart,
     boolean binlogPurge,
     Duration drainTimeout,
-    long seed) {
+    long seed,
+    int brokers) {
 
   public static final int DEFAULT_CYCLES = 20;
   public static final int DEFAULT_RATE = 1000;
@@ -56,6 +60,9 @@ public record ChaosOptions(
     }
     if (db == null) {
       throw new IllegalArgumentException("ChaosOptions.db must be set (mariadb or postgres)");
+    }
+    if (brokers != 1 && brokers != 3) {
+      throw new IllegalArgumentException("ChaosOptions.brokers must be 1 or 3, got " + brokers);
     }
     if (drainTimeout == null || drainTimeout.isNegative() || drainTimeout.isZero()) {
       throw new IllegalArgumentException(
@@ -82,7 +89,8 @@ public record ChaosOptions(
         .db(db)
         .faults(brokerRestart, mariaDbRestart, binlogPurge)
         .drainTimeout(drainTimeout)
-        .seed(seed);
+        .seed(seed)
+        .brokers(brokers);
   }
 
   /**
@@ -102,6 +110,7 @@ public record ChaosOptions(
     private boolean binlogPurge = true;
     private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
     private long seed = 42;
+    private int brokers = 1;
 
     private Builder(Path home) {
       this.home = home;
@@ -158,6 +167,12 @@ public record ChaosOptions(
       return this;
     }
 
+    /** 1 (the stack's broker) or 3 (a private cluster with broker faults). */
+    public Builder brokers(int value) {
+      this.brokers = value;
+      return this;
+    }
+
     /** The validated options; the message of a refused value names the field and its limit. */
     public ChaosOptions build() {
       return new ChaosOptions(
@@ -171,7 +186,8 @@ public record ChaosOptions(
           mariaDbRestart,
           binlogPurge,
           drainTimeout,
-          seed);
+          seed,
+          brokers);
     }
   }
 

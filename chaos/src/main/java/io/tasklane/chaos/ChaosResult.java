@@ -49,7 +49,8 @@ public record ChaosResult(
         && lostFires == 0
         && duplicateFires == 0
         && earlyFires == 0
-        && misfiresOutsideFaults == 0;
+        && misfiresOutsideFaults == 0
+        && ((Number) extra.getOrDefault("topics_not_rf3_min_isr2", 0)).intValue() == 0;
   }
 
   /** results.json: the verdict's fields, then the details. */

@@ -5,6 +5,7 @@ import io.tasklane.chaos.internal.Faults;
 import io.tasklane.chaos.internal.Ledger;
 import io.tasklane.chaos.internal.Load;
 import io.tasklane.chaos.internal.Probe;
+import io.tasklane.chaos.internal.ReplicatedTopics;
 import io.tasklane.chaos.internal.ResultsReader;
 import io.tasklane.chaos.internal.ScheduleCheck;
 import io.tasklane.chaos.internal.Verifier;
@@ -14,6 +15,7 @@ import io.tasklane.harness.Database;
 import io.tasklane.harness.FreePorts;
 import io.tasklane.harness.RunScope;
 import io.tasklane.harness.TasklaneApps;
+import io.tasklane.testkit.KafkaCluster;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.LocalStackConfig;
 import java.io.PrintStream;
@@ -32,7 +34,9 @@ import java.util.concurrent.TimeUnit;
  * calling thread for the whole run; everything it started is stopped before it returns.
  */
 public final class ChaosRun {
-  static final String NAMESPACE = "chaos";
+  /** The topic namespace of a run's apps. */
+  public static final String NAMESPACE = "chaos";
+
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   private final ChaosOptions options;
   private final PrintStream out;
@@ -67,22 +71,34 @@ public final class ChaosRun {
       scope.track(stack);
       Database db = Database.create(stack, options.db(), "tasklane_chaos", DemoSchema::create);
       step("outbox and effects on " + options.db().label() + " (" + db.url() + ")");
+      KafkaCluster kafka = null;
+      if (options.brokers() > 1) {
+        step("starting a private " + options.brokers() + "-broker Kafka cluster (topic defaults)");
+        kafka = scope.track(KafkaCluster.start(runDir.resolve("kafka"), options.brokers(), "512m"));
+      }
+      String bootstrap = kafka == null ? stack.bootstrapServers() : kafka.bootstrapServers();
       TasklaneApps apps =
           TasklaneApps.builder()
               .home(options.home())
               .runDir(runDir)
               .database(db.url(), db.user(), db.password())
-              .bootstrap(stack.bootstrapServers())
+              .bootstrap(bootstrap)
               .namespace(NAMESPACE)
               .build();
       try (Cluster cluster = new Cluster(apps, FreePorts.next(), FreePorts.next())) {
         scope.track(cluster);
-        return withCluster(stack, db, cluster, apps);
+        return withCluster(stack, kafka, bootstrap, db, cluster, apps);
       }
     }
   }
 
-  private ChaosResult withCluster(LocalStack stack, Database db, Cluster cluster, TasklaneApps apps)
+  private ChaosResult withCluster(
+      LocalStack stack,
+      KafkaCluster kafka,
+      String bootstrap,
+      Database db,
+      Cluster cluster,
+      TasklaneApps apps)
       throws Exception {
     step("starting relay, 2 schedulers (standby replicas), 2 workers; logs in " + apps.logs());
     cluster.startAll();
@@ -91,7 +107,7 @@ public final class ChaosRun {
     double first = awaitStart(cluster, probe);
     step(String.format("pipeline up (first probe after %.1f s)", first));
     List<String> notes = new ArrayList<>();
-    Faults faults = new Faults(options, stack, cluster, probe, notes, this::step);
+    Faults faults = new Faults(options, stack, kafka, cluster, probe, notes, this::step);
     step(String.format("offering %d tasks/s; %d kill cycles", options.rate(), options.cycles()));
     long loadErrors;
     ScheduleCheck.define(db);
@@ -133,16 +149,22 @@ public final class ChaosRun {
       notes.add(loadErrors + " load batches failed (ambiguous commits checked in the outbox)");
     }
     ScheduleCheck.Fires fires =
-        drainFires(stack, db, cluster, deadline, notes, faults.scheduleWindows());
-    long deliveries =
-        ResultsReader.duplicateDeliveries(
-            stack.bootstrapServers(), new Topics(NAMESPACE).results());
+        drainFires(bootstrap, db, cluster, deadline, notes, faults.scheduleWindows());
+    long deliveries = ResultsReader.duplicateDeliveries(bootstrap, new Topics(NAMESPACE).results());
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("db", options.db().flag());
     extra.put("rate", options.rate());
     extra.put("effects_rows", effects.values().stream().mapToLong(Integer::longValue).sum());
     extra.put("unexpected_exits", cluster.unexpectedExits());
     extra.putAll(fires.asMap());
+    extra.put("brokers", options.brokers());
+    if (kafka != null) {
+      List<String> unsafe = ReplicatedTopics.unsafe(kafka, NAMESPACE);
+      extra.put("topics_not_rf3_min_isr2", unsafe.size());
+      if (!unsafe.isEmpty()) {
+        notes.add("topics not at 3 replicas and min ISR 2: " + unsafe);
+      }
+    }
     extra.put("elapsed_s", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
     return new ChaosResult(
         faults.kills(),
@@ -162,7 +184,7 @@ public final class ChaosRun {
 
   /** The schedule's fires, once every fire made has its effect or the drain deadline passed. */
   private ScheduleCheck.Fires drainFires(
-      LocalStack stack,
+      String bootstrap,
       Database db,
       Cluster cluster,
       long deadline,
@@ -171,13 +193,12 @@ public final class ChaosRun {
       throws InterruptedException {
     String tasks = new Topics(NAMESPACE).tasks();
     String store = NAMESPACE + "-scheduler-tasklane-tasks-changelog";
-    ScheduleCheck.Fires fires =
-        ScheduleCheck.verify(stack.bootstrapServers(), tasks, store, db, windows);
+    ScheduleCheck.Fires fires = ScheduleCheck.verify(bootstrap, tasks, store, db, windows);
     while (fires.lost() > 0 && System.nanoTime() < deadline) {
       notes.addAll(cluster.restartDead());
       step("drain: " + fires.lost() + " of " + fires.made() + " schedule fires without effect");
       TimeUnit.SECONDS.sleep(5);
-      fires = ScheduleCheck.verify(stack.bootstrapServers(), tasks, store, db, windows);
+      fires = ScheduleCheck.verify(bootstrap, tasks, store, db, windows);
     }
     step(
         String.format(

@@ -64,5 +64,9 @@ class ChaosShortTest {
         .hasMessageContaining("--db oracle is not supported: use one of mariadb, postgres");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChaosMain.parse("--cycles", "0"))
         .hasMessageContaining("ChaosOptions.cycles must be in 1–10,000".replace(",", ""));
+    assertThat(o.brokers()).isEqualTo(1);
+    assertThat(ChaosMain.parse("--brokers", "3").brokers()).isEqualTo(3);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChaosMain.parse("--brokers", "2"))
+        .hasMessageContaining("ChaosOptions.brokers must be 1 or 3, got 2");
   }
 }

@@ -159,6 +159,43 @@ public final class KafkaCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until every partition of every topic (internal ones included) has all its replicas in
+   * sync, as after a restarted node caught up; throws when {@code timeout} passes first.
+   */
+  public void awaitInSync(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String behind = "?";
+    while (System.nanoTime() < deadline) {
+      try (Admin admin = admin()) {
+        var names =
+            admin
+                .listTopics(
+                    new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
+                .names()
+                .get(15, TimeUnit.SECONDS);
+        behind =
+            admin.describeTopics(names).allTopicNames().get(15, TimeUnit.SECONDS).values().stream()
+                .filter(
+                    d ->
+                        d.partitions().stream().anyMatch(p -> p.isr().size() < p.replicas().size()))
+                .map(TopicDescription::name)
+                .sorted()
+                .collect(Collectors.joining(", "));
+        if (behind.isEmpty()) {
+          return;
+        }
+      } catch (ExecutionException | TimeoutException e) {
+        behind = e.toString();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LocalStackException("interrupted", e);
+      }
+      Processes.pause(500);
+    }
+    throw new LocalStackException("replicas not in sync after " + timeout + ": " + behind, null);
+  }
+
   /** Descriptions (replicas, in-sync replicas, leaders) of {@code topics}. */
   public Map<String, TopicDescription> describe(Collection<String> topics) {
     try (Admin admin = admin()) {

@@ -2,6 +2,7 @@ package io.tasklane.chaos.internal;
 
 import io.tasklane.chaos.ChaosOptions;
 import io.tasklane.harness.DatabaseKind;
+import io.tasklane.testkit.KafkaCluster;
 import io.tasklane.testkit.LocalStack;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,10 +21,11 @@ import java.util.function.Consumer;
 
 /**
  * The faults of a run, on the chaos thread: {@code cycles} kill -9 + restart of a random app every
- * 5–15 s (each app once per round of five), the broker restart halfway, the MariaDB restart at two
- * thirds, and the binlog purge under a stopped relay at the end. After each fault a {@link Probe}
- * measures recovery on a probe thread of its own, so the faults keep their schedule however long a
- * recovery takes; {@link #awaitProbes} collects the figures.
+ * 5–15 s (each app once per round of five), the broker restart halfway (on a three-broker cluster:
+ * the broker faults of {@link #brokerFaults}), the MariaDB restart at two thirds, and the binlog
+ * purge under a stopped relay at the end. After each fault a {@link Probe} measures recovery on a
+ * probe thread of its own, so the faults keep their schedule however long a recovery takes; {@link
+ * #awaitProbes} collects the figures.
  */
 public final class Faults {
   /**
@@ -35,6 +37,7 @@ public final class Faults {
   private static final Duration DOWNTIME = Duration.ofSeconds(3);
   private final ChaosOptions options;
   private final LocalStack stack;
+  private final KafkaCluster kafka; // null: the stack's single broker
   private final Cluster cluster;
   private final Probe probe;
   private final List<String> notes;
@@ -67,15 +70,21 @@ public final class Faults {
     }
   }
 
+  /**
+   * @param kafka the private three-broker cluster of a {@code --brokers 3} run, else null (the
+   *     stack's broker is restarted once instead)
+   */
   public Faults(
       ChaosOptions options,
       LocalStack stack,
+      KafkaCluster kafka,
       Cluster cluster,
       Probe probe,
       List<String> notes,
       Consumer<String> step) {
     this.options = options;
     this.stack = stack;
+    this.kafka = kafka;
     this.cluster = cluster;
     this.probe = probe;
     this.notes = notes;
@@ -99,7 +108,9 @@ public final class Faults {
           "cycle " + cycle + "/" + options.cycles() + ": kill -9 " + victim,
           since,
           victim.startsWith("scheduler") ? sinceMs : -1);
-      if (cycle == brokerAt && options.brokerRestart()) {
+      if (kafka != null && options.brokerRestart()) {
+        brokerFaults(cycle);
+      } else if (cycle == brokerAt && options.brokerRestart()) {
         long b = System.nanoTime();
         long bMs = System.currentTimeMillis();
         stack.restartKafka(DOWNTIME);
@@ -118,6 +129,62 @@ public final class Faults {
     if (options.binlogPurge() && onMariaDb()) {
       purgeBinlogUnderStoppedRelay();
     }
+  }
+
+  /**
+   * The broker faults of a three-broker run, spread over the cycles: kill -9 of the broker leading
+   * the most task partitions, then of the active controller (each started again after a random
+   * gap), a rolling restart of all three (a clean stop and start, one at a time, each caught up
+   * before the next), and last one broker killed and left down: the cluster runs on 2 of 3 to the
+   * end. Before the rolling restart and the last kill the replicas are waited into sync.
+   */
+  private void brokerFaults(int cycle) throws InterruptedException {
+    int n = options.cycles();
+    String tasks = new io.tasklane.core.Topics(io.tasklane.chaos.ChaosRun.NAMESPACE).tasks();
+    if (cycle == Math.max(1, n / 5)) {
+      int id = kafka.leaderOfMostPartitions(tasks);
+      brokerDown(id, "broker " + id + " (leading the most task partitions) kill -9");
+    }
+    if (cycle == Math.max(1, 2 * n / 5)) {
+      int id = kafka.activeController();
+      brokerDown(id, "broker " + id + " (the active KRaft controller) kill -9");
+    }
+    if (cycle == Math.max(1, 3 * n / 5)) {
+      kafka.awaitInSync(Duration.ofMinutes(5));
+      long since = System.nanoTime();
+      long sinceMs = System.currentTimeMillis();
+      for (int id : kafka.ids()) {
+        kafka.stop(id);
+        kafka.restart(id);
+        kafka.awaitInSync(Duration.ofMinutes(5));
+      }
+      recovered("rolling restart of brokers " + kafka.ids(), since, sinceMs);
+    }
+    if (cycle == Math.max(1, 4 * n / 5)) {
+      kafka.awaitInSync(Duration.ofMinutes(5));
+      long since = System.nanoTime();
+      long sinceMs = System.currentTimeMillis();
+      int controller = kafka.activeController();
+      int id = kafka.ids().stream().filter(i -> i != controller).findFirst().orElseThrow();
+      kafka.kill(id);
+      recovered(
+          "broker " + id + " kill -9, left down for the rest of the run (2 of 3 brokers)",
+          since,
+          sinceMs);
+    }
+  }
+
+  /** Kills broker {@code id}, starts it again after a random gap, and probes the recovery. */
+  private void brokerDown(int id, String what) throws InterruptedException {
+    long since = System.nanoTime();
+    long sinceMs = System.currentTimeMillis();
+    kafka.kill(id);
+    long gap =
+        options.minGap().toMillis()
+            + random.nextLong(options.maxGap().toMillis() - options.minGap().toMillis() + 1);
+    pause(since, Duration.ofMillis(gap));
+    kafka.restart(id);
+    recovered(what + ", started again after " + Math.round(gap / 1000.0) + " s", since, sinceMs);
   }
 
   private boolean onMariaDb() {
