@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -34,14 +36,19 @@ class PostgresRelayProcessTest {
     AtomicBoolean stopInserting = new AtomicBoolean();
     Path portA = DIR.resolve(fx.database + "-a.port");
     Path portB = DIR.resolve(fx.database + "-b.port");
-    // Single-row commits until the standby streams (at most 15,000), so rows keep arriving
-    // before, during and after the kill (the cap keeps the drain short).
+    // Single-row commits until the standby streams, so rows keep arriving before, during and
+    // after the kill. Permits cap them (15,000 before the kill, 1,000 more after it) to keep the
+    // drain short; the inserter waits for a permit, so a relay slower than the inserts still sees
+    // rows committed after the kill.
+    Semaphore permits = new Semaphore(15_000);
     Thread inserter =
         new Thread(
             () -> {
               try (Connection c = fx.connect()) {
-                while (!stopInserting.get() && ids.size() < 15_000) {
-                  ids.addAll(PostgresRelayTest.insertTasks(c, 1, "pg.ha"));
+                while (!stopInserting.get()) {
+                  if (permits.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                    ids.addAll(PostgresRelayTest.insertTasks(c, 1, "pg.ha"));
+                  }
                 }
               } catch (Throwable t) {
                 insertError.set(t);
@@ -69,6 +76,7 @@ class PostgresRelayProcessTest {
       leader.kill9();
       long t0 = System.nanoTime();
       int insertedAtKill = ids.size();
+      permits.release(1_000);
       long relayedAtKill = tasks.firstByKey.size();
       await()
           .atMost(Duration.ofSeconds(60))
