@@ -117,6 +117,7 @@ class BrokerLossTest {
                           .send(
                               java.net.http.HttpRequest.newBuilder(
                                       java.net.URI.create("http://127.0.0.1:" + port + "/health"))
+                                  .header("Authorization", "Bearer " + TasklaneApps.TOKEN)
                                   .build(),
                               java.net.http.HttpResponse.BodyHandlers.ofString())
                           .body();

@@ -67,7 +67,14 @@ class StatusApiTest {
       assertThat(StackSupport.get(port, path, null).statusCode()).isEqualTo(401);
       assertThat(StackSupport.get(port, path, "wrong-token-0123456789").statusCode())
           .isEqualTo(401);
-      assertThat(StackSupport.get(port, "/health", null).statusCode()).isEqualTo(200);
+      // /health: status for everyone, details (Kafka Streams' state, topics) for a token only
+      HttpResponse<String> anonymous = StackSupport.get(port, "/health", null);
+      assertThat(anonymous.statusCode()).isEqualTo(200);
+      assertThat(anonymous.body()).contains("\"status\":\"UP\"").doesNotContain("details");
+      HttpResponse<String> detailed = StackSupport.get(port, "/health", VIEWER);
+      assertThat(detailed.body()).contains("\"details\"").contains("\"state\":\"RUNNING\"");
+      assertThat(StackSupport.get(port, "/health", "wrong-token-0123456789").statusCode())
+          .isEqualTo(401);
       assertThat(StackSupport.get(port, "/prometheus", null).statusCode()).isEqualTo(401);
       assertThat(
               StackSupport.get(port, "/api/tasks/" + java.util.UUID.randomUUID(), VIEWER)

@@ -175,7 +175,7 @@ class StatusApiUsabilityTest {
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(
               () -> {
-                HttpResponse<String> health = StackSupport.get(port, "/health", null);
+                HttpResponse<String> health = StackSupport.get(port, "/health", VIEWER);
                 assertThat(health.statusCode()).isEqualTo(503);
                 assertThat(health.body())
                     .contains("\"DOWN\"")

@@ -54,6 +54,10 @@ class WorkerHealthTest {
       assertThat(details.path("tasklane-worker-kafka").path("status").asText()).isEqualTo("UP");
       assertThat(details.path("tasklane-worker-kafka").path("details").path("brokers").asInt())
           .isPositive();
+      assertThat(health.toString())
+          .as("no address of the Kafka cluster in the details")
+          .doesNotContain("bootstrap")
+          .doesNotContain(stack.bootstrapServers());
       assertThat(details.path("tasklane-worker-idempotency").path("status").asText())
           .isEqualTo("UP");
       assertThat(details.path("tasklane-worker-idempotency").path("details").path("store").asText())

@@ -1,5 +1,6 @@
 package io.tasklane.chaos.internal;
 
+import io.tasklane.harness.TasklaneApps;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,6 +53,7 @@ final class SchedulersRunning {
       HttpResponse<String> r =
           http.send(
               HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                  .header("Authorization", "Bearer " + TasklaneApps.TOKEN) // details: the state
                   .timeout(Duration.ofSeconds(2))
                   .build(),
               HttpResponse.BodyHandlers.ofString());

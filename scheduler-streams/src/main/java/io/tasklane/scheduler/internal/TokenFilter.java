@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal;
 
 import io.micronaut.core.annotation.Internal;
 import io.micronaut.core.async.publisher.Publishers;
+import io.micronaut.http.HttpAttributes;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpStatus;
@@ -14,20 +15,22 @@ import io.tasklane.scheduler.ApiToken;
 import io.tasklane.scheduler.SchedulerConfig.Role;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.Principal;
 import java.util.List;
 import org.reactivestreams.Publisher;
 
 /**
- * Authenticates every request but {@code /health}, {@code POST /api/session} (the sign-in, which
- * checks the token in its body) and the web console's static assets ({@link #consoleAsset}), then
- * lets it through only when the caller's role covers the role {@link ApiRoles} asks for the method
- * and path. A caller is a bearer token ({@code Authorization: Bearer <token>}, wins when present)
- * or a browser session cookie ({@link Sessions}); a cookie-authenticated request other than GET and
- * HEAD must also send {@code X-CSRF-Token} equal to its session's, else 403 {@code csrf}. The
- * token's name is the request's actor ({@link #ACTOR}), its role {@link #ROLE}. The inter-instance
- * token is accepted only on a GET or HEAD marked {@code forwarded=true} of a path instances forward
- * to each other ({@link InterInstance#forwardable}); it acts as an admin read of that path only. A
- * refused write (403) is audited. Runs on the event loop; never blocks.
+ * Authenticates every request but {@code /health} (status for everyone, details for a caller with a
+ * token or session: {@link #health}), {@code POST /api/session} (the sign-in, which checks the
+ * token in its body) and the web console's static assets ({@link #consoleAsset}), then lets it
+ * through only when the caller's role covers the role {@link ApiRoles} asks for the method and
+ * path. A caller is a bearer token ({@code Authorization: Bearer <token>}, wins when present) or a
+ * browser session cookie ({@link Sessions}); a cookie-authenticated request other than GET and HEAD
+ * must also send {@code X-CSRF-Token} equal to its session's, else 403 {@code csrf}. The token's
+ * name is the request's actor ({@link #ACTOR}), its role {@link #ROLE}. The inter-instance token is
+ * accepted only on a GET or HEAD marked {@code forwarded=true} of a path instances forward to each
+ * other ({@link InterInstance#forwardable}); it acts as an admin read of that path only. A refused
+ * write (403) is audited. Runs on the event loop; never blocks.
  */
 @Filter("/**")
 @Internal
@@ -61,7 +64,7 @@ public final class TokenFilter implements HttpServerFilter {
     String path = request.getPath();
     HttpMethod method = request.getMethod();
     if (path.equals("/health") || path.startsWith("/health/")) {
-      return chain.proceed(request);
+      return health(request, chain, method + " " + path, path);
     }
     if (consoleAsset(method, path)) {
       return chain.proceed(request); // static files of the web console: no data, no token
@@ -184,6 +187,50 @@ public final class TokenFilter implements HttpServerFilter {
       return false;
     }
     return path.equals("/") || path.equals("/console") || path.startsWith("/console/");
+  }
+
+  /**
+   * {@code /health} answers everyone with its status; its details (topics, Kafka state, errors) go
+   * only to a caller with a valid token or session of any role ({@code
+   * endpoints.health.details-visible: AUTHENTICATED}), who is made the request's principal here. A
+   * bearer token that is not one of the api tokens is refused (401) and counted like any other.
+   */
+  private Publisher<MutableHttpResponse<?>> health(
+      HttpRequest<?> request, ServerFilterChain chain, String action, String path) {
+    byte[] given = bearer(request.getHeaders().getAuthorization().orElse(null));
+    String name = null;
+    if (given != null) {
+      String client = AuthFailures.client(request);
+      AuthFailures.Block block = failures.blocked(client);
+      if (block != null) {
+        return Publishers.just(tooManyFailures(audit, block, client, action, path));
+      }
+      ApiToken token = match(tokens, given);
+      if (token == null) {
+        failures.failed(client);
+        audit.record(
+            AuditLog.ANONYMOUS,
+            action,
+            path,
+            AuditLog.REFUSED,
+            "client " + client + ": a bearer token that is not one of the api tokens");
+        return Publishers.just(
+            unauthorized(
+                "the bearer token is not one of tasklane.scheduler.api.tokens; send none for the"
+                    + " status only, or a configured token for the details"));
+      }
+      name = token.name();
+    } else {
+      String id =
+          request.getCookies().findCookie(Sessions.COOKIE).map(Cookie::getValue).orElse(null);
+      Sessions.Session s = id == null ? null : sessions.find(id);
+      name = s == null ? null : s.name();
+    }
+    if (name != null) {
+      String caller = name;
+      request.setAttribute(HttpAttributes.PRINCIPAL, (Principal) () -> caller);
+    }
+    return chain.proceed(request);
   }
 
   private static Publisher<MutableHttpResponse<?>> proceed(

@@ -18,10 +18,13 @@ import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.reactivestreams.Publisher;
 
 /**
- * Readiness, {@code /health} detail {@code tasklane-worker-kafka}: UP when the worker's Kafka
- * cluster (its bootstrap servers and {@code kafka.*} settings) answers a cluster description within
- * {@link #TIMEOUT}, DOWN naming the error otherwise. Non-blocking: the answer completes the health
- * request. Present only when micronaut-management is on the classpath.
+ * Readiness, {@code /health} detail {@code tasklane-worker-kafka}: UP with the number of brokers
+ * when the worker's Kafka cluster (its bootstrap servers and {@code kafka.*} settings) answers a
+ * cluster description within {@link #TIMEOUT}, DOWN naming the error otherwise. The details never
+ * name the cluster's addresses; who sees them at all is the application's {@code
+ * endpoints.health.details-visible} (Micronaut's default: authenticated callers only).
+ * Non-blocking: the answer completes the health request. Present only when micronaut-management is
+ * on the classpath.
  */
 @Singleton
 @Internal
@@ -45,7 +48,6 @@ public final class KafkaHealth implements HealthIndicator {
 
   private CompletableFuture<HealthResult> probe() {
     Map<String, Object> details = new LinkedHashMap<>();
-    details.put("bootstrapServers", settings.config().bootstrapServers());
     try {
       DescribeClusterResult cluster =
           admin().describeCluster(new DescribeClusterOptions().timeoutMs((int) TIMEOUT.toMillis()));
