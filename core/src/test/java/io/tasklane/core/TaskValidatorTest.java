@@ -174,4 +174,21 @@ class TaskValidatorTest {
         .hasMessageContaining("100000 characters")
         .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
   }
+
+  @Test
+  void moreHeadersThanTheLimitAreRefusedNamingTheFieldTheCountAndTheLimit() {
+    Map<String, String> many = new HashMap<>();
+    for (int i = 0; i < 10_000; i++) {
+      many.put("h" + i, "v");
+    }
+    assertThatThrownBy(() -> validator.validate(with(b -> b.headers(many)), 10, NOW))
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessage("headers: has 10000 entries; the limit is " + TaskLimits.MAX_HEADERS);
+    Map<String, String> atLimit = new HashMap<>();
+    for (int i = 0; i < TaskLimits.MAX_HEADERS; i++) {
+      atLimit.put("h" + i, "v");
+    }
+    assertThat(validator.validate(with(b -> b.headers(atLimit)), 10, NOW).headers())
+        .hasSize(TaskLimits.MAX_HEADERS);
+  }
 }
