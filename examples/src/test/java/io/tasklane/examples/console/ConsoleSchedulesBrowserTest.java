@@ -99,6 +99,16 @@ class ConsoleSchedulesBrowserTest {
     expr.sendKeys("61 * * * *");
     WebElement bad = browser.find("#schedule-preview .preview-bad");
     assertThat(bad.getText()).startsWith("cron: '61 * * * *' is not a valid cron");
+    // a 6-field cron with a numeric day of week reads differently in Quartz and Spring: refused
+    expr.clear();
+    expr.sendKeys("0 0 9 ? * 1-5");
+    By preview = By.cssSelector("#schedule-preview .preview-bad");
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(ExpectedConditions.textToBePresentInElementLocated(preview, "numeric day of week"));
+    assertThat(browser.find("#schedule-preview .preview-bad").getText())
+        .startsWith("cron: '0 0 9 ? * 1-5' has a numeric day of week")
+        .contains("MON-FRI");
 
     expr.clear();
     expr.sendKeys(CRON);
