@@ -4,7 +4,10 @@ import io.tasklane.testkit.internal.ClusterNode;
 import io.tasklane.testkit.internal.Ports;
 import io.tasklane.testkit.internal.Processes;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +17,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -40,19 +44,29 @@ import org.apache.kafka.common.Uuid;
  */
 public final class KafkaCluster implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+  private static final String CLUSTER_FILE = "cluster.properties";
 
   private final Path dir;
-  private final String clusterId = Uuid.randomUuid().toString();
-  private final List<ClusterNode> nodes = new ArrayList<>();
+  private final String clusterId;
+  private final List<ClusterNode> nodes;
   private final String voters;
   private final String heap;
+  private final Map<String, String> settings;
+  private final boolean owned;
 
-  private KafkaCluster(Path dir, int size, String heap) {
+  private KafkaCluster(
+      Path dir,
+      String clusterId,
+      List<ClusterNode> nodes,
+      String heap,
+      Map<String, String> settings,
+      boolean owned) {
     this.dir = dir;
+    this.clusterId = clusterId;
+    this.nodes = nodes;
     this.heap = heap;
-    for (int id = 1; id <= size; id++) {
-      nodes.add(new ClusterNode(id, Ports.pickFree(), Ports.pickFree(), dir.resolve("node-" + id)));
-    }
+    this.settings = Map.copyOf(settings);
+    this.owned = owned;
     this.voters =
         nodes.stream()
             .map(n -> n.id() + "@127.0.0.1:" + n.controllerPort())
@@ -65,22 +79,149 @@ public final class KafkaCluster implements AutoCloseable {
    * be made; the nodes are stopped again when that fails.
    */
   public static KafkaCluster start(Path dir, int size, String heap) {
+    return start(dir, size, heap, true, false, Map.of(), START_TIMEOUT);
+  }
+
+  /**
+   * As {@link #start(Path, int, String)}, with: {@code fastStart} (C1-only node JVMs: a faster
+   * start, a lower peak), {@code detached} (the nodes outlive this JVM: own session, no parent
+   * watch; {@link #close()} still stops them, {@link #attach} finds them again), {@code
+   * brokerSettings} written over every node's server.properties (e.g. {@code
+   * broker.session.timeout.ms}), and how long the start may take. {@code dir} must not hold another
+   * cluster's data: a cluster is formatted afresh by every start.
+   */
+  public static KafkaCluster start(
+      Path dir,
+      int size,
+      String heap,
+      boolean fastStart,
+      boolean detached,
+      Map<String, String> brokerSettings,
+      Duration timeout) {
     if (size < 2 || size > 5) {
       throw new IllegalArgumentException("KafkaCluster size must be 2 to 5, got " + size);
     }
-    KafkaCluster cluster = new KafkaCluster(dir.toAbsolutePath(), size, heap);
+    Path abs = dir.toAbsolutePath();
+    List<ClusterNode> nodes = new ArrayList<>();
+    for (int id = 1; id <= size; id++) {
+      nodes.add(
+          new ClusterNode(
+              id,
+              Ports.pickFree(),
+              Ports.pickFree(),
+              abs.resolve("node-" + id),
+              detached,
+              fastStart));
+    }
+    KafkaCluster cluster =
+        new KafkaCluster(abs, Uuid.randomUuid().toString(), nodes, heap, brokerSettings, true);
     try {
+      Files.createDirectories(abs);
+      cluster.writeClusterFile(detached, fastStart);
       for (ClusterNode n : cluster.nodes) {
-        n.start(cluster.clusterId, cluster.voters, heap);
+        n.start(cluster.clusterId, cluster.voters, heap, cluster.settings);
       }
-      cluster.awaitBrokers(size, START_TIMEOUT);
-      cluster.probe();
+      cluster.awaitBrokers(size, timeout);
+      cluster.probe(timeout);
       return cluster;
     } catch (IOException | RuntimeException e) {
       String tails = cluster.tails();
       cluster.close();
       throw new LocalStackException("Kafka cluster failed to start: " + e + "\n" + tails, e);
     }
+  }
+
+  /**
+   * The cluster that {@link #start} left in {@code dir} (in this JVM or another one, e.g. {@code
+   * bin/stack up --brokers 3}): its nodes are found by their pid files. Its {@link #close()} does
+   * nothing; kill, stop and restart act on the real nodes (a restarted node keeps the cluster's
+   * detached setting).
+   *
+   * @throws LocalStackException if {@code dir} holds no cluster
+   */
+  public static KafkaCluster attach(Path dir) {
+    Path abs = dir.toAbsolutePath();
+    Path file = abs.resolve(CLUSTER_FILE);
+    Properties p = new Properties();
+    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      p.load(in);
+      boolean detached = Boolean.parseBoolean(p.getProperty("detached"));
+      boolean fastStart = Boolean.parseBoolean(p.getProperty("fastStart", "true"));
+      int size = Integer.parseInt(p.getProperty("size"));
+      List<ClusterNode> nodes = new ArrayList<>();
+      for (int id = 1; id <= size; id++) {
+        String[] ports = p.getProperty("node." + id).split(",");
+        nodes.add(
+            ClusterNode.attach(
+                id,
+                Integer.parseInt(ports[0]),
+                Integer.parseInt(ports[1]),
+                abs.resolve("node-" + id),
+                detached,
+                fastStart));
+      }
+      Map<String, String> settings = new HashMap<>();
+      for (String key : p.stringPropertyNames()) {
+        if (key.startsWith("setting.")) {
+          settings.put(key.substring("setting.".length()), p.getProperty(key));
+        }
+      }
+      return new KafkaCluster(
+          abs, p.getProperty("clusterId"), nodes, p.getProperty("heap"), settings, false);
+    } catch (IOException | RuntimeException e) {
+      throw new LocalStackException("no Kafka cluster in " + abs + ": " + e, e);
+    }
+  }
+
+  /** True if {@code dir} holds the file of a cluster {@link #start} made. */
+  public static boolean isClusterDir(Path dir) {
+    return Files.isRegularFile(dir.resolve(CLUSTER_FILE));
+  }
+
+  private void writeClusterFile(boolean detached, boolean fastStart) throws IOException {
+    Properties p = new Properties();
+    p.setProperty("clusterId", clusterId);
+    p.setProperty("size", Integer.toString(nodes.size()));
+    p.setProperty("heap", heap);
+    p.setProperty("detached", Boolean.toString(detached));
+    p.setProperty("fastStart", Boolean.toString(fastStart));
+    for (ClusterNode n : nodes) {
+      p.setProperty("node." + n.id(), n.port() + "," + n.controllerPort());
+    }
+    settings.forEach((k, v) -> p.setProperty("setting." + k, v));
+    try (Writer out = Files.newBufferedWriter(dir.resolve(CLUSTER_FILE), StandardCharsets.UTF_8)) {
+      p.store(out, "tasklane testkit Kafka cluster");
+    }
+  }
+
+  /** The directory of the cluster (a {@code node-<id>} dir per node, with its log). */
+  public Path dir() {
+    return dir;
+  }
+
+  /** The PLAINTEXT port of node {@code id} on 127.0.0.1. */
+  public int port(int id) {
+    return node(id).port();
+  }
+
+  /** The pid of node {@code id}'s JVM, or -1 while it is down. */
+  public long pid(int id) {
+    return node(id).pid();
+  }
+
+  /** The log file of node {@code id}. */
+  public Path log(int id) {
+    return node(id).log();
+  }
+
+  /** The token on node {@code id}'s command line that identifies it (its server.properties). */
+  public String marker(int id) {
+    return node(id).marker();
+  }
+
+  /** The broker settings written over every node's own (empty: Kafka's defaults). */
+  public Map<String, String> brokerSettings() {
+    return settings;
   }
 
   /** The bootstrap servers of every node. */
@@ -120,7 +261,7 @@ public final class KafkaCluster implements AutoCloseable {
       throw new IllegalStateException("node " + id + " is running");
     }
     try {
-      n.start(clusterId, voters, heap);
+      n.start(clusterId, voters, heap, settings);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -208,9 +349,15 @@ public final class KafkaCluster implements AutoCloseable {
     }
   }
 
-  /** Stops every node and deletes the cluster's directory. */
+  /**
+   * Stops every node and deletes the cluster's directory; does nothing for an {@link #attach
+   * attached} cluster.
+   */
   @Override
   public void close() {
+    if (!owned) {
+      return;
+    }
     nodes.parallelStream().forEach(n -> n.stop(Duration.ofSeconds(10)));
     try (Stream<Path> files = Files.exists(dir) ? Files.walk(dir) : Stream.empty()) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -248,9 +395,9 @@ public final class KafkaCluster implements AutoCloseable {
         "the cluster did not register " + count + " brokers in " + timeout, last);
   }
 
-  private void probe() {
+  private void probe(Duration timeout) {
     String probe = "tasklane-probe-" + UUID.randomUUID();
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    long deadline = System.nanoTime() + timeout.toNanos();
     try (Admin admin = admin()) {
       while (true) {
         try {

@@ -18,7 +18,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * A real MariaDB (binlog ROW/FULL, GTID) and a real KRaft Kafka broker, both child processes bound
- * to 127.0.0.1 on free ports, or an attached stack started elsewhere by {@code bin/stack up}.
+ * to 127.0.0.1 on free ports, or an attached stack started elsewhere by {@code bin/stack up}. With
+ * {@code LocalStackConfig.Builder.brokers(3)} Kafka is a {@link KafkaCluster} of three combined
+ * broker+controller nodes instead ({@link #kafkaCluster()}).
  *
  * <p>Thread-safety: accessors and {@link #createDatabase} may be called from any thread; {@link
  * #start} blocks the calling thread until both servers are ready (about 5 s); {@link #close} is
@@ -36,6 +38,7 @@ public final class LocalStack implements StackHandle, AutoCloseable {
   private final LocalStackConfig config; // null when attached
   private final boolean deleteOnClose;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private KafkaCluster attachedCluster; // guarded by this
 
   private LocalStack(
       StackInfo info,
@@ -117,6 +120,33 @@ public final class LocalStack implements StackHandle, AutoCloseable {
   @Override
   public String bootstrapServers() {
     return info.bootstrapServers();
+  }
+
+  /** How many Kafka brokers the stack runs: 1, or 3 for a {@code brokers(3)} stack. */
+  public int kafkaBrokers() {
+    return info.kafkaBrokers();
+  }
+
+  /**
+   * The Kafka cluster of a {@code brokers(3)} stack (also when attached to one that {@code
+   * bin/stack up --brokers 3} started): kill -9, stop and restart a node by id ({@link
+   * KafkaCluster#kill}, {@link KafkaCluster#stop}, {@link KafkaCluster#restart}), and which node
+   * leads a topic's partitions ({@link KafkaCluster#leaderOfMostPartitions}) or the controller
+   * quorum ({@link KafkaCluster#activeController}). Empty with one broker. The stack closes it: do
+   * not.
+   */
+  public synchronized Optional<KafkaCluster> kafkaCluster() {
+    if (!info.isCluster()) {
+      return Optional.empty();
+    }
+    StackStarter.Started s = started;
+    if (s != null) {
+      return Optional.of(s.cluster());
+    }
+    if (attachedCluster == null) {
+      attachedCluster = KafkaCluster.attach(info.layout().kafkaClusterDir());
+    }
+    return Optional.of(attachedCluster);
   }
 
   /**
@@ -203,10 +233,12 @@ public final class LocalStack implements StackHandle, AutoCloseable {
     return info.mariaDbPort();
   }
 
+  /** The broker's port; of a {@code brokers(3)} stack: node 1's. */
   public int kafkaPort() {
     return info.kafkaPort();
   }
 
+  /** The broker's KRaft controller port; 0 for a {@code brokers(3)} stack. */
   public int kafkaControllerPort() {
     return info.kafkaControllerPort();
   }
@@ -224,6 +256,7 @@ public final class LocalStack implements StackHandle, AutoCloseable {
     return info.mariaDbPid();
   }
 
+  /** The broker JVM's pid; of a {@code brokers(3)} stack: node 1's as it was started. */
   public long kafkaPid() {
     return info.kafkaPid();
   }
@@ -232,10 +265,16 @@ public final class LocalStack implements StackHandle, AutoCloseable {
    * Stops the broker gracefully, waits {@code downtime}, starts it again on the same ports and data
    * dir, and blocks until it is ready (for fault tests; clients reconnect by themselves).
    *
-   * @throws LocalStackException for an attached stack, or if the broker does not come back
+   * @throws LocalStackException for an attached stack or a {@code brokers(3)} stack (restart its
+   *     nodes through {@link #kafkaCluster()}), or if the broker does not come back
    */
   public synchronized void restartKafka(Duration downtime) {
     StackStarter.Started s = owned("restartKafka");
+    if (s.cluster() != null) {
+      throw new LocalStackException(
+          "restartKafka needs a one-broker stack; restart the nodes of this one with"
+              + " kafkaCluster().stop(id) and restart(id)");
+    }
     started = StackRestarter.restartKafka(s, config, downtime);
     info = started.info();
   }

@@ -2,6 +2,7 @@ package io.tasklane.testkit;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -31,6 +32,12 @@ import java.util.regex.Pattern;
  *     keystore and truststore made by {@code keytool} at start, random passwords, the {@code
  *     StandardAuthorizer} and no access without an ACL (see {@link LocalStack#createKafkaUser});
  *     false (default) is the PLAINTEXT broker
+ * @param kafkaBrokers 1 (default): one KRaft broker+controller; 3: a cluster of three combined
+ *     broker+controller nodes on loopback with a 3-voter quorum and Kafka's own topic defaults
+ *     (replication factor 1, min ISR 1), see {@link LocalStack#kafkaCluster()}; PLAINTEXT only, on
+ *     free ports only, and formatted afresh at every start
+ * @param kafkaSettings broker settings written over each node's server.properties of a 3-broker
+ *     stack (e.g. {@code broker.session.timeout.ms}); must be empty with one broker
  */
 public record LocalStackConfig(
     Path baseDir,
@@ -44,7 +51,9 @@ public record LocalStackConfig(
     Duration startTimeout,
     boolean detached,
     boolean deleteOnClose,
-    boolean kafkaSaslSsl) {
+    boolean kafkaSaslSsl,
+    int kafkaBrokers,
+    Map<String, String> kafkaSettings) {
 
   /** Environment variable overriding the default {@link #baseDir()}. */
   public static final String STACK_DIR_ENV = "TASKLANE_STACK_DIR";
@@ -79,6 +88,28 @@ public record LocalStackConfig(
       throw new IllegalArgumentException(
           "LocalStackConfig.startTimeout must be > 0 and <= 10 minutes, got " + startTimeout);
     }
+    if (kafkaBrokers != 1 && kafkaBrokers != 3) {
+      throw new IllegalArgumentException(
+          "LocalStackConfig.kafkaBrokers must be 1 or 3, got " + kafkaBrokers);
+    }
+    kafkaSettings = kafkaSettings == null ? Map.of() : Map.copyOf(kafkaSettings);
+    if (kafkaBrokers > 1) {
+      if (kafkaSaslSsl) {
+        throw new IllegalArgumentException(
+            "LocalStackConfig.kafkaSaslSsl needs kafkaBrokers 1 (a 3-broker stack is PLAINTEXT)");
+      }
+      if (kafkaPort != 0 || kafkaControllerPort != 0) {
+        throw new IllegalArgumentException(
+            "LocalStackConfig.kafkaPort and kafkaControllerPort must be 0 (free ports) with"
+                + " kafkaBrokers 3, got "
+                + kafkaPort
+                + " and "
+                + kafkaControllerPort);
+      }
+    } else if (!kafkaSettings.isEmpty()) {
+      throw new IllegalArgumentException(
+          "LocalStackConfig.kafkaSettings needs kafkaBrokers 3, got " + kafkaSettings.keySet());
+    }
   }
 
   /**
@@ -106,7 +137,9 @@ public record LocalStackConfig(
         .startTimeout(startTimeout)
         .detached(detached)
         .deleteOnClose(deleteOnClose)
-        .kafkaSaslSsl(kafkaSaslSsl);
+        .kafkaSaslSsl(kafkaSaslSsl)
+        .brokers(kafkaBrokers)
+        .kafkaSettings(kafkaSettings);
   }
 
   /**
@@ -126,6 +159,8 @@ public record LocalStackConfig(
     private boolean detached;
     private boolean deleteOnClose;
     private boolean kafkaSaslSsl;
+    private int kafkaBrokers = 1;
+    private Map<String, String> kafkaSettings = Map.of();
 
     private Builder() {}
 
@@ -195,6 +230,21 @@ public record LocalStackConfig(
       return this;
     }
 
+    /**
+     * 1 (default) or 3 Kafka brokers; see {@link LocalStackConfig#kafkaBrokers()}. With 3, {@link
+     * LocalStack#kafkaCluster()} kills, stops and restarts single brokers and tells which leads.
+     */
+    public Builder brokers(int value) {
+      this.kafkaBrokers = value;
+      return this;
+    }
+
+    /** Broker settings of a 3-broker stack; see {@link LocalStackConfig#kafkaSettings()}. */
+    public Builder kafkaSettings(Map<String, String> value) {
+      this.kafkaSettings = value;
+      return this;
+    }
+
     /** The validated config; the message of a refused value names the field and its limit. */
     public LocalStackConfig build() {
       return new LocalStackConfig(
@@ -209,7 +259,9 @@ public record LocalStackConfig(
           startTimeout,
           detached,
           deleteOnClose,
-          kafkaSaslSsl);
+          kafkaSaslSsl,
+          kafkaBrokers,
+          kafkaSettings);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.tasklane.testkit;
 
+import io.tasklane.testkit.internal.ClusterProcesses;
 import io.tasklane.testkit.internal.PostgresSupport;
 import io.tasklane.testkit.internal.Processes;
 import io.tasklane.testkit.internal.StackDir;
@@ -13,14 +14,16 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Command line behind {@code bin/stack}: {@code up|down|status [--dir DIR] [--durable]
- * [--full-jit]}.
+ * Command line behind {@code bin/stack}: {@code up|down|status [--dir DIR] [--durable] [--full-jit]
+ * [--brokers 1|3]}.
  *
  * <ul>
  *   <li>{@code up} starts a DETACHED stack (it keeps running after this JVM exits), writes {@code
  *       DIR/stack.properties} and prints the JDBC URL and bootstrap servers; exits 0 if a stack is
  *       already up there. {@code --durable} uses flush-log-at-trx-commit=1 and sync-binlog=1;
- *       {@code --full-jit} runs the broker with C2 (benchmarks; slower start).
+ *       {@code --full-jit} runs the broker with C2 (benchmarks; slower start); {@code --brokers 3}
+ *       starts a cluster of three KRaft broker+controller nodes instead of one broker (their ports
+ *       and the cluster dir in stack.properties).
  *   <li>{@code down} stops both servers (SIGTERM, SIGKILL after a timeout), removes the file; exits
  *       0 even if nothing runs.
  *   <li>{@code status} prints what runs; exits 0 if both servers are alive, 1 otherwise.
@@ -51,11 +54,23 @@ public final class StackMain {
         builder.durability(1, 1);
       } else if (args[i].equals("--full-jit")) {
         builder.kafkaFastStart(false);
+      } else if (args[i].equals("--brokers") && i + 1 < args.length) {
+        try {
+          builder.brokers(Integer.parseInt(args[++i]));
+        } catch (NumberFormatException e) {
+          return usage(out);
+        }
       } else {
         return usage(out);
       }
     }
-    LocalStackConfig config = builder.build();
+    LocalStackConfig config;
+    try {
+      config = builder.build();
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      return usage(out);
+    }
     StackLayout layout = new StackLayout(config.baseDir());
     return switch (args[0]) {
       case "up" -> up(config, layout, out);
@@ -103,7 +118,17 @@ public final class StackMain {
     Optional<StackInfo> info = read(layout);
     if (info.isPresent()) {
       StackInfo i = info.get();
-      stop("Kafka", i.kafkaPid(), layout.kafkaProperties().toString(), Duration.ofSeconds(20), out);
+      if (i.isCluster()) {
+        int stopped = ClusterProcesses.stopAll(layout.kafkaClusterDir(), Duration.ofSeconds(20));
+        out.println("Kafka cluster: " + stopped + " node(s) stopped");
+      } else {
+        stop(
+            "Kafka",
+            i.kafkaPid(),
+            layout.kafkaProperties().toString(),
+            Duration.ofSeconds(20),
+            out);
+      }
       stop("MariaDB", i.mariaDbPid(), layout.mariaDbMarker(), Duration.ofSeconds(30), out);
     }
     try {
@@ -145,9 +170,24 @@ public final class StackMain {
     }
     StackInfo i = info.get();
     boolean maria = Processes.isOurs(i.mariaDbPid(), layout.mariaDbMarker());
-    boolean kafka = Processes.isOurs(i.kafkaPid(), layout.kafkaProperties().toString());
     out.println("MariaDB pid " + i.mariaDbPid() + (maria ? " running" : " NOT running"));
-    out.println("Kafka   pid " + i.kafkaPid() + (kafka ? " running" : " NOT running"));
+    boolean kafka;
+    if (i.isCluster()) {
+      kafka = true;
+      for (Path node : ClusterProcesses.nodeDirs(layout.kafkaClusterDir())) {
+        var running = ClusterProcesses.processes(node);
+        kafka &= !running.isEmpty();
+        out.println(
+            "Kafka   "
+                + node.getFileName()
+                + (running.isEmpty()
+                    ? " NOT running"
+                    : " pid " + running.get(0).pid() + " running"));
+      }
+    } else {
+      kafka = Processes.isOurs(i.kafkaPid(), layout.kafkaProperties().toString());
+      out.println("Kafka   pid " + i.kafkaPid() + (kafka ? " running" : " NOT running"));
+    }
     print(i, layout, out);
     return maria && kafka ? 0 : 1;
   }
@@ -156,6 +196,10 @@ public final class StackMain {
     out.println("jdbcUrl=" + info.jdbcUrl(StackInfo.DEFAULT_DATABASE));
     out.println("username=" + info.username() + " password=" + info.password());
     out.println("bootstrapServers=" + info.bootstrapServers());
+    if (info.isCluster()) {
+      out.println(
+          "kafkaBrokers=" + info.kafkaBrokers() + " (cluster in " + layout.kafkaClusterDir() + ")");
+    }
     out.println("TASKLANE_STACK=" + layout.stackProperties());
   }
 
@@ -220,7 +264,8 @@ public final class StackMain {
   }
 
   private static int usage(PrintStream out) {
-    out.println("usage: StackMain up|down|status [--dir DIR] [--durable] [--full-jit]");
+    out.println(
+        "usage: StackMain up|down|status [--dir DIR] [--durable] [--full-jit] [--brokers 1|3]");
     return 2;
   }
 }

@@ -75,6 +75,7 @@ public final class StackDir implements AutoCloseable {
       Processes.stop(p, Duration.ofSeconds(20));
       stopped++;
     }
+    stopped += ClusterProcesses.stopAll(layout.kafkaClusterDir(), Duration.ofSeconds(10));
     Files.deleteIfExists(layout.kafkaPidFile());
     Files.deleteIfExists(layout.mariaDbPidFile());
     Files.deleteIfExists(layout.socket());

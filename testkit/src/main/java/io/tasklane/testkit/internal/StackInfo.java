@@ -23,6 +23,9 @@ import java.util.Properties;
  * @param username the app user
  * @param password the app user's password
  * @param detached true if started by {@code StackMain up} (outlives its JVM)
+ * @param kafkaBrokers 1, or 3 for a stack whose Kafka is the cluster in {@link
+ *     StackLayout#kafkaClusterDir()} (then the Kafka port, controller port and pid are node 1's)
+ * @param clusterBootstrap the bootstrap servers of every node of the cluster; null with 1 broker
  */
 public record StackInfo(
     Path baseDir,
@@ -33,7 +36,34 @@ public record StackInfo(
     long kafkaPid,
     String username,
     String password,
-    boolean detached) {
+    boolean detached,
+    int kafkaBrokers,
+    String clusterBootstrap) {
+
+  /** A stack with one broker. */
+  public StackInfo(
+      Path baseDir,
+      int mariaDbPort,
+      int kafkaPort,
+      int kafkaControllerPort,
+      long mariaDbPid,
+      long kafkaPid,
+      String username,
+      String password,
+      boolean detached) {
+    this(
+        baseDir,
+        mariaDbPort,
+        kafkaPort,
+        kafkaControllerPort,
+        mariaDbPid,
+        kafkaPid,
+        username,
+        password,
+        detached,
+        1,
+        null);
+  }
 
   /** The database every stack has. */
   public static final String DEFAULT_DATABASE = "tasklane";
@@ -51,13 +81,26 @@ public record StackInfo(
   }
 
   public String bootstrapServers() {
-    return "127.0.0.1:" + kafkaPort;
+    return kafkaBrokers > 1 ? clusterBootstrap : "127.0.0.1:" + kafkaPort;
   }
 
-  /** True if both recorded processes are alive and still ours (checked via /proc cmdline). */
+  /** True if this stack's Kafka is a cluster (brokers(3)). */
+  public boolean isCluster() {
+    return kafkaBrokers > 1;
+  }
+
+  /**
+   * True if both recorded processes are alive and still ours (checked via /proc cmdline); for a
+   * cluster: MariaDB and at least one node (tests kill and restart single nodes).
+   */
   public boolean isRunning() {
-    return Processes.isOurs(mariaDbPid, layout().mariaDbMarker())
-        && Processes.isOurs(kafkaPid, layout().kafkaProperties().toString());
+    if (!Processes.isOurs(mariaDbPid, layout().mariaDbMarker())) {
+      return false;
+    }
+    if (isCluster()) {
+      return ClusterProcesses.anyAlive(layout().kafkaClusterDir());
+    }
+    return Processes.isOurs(kafkaPid, layout().kafkaProperties().toString());
   }
 
   /** Writes the file atomically (temp file + rename). */
@@ -76,6 +119,10 @@ public record StackInfo(
     p.setProperty("baseDir", baseDir.toString());
     p.setProperty("binlogDir", layout().binlogDir().toString());
     p.setProperty("detached", Boolean.toString(detached));
+    p.setProperty("kafkaBrokers", Integer.toString(kafkaBrokers));
+    if (isCluster()) {
+      p.setProperty("kafkaClusterDir", layout().kafkaClusterDir().toString());
+    }
     p.setProperty("startedAt", Instant.now().toString());
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (Writer out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
@@ -104,6 +151,7 @@ public record StackInfo(
               + info.mariaDbPid()
               + ", Kafka pid "
               + info.kafkaPid()
+              + (info.isCluster() ? ", or no node of the cluster" : "")
               + "): start it with bin/stack up");
     }
     return info;
@@ -123,7 +171,9 @@ public record StackInfo(
           Long.parseLong(required(p, "kafkaPid", file)),
           required(p, "username", file),
           required(p, "password", file),
-          Boolean.parseBoolean(p.getProperty("detached", "false")));
+          Boolean.parseBoolean(p.getProperty("detached", "false")),
+          Integer.parseInt(p.getProperty("kafkaBrokers", "1")),
+          p.getProperty("bootstrapServers"));
     } catch (IOException | NumberFormatException e) {
       throw new LocalStackException("cannot read stack file " + file + ": " + e, e);
     }

@@ -69,6 +69,11 @@ public record StackLayout(Path baseDir) {
     return baseDir.resolve("kafka");
   }
 
+  /** The 3-broker cluster of a stack started with {@code brokers(3)}: a dir per node. */
+  public Path kafkaClusterDir() {
+    return baseDir.resolve("kafka-cluster");
+  }
+
   public Path kafkaDataDir() {
     return kafkaDir().resolve("data");
   }

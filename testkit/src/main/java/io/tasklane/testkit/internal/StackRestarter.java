@@ -69,9 +69,11 @@ public final class StackRestarter {
               old.kafkaPid(),
               old.username(),
               old.password(),
-              old.detached());
+              old.detached(),
+              old.kafkaBrokers(),
+              old.clusterBootstrap());
       info.write(s.dir().layout().stackProperties());
-      return new StackStarter.Started(s.dir(), mariaDb, s.kafka(), info);
+      return new StackStarter.Started(s.dir(), mariaDb, s.kafka(), info, s.cluster());
     } catch (IOException e) {
       throw new LocalStackException("restarting MariaDB failed: " + e, e);
     }

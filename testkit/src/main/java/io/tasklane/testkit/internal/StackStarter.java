@@ -1,5 +1,6 @@
 package io.tasklane.testkit.internal;
 
+import io.tasklane.testkit.KafkaCluster;
 import io.tasklane.testkit.LocalStackConfig;
 import io.tasklane.testkit.LocalStackException;
 import java.io.IOException;
@@ -23,6 +24,7 @@ public final class StackStarter {
   private static final Duration KAFKA_GRACE = Duration.ofSeconds(15);
   private static final Duration MARIADB_GRACE = Duration.ofSeconds(30);
   private static final int ATTEMPTS = 3;
+  private static final Duration CLUSTER_START_TIMEOUT = Duration.ofSeconds(120);
 
   private StackStarter() {}
 
@@ -31,15 +33,30 @@ public final class StackStarter {
    *
    * @param dir the locked base dir
    * @param mariaDb the MariaDB server
-   * @param kafka the broker
+   * @param kafka the broker; null when {@code cluster} is the stack's Kafka
    * @param info the stack.properties content
+   * @param cluster the 3-broker cluster of a {@code brokers(3)} stack; null with one broker
    */
-  public record Started(StackDir dir, MariaDbServer mariaDb, KafkaBroker kafka, StackInfo info) {
+  public record Started(
+      StackDir dir,
+      MariaDbServer mariaDb,
+      KafkaBroker kafka,
+      StackInfo info,
+      KafkaCluster cluster) {
+
+    /** A stack with one broker. */
+    public Started(StackDir dir, MariaDbServer mariaDb, KafkaBroker kafka, StackInfo info) {
+      this(dir, mariaDb, kafka, info, null);
+    }
 
     /** Stops Kafka, then MariaDB (graceful, then forcibly), then releases the dir. */
     public void stop() {
       try {
-        kafka.stop(KAFKA_GRACE);
+        if (cluster != null) {
+          cluster.close();
+        } else {
+          kafka.stop(KAFKA_GRACE);
+        }
       } finally {
         try {
           mariaDb.stop(MARIADB_GRACE);
@@ -94,6 +111,11 @@ public final class StackStarter {
     try {
       refuseRunningDetachedStack(layout);
       dir.stopStaleProcesses();
+      if (config.kafkaBrokers() > 1) {
+        // three JVMs booting on a small machine: at least the cluster's own start timeout
+        long clusterDeadline = System.nanoTime() + CLUSTER_START_TIMEOUT.toNanos();
+        return startWithCluster(binaries, config, layout, dir, Math.max(deadline, clusterDeadline));
+      }
       int mariaDbPort = Ports.resolve("MariaDB", "mariaDbPort", config.mariaDbPort());
       int kafkaPort = Ports.resolve("Kafka", "kafkaPort", config.kafkaPort());
       int controllerPort =
@@ -130,6 +152,69 @@ public final class StackStarter {
       }
       throw new LocalStackException(
           "starting the stack in " + layout.baseDir() + " failed: " + e, e);
+    }
+  }
+
+  /**
+   * MariaDB and a {@link KafkaCluster} of {@code config.kafkaBrokers()} nodes under {@link
+   * StackLayout#kafkaClusterDir()}, formatted afresh: MariaDB boots while the cluster starts.
+   */
+  private static Started startWithCluster(
+      MariaDbBinaries binaries,
+      LocalStackConfig config,
+      StackLayout layout,
+      StackDir dir,
+      long deadline)
+      throws IOException {
+    MariaDbServer mariaDb = null;
+    KafkaCluster cluster = null;
+    try {
+      int mariaDbPort = Ports.resolve("MariaDB", "mariaDbPort", config.mariaDbPort());
+      mariaDb = MariaDbServer.launch(binaries, config, layout, mariaDbPort);
+      Dirs.deleteRecursively(layout.kafkaClusterDir());
+      cluster =
+          KafkaCluster.start(
+              layout.kafkaClusterDir(),
+              config.kafkaBrokers(),
+              config.kafkaHeap(),
+              config.kafkaFastStart(),
+              config.detached(),
+              config.kafkaSettings(),
+              Duration.ofNanos(Math.max(deadline - System.nanoTime(), 1_000_000_000L)));
+      mariaDb.awaitReady(deadline);
+      MariaDbAdmin.bootstrap(
+          MariaDbServer.rootJdbcUrl(mariaDbPort), USERNAME, PASSWORD, StackInfo.DEFAULT_DATABASE);
+      StackInfo info =
+          new StackInfo(
+              layout.baseDir(),
+              mariaDbPort,
+              cluster.port(1),
+              0,
+              mariaDb.pid(),
+              cluster.pid(1),
+              USERNAME,
+              PASSWORD,
+              config.detached(),
+              config.kafkaBrokers(),
+              cluster.bootstrapServers());
+      info.write(layout.stackProperties());
+      return new Started(dir, mariaDb, null, info, cluster);
+    } catch (IOException | RuntimeException e) {
+      try {
+        if (cluster != null) {
+          cluster.close();
+        }
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      try {
+        if (mariaDb != null) {
+          mariaDb.stop(Duration.ofSeconds(10));
+        }
+      } catch (RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e; // the caller releases the dir
     }
   }
 
