@@ -108,6 +108,39 @@ final class Dispatcher {
   }
 
   /**
+   * Sends the dispatch of {@code r}'s current attempt again, as it was first sent (same attempt,
+   * deadline, {@code notBefore} and nonce), when its deadline is still ahead and its handler topic
+   * exists: the stream task reopened after a crash or a failed produce that may have lost it while
+   * its DISPATCHED record was kept ({@link TimerRepair}). The record does not change. A worker that
+   * already got the first copy answers both with the same nonce; the first answer settles the
+   * attempt and the second is fenced. Counted {@code dispatch.resent}. Punctuator only.
+   */
+  void resend(String id, TaskRecord r, long now) {
+    long dispatchedAt = TimerRepair.dispatchedAt(r);
+    if (dispatchedAt == Long.MIN_VALUE || r.deadline() <= now) {
+      return;
+    }
+    String topic = engine.topics().handler(r.task().handler());
+    if (!engine.handlerTopics().exists(topic)) {
+      return;
+    }
+    Long notBefore = r.dueAt() > dispatchedAt ? r.dueAt() : null;
+    Dispatch dispatch =
+        new Dispatch(
+            Wire.VERSION,
+            r.task(),
+            r.attempt(),
+            r.deadline(),
+            r.task().routingKey(),
+            dispatchedAt,
+            notBefore,
+            r.nonce());
+    out.dispatch(dispatch, now);
+    engine.metrics().count(SchedulerEvent.DISPATCH_RESENT);
+    LOG.debug("task {}: attempt {} dispatched again after a restart", id, r.attempt());
+  }
+
+  /**
    * Dispatches up to {@code budget} queued tasks of handlers below {@code maxDispatched}, oldest
    * due first, starting with a different handler each tick so a small budget is shared in turn. A
    * queue entry whose release throws goes to {@code failure} (taken out of the queue so that it

@@ -71,15 +71,18 @@ final class DuePunctuator implements Punctuator {
   @Override
   public void punctuate(long now) {
     long started = System.nanoTime();
+    store.opened(now);
     // Count the load before any timer moves it (the count reads the index), and after a (re)start
-    // write back index entries a kill -9 may have lost, a slice per tick (at-least-once only).
+    // write back index entries a kill -9 may have lost, and send again the dispatches of attempts
+    // dispatched just before it, a slice per tick (at-least-once only).
     store.queues().countLoad();
     store.upgradeCounts();
     if (engine.settings().healTimers()) {
       if (now >= nextRepairAt) {
         nextRepairAt = now + REPAIR_PERIOD_MS;
         schedules.repairNextSlice(REPAIR_SLICE, REPAIR_BUDGET_NANOS);
-        store.repairTimers(REPAIR_SLICE, REPAIR_BUDGET_NANOS, engine.metrics());
+        store.repairTimers(
+            REPAIR_SLICE, REPAIR_BUDGET_NANOS, engine.metrics(), now, machine.dispatcher::resend);
       }
     }
     int bound = engine.settings().scanBound();

@@ -80,6 +80,11 @@ public enum SchedulerEvent {
   TIMER_HEAL_UNREADABLE("timer.heal-unreadable"),
   /** A search-index entry a crash lost, written back by the timer write-back pass. */
   INDEX_HEALED("index.healed"),
+  /**
+   * The dispatch of an attempt dispatched just before a restart, sent again by the timer write-back
+   * pass (a crash or a failed produce may have lost it while keeping the record).
+   */
+  DISPATCH_RESENT("dispatch.resent"),
   /** A cancel for a task not (yet) stored: a CANCELLED marker. */
   CANCEL_EARLY("cancel.early"),
   /** A cancel for a finished task. */

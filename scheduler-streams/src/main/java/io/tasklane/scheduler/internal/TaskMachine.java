@@ -77,6 +77,7 @@ final class TaskMachine {
    * its processing time on this stream thread ({@link TimerShare}).
    */
   void timed(long timestamp, long now, Runnable handle) {
+    store.opened(now);
     long began = engine.nanoTime().getAsLong();
     try {
       handle.run();

@@ -78,6 +78,13 @@ final class TaskMemory {
   boolean repaired;
 
   /**
+   * When the stream task opened: the time of its first input record or punctuation since this
+   * memory was derived ({@link TaskStore#opened}), {@link Long#MIN_VALUE} before. The timer repair
+   * sends the dispatches of attempts dispatched shortly before it again ({@link TimerRepair}).
+   */
+  long openedAt = Long.MIN_VALUE;
+
+  /**
    * No time entry of the due-index is due before this instant, so a punctuator tick before it reads
    * nothing ({@link DueIndex#due}); {@link Long#MIN_VALUE} (unknown) until the first scan. Each
    * scan sets it to the first entry after it (within a horizon), each time entry written lowers it.

@@ -82,6 +82,18 @@ final class TaskStore {
     search.upgradeCounts();
   }
 
+  /**
+   * Notes {@code now} as the instant the stream task opened unless one is noted already: called
+   * with the time of its first input record or punctuation since its processors opened (Kafka
+   * Streams sets the context's clock only then). See {@link TimerRepair}.
+   */
+  void opened(long now) {
+    TaskMemory m = memory();
+    if (m.openedAt == Long.MIN_VALUE) {
+      m.openedAt = now;
+    }
+  }
+
   /** Per-handler queues and load. */
   FlowControlQueues queues() {
     return queues;
@@ -166,10 +178,16 @@ final class TaskStore {
 
   /**
    * Writes back lost index entries of the next records, at most {@code slice} and for at most
-   * {@code budgetNanos} (see {@link TimerRepair}).
+   * {@code budgetNanos}, and hands the DISPATCHED ones dispatched shortly before the stream task
+   * opened to {@code lost} (see {@link TimerRepair}).
    */
-  void repairTimers(int slice, long budgetNanos, SchedulerMetrics metrics) {
-    repair.repairNextSlice(slice, budgetNanos, metrics);
+  void repairTimers(
+      int slice,
+      long budgetNanos,
+      SchedulerMetrics metrics,
+      long now,
+      TimerRepair.LostDispatch lost) {
+    repair.repairNextSlice(slice, budgetNanos, metrics, now, lost);
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.core.TaskState;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -9,9 +11,33 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * record that finds its change already made writes its task's entry again ({@link #reassert}); and
  * after every (re)start of the stream task the punctuator reads the task store a slice per tick and
  * writes back every missing entry ({@link #repairNextSlice}), since a change made by the punctuator
- * is not replayed. Used on the stream task's thread only.
+ * is not replayed.
+ *
+ * <p>The same pass hands every DISPATCHED record whose attempt was dispatched in the {@link
+ * #RESEND_WINDOW_MS} before the stream task opened to a {@link LostDispatch}, which sends that
+ * dispatch again. Under at-least-once the record and its dispatch are separate output records of
+ * one commit: a kill -9, or a produce error that fails the task (a partition whose leader moved),
+ * can keep the record (in the changelog, or in the local store a dirty close keeps) and lose the
+ * dispatch, and nothing writes it again: the replay of an input finds the attempt already
+ * DISPATCHED and only reasserts its timer, a retry or a queue release made by the punctuator is not
+ * replayed at all. The attempt would then wait for its deadline (its timeout plus {@code
+ * timeout-grace}, 35 min by default) with no worker holding it. Used on the stream task's thread
+ * only.
  */
 final class TimerRepair {
+  /**
+   * How long before the stream task opened an attempt may have been dispatched for its dispatch to
+   * be sent again: a record lost with a failed producer was sent at most the producer's {@code
+   * delivery.timeout.ms} (2 min by default) before the failure, and the stream task reopens within
+   * seconds of it in the same process, or after the session timeout and a restore elsewhere.
+   */
+  static final long RESEND_WINDOW_MS = 180_000;
+
+  /** Sends the dispatch of a DISPATCHED record again (same attempt, nonce and deadline). */
+  interface LostDispatch {
+    void resend(String id, TaskRecord record, long now);
+  }
+
   private final KeyValueStore<String, TaskRecord> tasks;
   private final DueIndex index;
   private final TaskIndex search;
@@ -60,13 +86,42 @@ final class TimerRepair {
    * is read over many ticks while the stream thread keeps processing its input; a no-op once the
    * whole store has been read.
    */
-  void repairNextSlice(int slice, long budgetNanos, SchedulerMetrics metrics) {
+  void repairNextSlice(
+      int slice, long budgetNanos, SchedulerMetrics metrics, long now, LostDispatch lost) {
     TaskMemory m = memory.get();
     if (m.repaired) {
       return;
     }
-    m.repairedUpTo = repair(m.repairedUpTo, slice, System.nanoTime() + budgetNanos, metrics);
+    if (m.openedAt == Long.MIN_VALUE) {
+      m.openedAt = now;
+    }
+    long since = m.openedAt - RESEND_WINDOW_MS;
+    long until = m.openedAt;
+    m.repairedUpTo =
+        repair(
+            m.repairedUpTo,
+            slice,
+            System.nanoTime() + budgetNanos,
+            metrics,
+            (id, r) -> {
+              long at = dispatchedAt(r);
+              if (at >= since && at < until) {
+                lost.resend(id, r, now);
+              }
+            });
     m.repaired = m.repairedUpTo == null;
+  }
+
+  /**
+   * When the current attempt of a DISPATCHED record was dispatched, {@link Long#MIN_VALUE} when
+   * {@code r} is not DISPATCHED or its history does not say.
+   */
+  static long dispatchedAt(TaskRecord r) {
+    if (r.state() != TaskState.DISPATCHED || r.task() == null || r.history().isEmpty()) {
+      return Long.MIN_VALUE;
+    }
+    AttemptEntry last = r.history().get(r.history().size() - 1);
+    return last.attempt() == r.attempt() ? last.dispatchedAt() : Long.MIN_VALUE;
   }
 
   /**
@@ -77,7 +132,12 @@ final class TimerRepair {
    * whose entry is gone and never fire. Returns the last key read, or null when the store has been
    * read to its end.
    */
-  private String repair(String after, int n, long deadline, SchedulerMetrics metrics) {
+  private String repair(
+      String after,
+      int n,
+      long deadline,
+      SchedulerMetrics metrics,
+      BiConsumer<String, TaskRecord> dispatched) {
     return StoreSlice.read(
         tasks,
         after,
@@ -88,6 +148,7 @@ final class TimerRepair {
           if (r == null) {
             return;
           }
+          dispatched.accept(id, r);
           if (r.hasTimer() && !index.has(id, r)) {
             index.put(id, r);
             metrics.count(SchedulerEvent.TIMER_HEALED);

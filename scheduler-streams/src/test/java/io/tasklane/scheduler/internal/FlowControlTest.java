@@ -49,6 +49,14 @@ class FlowControlTest {
     return sent;
   }
 
+  /**
+   * The dispatches sent since the last read, less the copies of {@code out} the write-back pass
+   * sends again after a restart ({@link TimerRepair}).
+   */
+  private List<Dispatch> newDispatches(List<Dispatch> out) {
+    return d.dispatches().stream().filter(x -> !out.contains(x)).toList();
+  }
+
   private void succeed(Dispatch dispatch) {
     d.sendResult(TaskResult.succeeded(dispatch.id(), dispatch.attempt(), d.now, d.now, "w1"));
   }
@@ -138,11 +146,11 @@ class FlowControlTest {
     d.advance(100);
 
     // Counted from the index: 2 attempts out and 3 queued, so exactly one is released.
-    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
+    assertThat(newDispatches(out)).extracting(Dispatch::id).containsExactly(sent.get(3).id());
     succeed(out.get(1));
     succeed(out.get(2));
     d.advance(100);
-    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(ids(sent, 4, 6));
+    assertThat(newDispatches(out)).extracting(Dispatch::id).containsExactly(ids(sent, 4, 6));
   }
 
   @Test
@@ -175,7 +183,7 @@ class FlowControlTest {
     succeed(out.get(1));
     d.advance(100);
 
-    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
+    assertThat(newDispatches(out)).extracting(Dispatch::id).containsExactly(sent.get(3).id());
   }
 
   @Test
@@ -195,7 +203,7 @@ class FlowControlTest {
     d.advance(100);
 
     // 3 out before, 2 now: one slot, one release; counting the stale entry would leave none.
-    assertThat(d.dispatches()).extracting(Dispatch::id).containsExactly(sent.get(3).id());
+    assertThat(newDispatches(out)).extracting(Dispatch::id).containsExactly(sent.get(3).id());
   }
 
   @Test

@@ -77,6 +77,7 @@ class MicrometerMetricsTest {
           "schedule.workers-unknown",
           "invalid.logs",
           "index.healed",
+          "dispatch.resent",
           "paused.held",
           "interrupt.sent");
 
