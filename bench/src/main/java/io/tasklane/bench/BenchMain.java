@@ -102,6 +102,43 @@ public final class BenchMain implements Callable<Integer> {
               + " scenario sets itself stay its own")
   Map<String, String> schedulerSettings = new LinkedHashMap<>();
 
+  @Option(
+      names = "--brokers",
+      description =
+          "Kafka brokers of the private stack: 1 (default) or 3 (a KRaft cluster at Kafka's topic"
+              + " defaults; failover then measures broker faults: kill -9 of the leader of the"
+              + " most task partitions, kill -9 of the active controller, a clean shutdown)")
+  int brokers = 1;
+
+  @Option(
+      names = "--broker-setting",
+      paramLabel = "KEY=VALUE",
+      description =
+          "a setting of every broker of a --brokers 3 stack (e.g."
+              + " broker.session.timeout.ms=3000); repeatable; recorded in results.json")
+  Map<String, String> brokerSettings = new LinkedHashMap<>();
+
+  @Option(
+      names = "--kafka-client-setting",
+      paramLabel = "KEY=VALUE",
+      description =
+          "a Kafka client setting of the relay, every scheduler and every worker"
+              + " (tasklane.<app>.kafka.KEY, e.g. request.timeout.ms=5000); repeatable; recorded in"
+              + " results.json")
+  Map<String, String> kafkaClientSettings = new LinkedHashMap<>();
+
+  @Option(
+      names = "--failover-rate",
+      description = "offered tasks/s of failover (default 500; quick 200; --brokers 3: 200)")
+  Integer failoverRate;
+
+  @Option(
+      names = "--failover-seconds",
+      description =
+          "seconds of failover load, the fault at a third (default 30; quick 15; --brokers 3: 45"
+              + " per broker fault)")
+  Integer failoverSeconds;
+
   static final class Names extends ArrayList<String> {
     Names() {
       super(BenchOptions.ALL);
@@ -116,7 +153,8 @@ public final class BenchMain implements Callable<Integer> {
             + String.join(", ", o.scenarios())
             + (quick ? " (quick)" : "")
             + " on "
-            + o.db().label());
+            + o.db().label()
+            + (o.brokers() > 1 ? ", " + o.brokers() + " Kafka brokers" : ""));
     try (BenchRun run = new BenchRun(o, System.out, null)) {
       Results r = run.execute();
       finish(o, r);
@@ -140,11 +178,16 @@ public final class BenchMain implements Callable<Integer> {
         .pending(or(pending, quick ? 20_000L : 1_000_000L))
         .delay(or(due, quick ? 1000 : 10_000), or(window, quick ? 10 : 60))
         .scalePending(or(scale, quick ? 20_000L : longMode ? 10_000_000L : 1_000_000L))
-        .failover(quick ? 200 : 500, quick ? 15 : 30)
+        .failover(
+            or(failoverRate, quick || brokers > 1 ? 200 : 500),
+            or(failoverSeconds, brokers > 1 ? 45 : quick ? 15 : 30))
         .schedules(or(schedules, quick ? 200 : 1_000), quick ? 20 : 60)
         .jfr(jfr)
         .writeDocs(!noDocs)
         .schedulerSettings(schedulerSettings)
+        .brokers(brokers)
+        .brokerSettings(brokerSettings)
+        .kafkaClientSettings(kafkaClientSettings)
         .build();
   }
 

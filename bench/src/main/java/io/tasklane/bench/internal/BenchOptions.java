@@ -32,6 +32,13 @@ import java.util.Map;
  *     figures carry the prefix {@code pg_} in results.json)
  * @param schedulerSettings settings of every scheduler the run starts, by key after {@code
  *     tasklane.scheduler.} (empty: the defaults); recorded in results.json
+ * @param brokers Kafka brokers of the private stack: 1, or 3 (a KRaft cluster at Kafka's topic
+ *     defaults; the apps then make their topics RF 3 / min ISR 2 by their own defaults, and the
+ *     failover scenario measures broker faults instead of scheduler and worker kills)
+ * @param brokerSettings broker settings of every node of a 3-broker stack (e.g. {@code
+ *     broker.session.timeout.ms}); recorded in results.json
+ * @param kafkaClientSettings Kafka client settings given to the relay, every scheduler and every
+ *     worker ({@code tasklane.<app>.kafka.<key>}); recorded in results.json
  */
 public record BenchOptions(
     Path home,
@@ -52,7 +59,10 @@ public record BenchOptions(
     boolean jfr,
     boolean writeDocs,
     DatabaseKind db,
-    Map<String, String> schedulerSettings) {
+    Map<String, String> schedulerSettings,
+    int brokers,
+    Map<String, String> brokerSettings,
+    Map<String, String> kafkaClientSettings) {
 
   /**
    * Every scenario in the order a full run takes them; {@code schedules} last, as its part (b)
@@ -95,6 +105,17 @@ public record BenchOptions(
         || scheduleSeconds < 1) {
       throw new IllegalArgumentException("counts, rates and durations must be positive");
     }
+    if (brokers != 1 && brokers != 3) {
+      throw new IllegalArgumentException("--brokers must be 1 or 3, got " + brokers);
+    }
+    if (brokers == 1 && !brokerSettings.isEmpty()) {
+      throw new IllegalArgumentException("--broker-setting needs --brokers 3");
+    }
+    if (brokers > 1 && db == DatabaseKind.POSTGRESQL) {
+      throw new IllegalArgumentException("--brokers 3 runs on MariaDB only");
+    }
+    brokerSettings = Map.copyOf(brokerSettings);
+    kafkaClientSettings = Map.copyOf(kafkaClientSettings);
   }
 
   /**
@@ -140,6 +161,9 @@ public record BenchOptions(
     private boolean writeDocs = true;
     private DatabaseKind db = DatabaseKind.MARIADB;
     private Map<String, String> schedulerSettings = Map.of();
+    private int brokers = 1;
+    private Map<String, String> brokerSettings = Map.of();
+    private Map<String, String> kafkaClientSettings = Map.of();
 
     private Builder(Path home) {
       this.home = home;
@@ -238,6 +262,24 @@ public record BenchOptions(
       return this;
     }
 
+    /** Brokers of the private stack: 1 or 3. */
+    public Builder brokers(int value) {
+      this.brokers = value;
+      return this;
+    }
+
+    /** Broker settings of a 3-broker stack ({@code --broker-setting}). */
+    public Builder brokerSettings(Map<String, String> value) {
+      this.brokerSettings = Map.copyOf(value);
+      return this;
+    }
+
+    /** Kafka client settings of the relay, the schedulers and the workers. */
+    public Builder kafkaClientSettings(Map<String, String> value) {
+      this.kafkaClientSettings = Map.copyOf(value);
+      return this;
+    }
+
     /** The validated options. */
     public BenchOptions build() {
       return new BenchOptions(
@@ -259,7 +301,10 @@ public record BenchOptions(
           jfr,
           writeDocs,
           db,
-          schedulerSettings);
+          schedulerSettings,
+          brokers,
+          brokerSettings,
+          kafkaClientSettings);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.tasklane.bench.internal;
 
+import io.tasklane.core.TopicReplication;
 import io.tasklane.core.Topics;
 import io.tasklane.harness.Database;
 import io.tasklane.harness.DatabaseKind;
@@ -66,6 +67,9 @@ public final class BenchRun implements AutoCloseable {
     Path runDir = options.home().resolve("target/bench/run-" + t0);
     step(
         "starting a private stack: MariaDB (innodb-flush-log-at-trx-commit=1, sync-binlog=1) + KRaft Kafka"
+            + (options.brokers() > 1
+                ? " (" + options.brokers() + " broker+controller nodes" + brokerSettingsText() + ")"
+                : "")
             + (options.db() == DatabaseKind.POSTGRESQL
                 ? "; the outbox on the stack's private PostgreSQL (fsync=off, synchronous_commit=off)"
                 : ""));
@@ -74,13 +78,24 @@ public final class BenchRun implements AutoCloseable {
             ? givenStack
             : track(
                 LocalStack.start(
-                    LocalStackConfig.builder()
-                        .baseDir(runDir.resolve("stack"))
-                        .deleteOnClose(true)
-                        .durability(1, 1)
-                        .kafkaFastStart(false)
-                        .kafkaHeap("768m")
-                        .build()));
+                    options.brokers() > 1
+                        ? LocalStackConfig.builder()
+                            .baseDir(runDir.resolve("stack"))
+                            .deleteOnClose(true)
+                            .durability(1, 1)
+                            .kafkaFastStart(false)
+                            .kafkaHeap("512m")
+                            .brokers(options.brokers())
+                            .kafkaSettings(options.brokerSettings())
+                            .startTimeout(Duration.ofMinutes(4))
+                            .build()
+                        : LocalStackConfig.builder()
+                            .baseDir(runDir.resolve("stack"))
+                            .deleteOnClose(true)
+                            .durability(1, 1)
+                            .kafkaFastStart(false)
+                            .kafkaHeap("768m")
+                            .build()));
     String name = givenStack != null ? "bench_" + Long.toString(t0, 36) : "tasklane_bench";
     db = Database.create(stack, options.db(), name, OutboxSchema::create);
     url = db.url();
@@ -95,9 +110,10 @@ public final class BenchRun implements AutoCloseable {
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
     schedulerPort = FreePorts.next();
-    relay = track(Recipes.relay(apps, "relay").start());
-    scheduler = track(Recipes.scheduler(apps, "scheduler-1", schedulerPort).start());
-    worker = track(Recipes.worker(apps, "worker").start());
+    relay = track(clients(Recipes.relay(apps, "relay"), "relay").start());
+    scheduler =
+        track(clients(Recipes.scheduler(apps, "scheduler-1", schedulerPort), "scheduler").start());
+    worker = track(clients(Recipes.worker(apps, "worker"), "worker").start());
     tap = track(new Tap(stack.bootstrapServers(), topics));
     step("waiting for the pipeline: a probe task must come through end to end");
     awaitProbe();
@@ -165,7 +181,27 @@ public final class BenchRun implements AutoCloseable {
         .build();
   }
 
-  /** Creates {@code topics}' four co-partitioned topics (6 partitions) unless they exist. */
+  /**
+   * {@code app} (relay, scheduler or worker) with the run's {@link
+   * BenchOptions#kafkaClientSettings()} as {@code tasklane.<app>.kafka.<key>}.
+   */
+  JavaProcess.Builder clients(JavaProcess.Builder b, String app) {
+    new java.util.TreeMap<>(options.kafkaClientSettings())
+        .forEach((k, v) -> b.sysProp("tasklane." + app + ".kafka." + k, v));
+    return b;
+  }
+
+  private String brokerSettingsText() {
+    return options.brokerSettings().isEmpty()
+        ? ", Kafka's default broker settings"
+        : ", " + new java.util.TreeMap<>(options.brokerSettings());
+  }
+
+  /**
+   * Creates {@code topics}' four co-partitioned topics (6 partitions) unless they exist; on a
+   * cluster replicated as the apps replicate theirs by default ({@link TopicReplication#DEFAULT}:
+   * RF 3, min ISR 2 on 3 brokers).
+   */
   void createTopics(Topics topics) throws InterruptedException, ExecutionException {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
@@ -173,7 +209,15 @@ public final class BenchRun implements AutoCloseable {
       // All four co-partitioned topics: the scheduler checks their partition counts at start.
       for (String t : List.of(topics.tasks(), topics.results(), topics.control(), topics.logs())) {
         try {
-          admin.createTopics(List.of(new NewTopic(t, 6, (short) 1))).all().get();
+          NewTopic topic = new NewTopic(t, 6, (short) 1);
+          if (options.brokers() > 1) {
+            TopicReplication.Resolved r = TopicReplication.DEFAULT.resolve(options.brokers());
+            topic =
+                new NewTopic(t, 6, r.factor())
+                    .configs(
+                        Map.of("min.insync.replicas", Integer.toString(r.minInsyncReplicas())));
+          }
+          admin.createTopics(List.of(topic)).all().get();
         } catch (ExecutionException ex) {
           if (!(ex.getCause() instanceof TopicExistsException)) {
             throw ex;

@@ -27,6 +27,13 @@ public final class Report {
     if (!o.schedulerSettings().isEmpty()) {
       r.put("scheduler_settings", String.join(",", settings(o)));
     }
+    if (o.brokers() > 1) {
+      r.put("brokers", o.brokers());
+      r.put("broker_settings", joined(o.brokerSettings()));
+    }
+    if (!o.kafkaClientSettings().isEmpty()) {
+      r.put("kafka_client_settings", joined(o.kafkaClientSettings()));
+    }
     r.put("finished_at", Instant.now().toString());
     Path file = home.resolve("target/bench/results.json");
     Files.createDirectories(file.getParent());
@@ -43,6 +50,14 @@ public final class Report {
     Path file = home.resolve("docs/benchmarks.md");
     Files.writeString(file, markdown(r, o, charts));
     return file;
+  }
+
+  /** {@code key=value,...} by key; empty for none. */
+  static String joined(java.util.Map<String, String> settings) {
+    return new java.util.TreeMap<>(settings)
+        .entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(java.util.stream.Collectors.joining(","));
   }
 
   /** The scheduler settings of the run as {@code key=value}, by key. */

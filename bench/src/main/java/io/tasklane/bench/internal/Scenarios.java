@@ -46,7 +46,13 @@ final class Scenarios {
         delay();
         peer.delay();
       }
-      case "failover" -> new Failover(run, enqueuer).run();
+      case "failover" -> {
+        if (o.brokers() > 1) {
+          new BrokerFailover(run, enqueuer, topics).run();
+        } else {
+          new Failover(run, enqueuer).run();
+        }
+      }
       case "schedules" -> new ScheduleLoad(run, topics).run();
       case "api" -> new ApiScenario(run, topics).run();
       default -> throw new IllegalArgumentException(scenario);
