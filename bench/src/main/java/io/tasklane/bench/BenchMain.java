@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
 public final class BenchMain implements Callable<Integer> {
   @Parameters(
       arity = "0..*",
-      description = "scenarios (default: all): ${COMPLETION-CANDIDATES}",
+      description = "scenarios (default: all but scaleout): ${COMPLETION-CANDIDATES}",
       completionCandidates = Names.class)
   List<String> scenarios = new ArrayList<>();
 
@@ -139,9 +139,19 @@ public final class BenchMain implements Callable<Integer> {
               + " per broker fault)")
   Integer failoverSeconds;
 
+  @Option(
+      names = "--scaleout-rate",
+      description = "offered tasks/s of each phase of scaleout (default 300)")
+  Integer scaleoutRate;
+
+  @Option(
+      names = "--scaleout-seconds",
+      description = "seconds of each phase of scaleout (default 30)")
+  Integer scaleoutSeconds;
+
   static final class Names extends ArrayList<String> {
     Names() {
-      super(BenchOptions.ALL);
+      super(BenchOptions.KNOWN);
     }
   }
 
@@ -181,6 +191,7 @@ public final class BenchMain implements Callable<Integer> {
         .failover(
             or(failoverRate, quick || brokers > 1 ? 200 : 500),
             or(failoverSeconds, brokers > 1 ? 45 : quick ? 15 : 30))
+        .scaleout(or(scaleoutRate, 300), or(scaleoutSeconds, 30))
         .schedules(or(schedules, quick ? 200 : 1_000), quick ? 20 : 60)
         .jfr(jfr)
         .writeDocs(!noDocs)

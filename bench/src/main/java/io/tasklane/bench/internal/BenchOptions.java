@@ -23,6 +23,8 @@ import java.util.Map;
  * @param scalePending tasks the scale scenario admits
  * @param failoverRate offered tasks/s during failover
  * @param failoverSeconds duration of the failover load (the kill is at a third)
+ * @param scaleoutRate offered tasks/s of each phase of scaleout
+ * @param scaleoutSeconds duration of each phase of scaleout
  * @param schedules 1-second schedules of the schedules scenario's part (a), end to end; part (b)
  *     fires ten times as many through the scheduler alone ({@link ScheduleLoad})
  * @param scheduleSeconds how long parts (a) and (b) measure their fires
@@ -54,6 +56,8 @@ public record BenchOptions(
     long scalePending,
     int failoverRate,
     int failoverSeconds,
+    int scaleoutRate,
+    int scaleoutSeconds,
     int schedules,
     int scheduleSeconds,
     boolean jfr,
@@ -71,16 +75,23 @@ public record BenchOptions(
   public static final List<String> ALL =
       List.of("throughput", "peer", "latency", "scale", "delay", "failover", "api", "schedules");
 
+  /**
+   * Every scenario a run may name: {@link #ALL} and {@code scaleout} (instances joining and leaving
+   * under load, {@link ScaleOut}), which runs only when named.
+   */
+  public static final List<String> KNOWN =
+      java.util.stream.Stream.concat(ALL.stream(), java.util.stream.Stream.of("scaleout")).toList();
+
   /** The scenarios a PostgreSQL run offers: the insert ceiling and the relay rate. */
   public static final List<String> POSTGRES_SCENARIOS = List.of("throughput");
 
   public BenchOptions {
     for (String s : scenarios) {
-      if (!ALL.contains(s)) {
-        throw new IllegalArgumentException("unknown scenario " + s + "; known: " + ALL);
+      if (!KNOWN.contains(s)) {
+        throw new IllegalArgumentException("unknown scenario " + s + "; known: " + KNOWN);
       }
     }
-    scenarios = ALL.stream().filter(scenarios::contains).toList();
+    scenarios = KNOWN.stream().filter(scenarios::contains).toList();
     if (db == null) {
       throw new IllegalArgumentException("--db must be set (mariadb or postgres)");
     }
@@ -99,6 +110,8 @@ public record BenchOptions(
         || delayWindowSeconds < 1
         || failoverRate < 1
         || failoverSeconds < 3
+        || scaleoutRate < 1
+        || scaleoutSeconds < 1
         || pending < 0
         || scalePending < 0
         || schedules < 0
@@ -155,6 +168,8 @@ public record BenchOptions(
     private long scalePending = 1_000_000L;
     private int failoverRate = 500;
     private int failoverSeconds = 30;
+    private int scaleoutRate = 300;
+    private int scaleoutSeconds = 30;
     private int schedules = 1_000;
     private int scheduleSeconds = 60;
     private boolean jfr;
@@ -223,6 +238,13 @@ public record BenchOptions(
     public Builder failover(int rate, int seconds) {
       this.failoverRate = rate;
       this.failoverSeconds = seconds;
+      return this;
+    }
+
+    /** Offered tasks/s and duration of each phase of the scaleout scenario. */
+    public Builder scaleout(int rate, int seconds) {
+      this.scaleoutRate = rate;
+      this.scaleoutSeconds = seconds;
       return this;
     }
 
@@ -296,6 +318,8 @@ public record BenchOptions(
           scalePending,
           failoverRate,
           failoverSeconds,
+          scaleoutRate,
+          scaleoutSeconds,
           schedules,
           scheduleSeconds,
           jfr,

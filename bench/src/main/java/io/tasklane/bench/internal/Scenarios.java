@@ -54,6 +54,7 @@ final class Scenarios {
         }
       }
       case "schedules" -> new ScheduleLoad(run, topics).run();
+      case "scaleout" -> new ScaleOut(run).run();
       case "api" -> new ApiScenario(run, topics).run();
       default -> throw new IllegalArgumentException(scenario);
     }
