@@ -26,8 +26,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * Per fault, in results.json: {@code broker_failover_<fault>_pause_ms}, the longest gap between
  * consecutive handler starts (of the load's tasks) that ends after the fault: how long dispatch
  * stopped; {@code _worst_delay_ms}, the longest commit → handler start of the tasks committed from
- * 2 s before the fault to the end of the load; {@code _lost}, committed tasks that never started
- * (waited for up to 180 s); {@code _broker}, the node hit; {@code _tasks}, the load's tasks.
+ * 2 s before the fault to the end of the load ({@code _p99_delay_ms} and {@code _delayed_over_5s}
+ * of the same tasks); {@code _lost}, committed tasks that never started (waited for up to 180 s);
+ * {@code _worst_commit_to_send_ms} and {@code _worst_send_to_start_ms} split the delay at the
+ * relay's send (the producer timestamp of the task's record): the relay's part, and the rest (the
+ * relay's write, the scheduler, the worker); {@code _broker}, the node hit; {@code _tasks}, the
+ * load's tasks.
  *
  * <p>Runs on the bench thread; the load on its own threads.
  */
@@ -40,6 +44,7 @@ final class BrokerFailover {
   private final BenchRun run;
   private final Enqueuer enqueuer;
   private final Topics topics;
+  private DispatchTap dispatches;
 
   BrokerFailover(BenchRun run, Enqueuer enqueuer, Topics topics) {
     this.run = run;
@@ -52,6 +57,8 @@ final class BrokerFailover {
         run.stack
             .kafkaCluster()
             .orElseThrow(() -> new IllegalStateException("--brokers 3 without a cluster"));
+    run.tap.keepSends(true);
+    dispatches = run.track(new DispatchTap(run.stack.bootstrapServers(), topics.handler("noop")));
     for (String fault : FAULTS) {
       run.step("broker fault " + fault);
       cluster.awaitInSync(Duration.ofMinutes(3));
@@ -61,6 +68,7 @@ final class BrokerFailover {
       TimeUnit.SECONDS.sleep(2);
       measure(cluster, fault);
     }
+    run.tap.keepSends(false);
   }
 
   private void measure(KafkaCluster cluster, String fault) throws Exception {
@@ -125,17 +133,39 @@ final class BrokerFailover {
         Duration.ofSeconds(180));
     long at = faultAt.get();
     List<Long> starts = new ArrayList<>();
-    long worst = 0;
+    List<Long> waits = new ArrayList<>();
+    long relayWorst = 0;
+    long afterSendWorst = 0;
+    long toDispatchWorst = 0;
+    long dispatchToStartWorst = 0;
     for (Map.Entry<String, Long> e : commits.entrySet()) {
       Long s = run.tap.startOf(e.getKey());
       if (s != null) {
         starts.add(s);
       }
       if (e.getValue() >= at - 2000 && e.getValue() <= loadEnd) {
-        long wait = (s == null ? System.currentTimeMillis() : s) - e.getValue();
-        worst = Math.max(worst, wait);
+        waits.add((s == null ? System.currentTimeMillis() : s) - e.getValue());
+        Long sent = run.tap.sendOf(e.getKey());
+        Long dispatched = dispatches.sentAt(e.getKey());
+        if (sent != null && dispatched != null) {
+          toDispatchWorst = Math.max(toDispatchWorst, dispatched - sent);
+        }
+        if (dispatched != null && s != null) {
+          dispatchToStartWorst = Math.max(dispatchToStartWorst, s - dispatched);
+        }
+        if (sent != null) {
+          relayWorst = Math.max(relayWorst, sent - e.getValue());
+          if (s != null) {
+            afterSendWorst = Math.max(afterSendWorst, s - sent);
+          }
+        }
       }
     }
+    waits.sort(null);
+    long worst = waits.isEmpty() ? 0 : waits.get(waits.size() - 1);
+    long p99 =
+        waits.isEmpty() ? 0 : waits.get((int) Math.min(waits.size() - 1, waits.size() * 0.99));
+    long over5s = waits.stream().filter(w -> w > 5000).count();
     starts.sort(null);
     long pause = 0;
     for (int i = 1; i < starts.size(); i++) {
@@ -147,6 +177,12 @@ final class BrokerFailover {
     String k = "broker_failover_" + fault;
     run.results.put(k + "_pause_ms", pause);
     run.results.put(k + "_worst_delay_ms", worst);
+    run.results.put(k + "_p99_delay_ms", p99);
+    run.results.put(k + "_delayed_over_5s", over5s);
+    run.results.put(k + "_worst_commit_to_send_ms", relayWorst);
+    run.results.put(k + "_worst_send_to_start_ms", afterSendWorst);
+    run.results.put(k + "_worst_send_to_dispatch_ms", toDispatchWorst);
+    run.results.put(k + "_worst_dispatch_to_start_ms", dispatchToStartWorst);
     run.results.put(k + "_lost", lost);
     run.results.put(k + "_broker", victim.get());
     run.results.put(k + "_tasks", commits.size());
@@ -155,8 +191,21 @@ final class BrokerFailover {
     }
     run.out.printf(
         "  %s of broker %d: dispatch paused %,d ms (longest gap in handler starts), worst commit →"
-            + " start %,d ms, %d of %d lost%n",
-        fault, victim.get(), pause, worst, lost, commits.size());
+            + " start %,d ms (p99 %,d ms, %d over 5 s; worst commit → relay send %,d ms, relay"
+            + " send → start %,d ms = relay send → scheduler dispatch ≤ %,d ms + dispatch → start ≤"
+            + " %,d ms), %d of %d lost%n",
+        fault,
+        victim.get(),
+        pause,
+        worst,
+        p99,
+        over5s,
+        relayWorst,
+        afterSendWorst,
+        toDispatchWorst,
+        dispatchToStartWorst,
+        lost,
+        commits.size());
     TimeUnit.MILLISECONDS.sleep(SETTLE.toMillis());
     run.step("starting broker " + victim.get() + " again");
     cluster.restart(victim.get());

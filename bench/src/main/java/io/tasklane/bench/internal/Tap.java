@@ -38,6 +38,8 @@ public final class Tap implements AutoCloseable {
   private final AtomicLong tasksSeen = new AtomicLong();
   private final AtomicLong lastTaskTs = new AtomicLong();
   private final AtomicLong lastResultTs = new AtomicLong();
+  private volatile boolean keepSends;
+  private final Map<String, Long> sends = new ConcurrentHashMap<>();
 
   public Tap(String bootstrap, Topics topics) {
     Properties p = new Properties();
@@ -67,6 +69,9 @@ public final class Tap implements AutoCloseable {
           if (r.topic().equals(tasksTopic)) {
             tasksSeen.incrementAndGet();
             lastTaskTs.accumulateAndGet(r.timestamp(), Math::max);
+            if (keepSends && r.key() != null) {
+              sends.putIfAbsent(r.key(), r.timestamp());
+            }
           } else if (r.value() != null) {
             TaskResult res = WireCodec.decodeResult(r.value());
             if (res.outcome() == Outcome.SUCCEEDED
@@ -90,6 +95,23 @@ public final class Tap implements AutoCloseable {
   /** Handler start (epoch ms) of task {@code id}, or null if no SUCCEEDED result was seen yet. */
   public Long startOf(String id) {
     return starts.get(id);
+  }
+
+  /**
+   * From now on (true) keeps, by record key (a task's id unless it has an ordering key), the
+   * producer timestamp of its first record in {@code <ns>.tasks}: when the relay sent it. Off by
+   * default (the scale scenarios pass millions of tasks); false forgets them.
+   */
+  public void keepSends(boolean value) {
+    keepSends = value;
+    if (!value) {
+      sends.clear();
+    }
+  }
+
+  /** When the relay sent task {@code id} ({@link #keepSends}), or null. */
+  public Long sendOf(String id) {
+    return sends.get(id);
   }
 
   /** The worker name of task {@code id}'s first SUCCEEDED result, or null if none was seen yet. */
