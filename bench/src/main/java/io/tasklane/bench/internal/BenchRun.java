@@ -112,8 +112,13 @@ public final class BenchRun implements AutoCloseable {
     schedulerPort = FreePorts.next();
     relay = track(clients(Recipes.relay(apps, "relay"), "relay").start());
     scheduler =
-        track(clients(Recipes.scheduler(apps, "scheduler-1", schedulerPort), "scheduler").start());
-    worker = track(clients(Recipes.worker(apps, "worker"), "worker").start());
+        track(
+            clients(
+                    appSessions(Recipes.scheduler(apps, "scheduler-1", schedulerPort), "scheduler"),
+                    "scheduler")
+                .start());
+    worker =
+        track(clients(appSessions(Recipes.worker(apps, "worker"), "worker"), "worker").start());
     tap = track(new Tap(stack.bootstrapServers(), topics));
     step("waiting for the pipeline: a probe task must come through end to end");
     awaitProbe();
@@ -190,6 +195,27 @@ public final class BenchRun implements AutoCloseable {
         .forEach((k, v) -> b.sysProp("tasklane." + app + ".kafka." + k, v));
     return b;
   }
+
+  /**
+   * On a 3-broker run: the scheduler's and the worker's own default group session (6 s) instead of
+   * the bench's {@link Recipes#SESSION_TIMEOUT_MS}, which is for the instance kills of the
+   * one-broker failover: a session shorter than a broker's fencing ({@code
+   * broker.session.timeout.ms}) expires while the group coordinator moves and adds a rebalance to
+   * every broker loss (measured: docs/operations.md, "Broker loss").
+   */
+  private JavaProcess.Builder appSessions(JavaProcess.Builder b, String app) {
+    if (options.brokers() > 1 && app.equals("scheduler")) {
+      b.sysProp("tasklane.scheduler.kafka.session.timeout.ms", APP_SESSION_TIMEOUT_MS);
+    } else if (options.brokers() > 1) {
+      b.sysProp(
+          "tasklane.worker.session-timeout",
+          io.tasklane.worker.WorkerConfig.DEFAULT_SESSION_TIMEOUT.toMillis() + "ms");
+    }
+    return b;
+  }
+
+  /** The scheduler's default group session timeout (its StreamsProps.SESSION_TIMEOUT_MS). */
+  private static final String APP_SESSION_TIMEOUT_MS = "6000";
 
   private String brokerSettingsText() {
     return options.brokerSettings().isEmpty()
