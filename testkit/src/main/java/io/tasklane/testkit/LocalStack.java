@@ -155,7 +155,7 @@ public final class LocalStack implements StackHandle, AutoCloseable {
    */
   public boolean isKafkaSecured() {
     StackStarter.Started s = started;
-    return s != null && s.kafka().security() != null;
+    return s != null && s.kafka() != null && s.kafka().security() != null; // a cluster: PLAINTEXT
   }
 
   /**

@@ -42,7 +42,7 @@ class ClusterStackTest {
       assertThat(stack.bootstrapServers().split(",")).hasSize(3);
       KafkaCluster cluster = stack.kafkaCluster().orElseThrow();
       assertThat(cluster.ids()).containsExactly(1, 2, 3);
-      try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.bootstrapServers()))) {
+      try (Admin admin = Admin.create(stack.kafkaAdminProperties())) {
         assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(3);
         QuorumInfo quorum = admin.describeMetadataQuorum().quorumInfo().get(30, TimeUnit.SECONDS);
         assertThat(quorum.voters()).hasSize(3);
