@@ -39,8 +39,9 @@ import org.apache.kafka.common.Uuid;
  * the apps make their topics safe. Single nodes can be killed (-9), stopped and restarted, and the
  * cluster tells which node leads a topic's partitions or the quorum.
  *
- * <p>Its JVMs exit with the JVM that started them; {@link #close()} stops them and deletes the
- * directory. Used by one test thread at a time.
+ * <p>Its JVMs exit with the JVM that started them unless started detached ({@code bin/stack up
+ * --brokers 3}); {@link #close()} stops them and deletes the directory, and {@link #attach} finds
+ * them again from another JVM. Used by one test thread at a time.
  */
 public final class KafkaCluster implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
