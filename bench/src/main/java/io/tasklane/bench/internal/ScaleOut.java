@@ -23,13 +23,17 @@ import org.apache.kafka.clients.admin.MemberDescription;
  * rate that started, commit → handler start p50 and p99, tasks not started 60 s after the load
  * (lost would stay there), the CPU per task of every process, and the spread of partitions over the
  * instances: {@code <ns>.tasks} partitions per scheduler (its Kafka Streams group) and handler
- * partitions per worker (the handler's group), e.g. {@code "3+3"}. Runs on the bench thread; the
- * load on its own threads.
+ * partitions per worker (the handler's group), e.g. {@code "3+3"}; and how long after a join or
+ * leave the partitions were spread over the instances ({@code scaleout_<phase>_spread_s}: Kafka
+ * Streams moves active tasks to a new instance only at a probing rebalance, {@code
+ * kafka.probing.rebalance.interval.ms}, 10 min by default). Runs on the bench thread; the load on
+ * its own threads.
  */
 final class ScaleOut {
   private static final Duration SETTLE = Duration.ofSeconds(5);
   private static final Duration STOP_GRACE = Duration.ofSeconds(30);
   private static final Topics TOPICS = new Topics(BenchRun.NAMESPACE);
+  private static final String HANDLER_TOPIC = TOPICS.handler(NoopHandler.NAME);
   private final BenchRun run;
 
   ScaleOut(BenchRun run) {
@@ -47,19 +51,26 @@ final class ScaleOut {
       int port2 = FreePorts.next();
       extra.put(
           "scheduler-2", run.track(Recipes.scheduler(run.apps, "scheduler-2", port2).start()));
-      awaitMembers(admin, schedulerGroup(), 2, "scheduler-2 joining the Streams group");
+      awaitMembers(
+          admin, schedulerGroup(), TOPICS.tasks(), 2, "scheduler-2 taking task partitions", "2s1w");
       phase("2s1w", admin, enqueuer, extra, rate, secs);
 
       extra.put("worker-2", run.track(Recipes.worker(run.apps, "worker-2").start()));
-      awaitMembers(admin, workerGroup(), 2, "worker-2 joining the handler's group");
+      awaitMembers(admin, workerGroup(), HANDLER_TOPIC, 2, "worker-2 joining the handler", "2s2w");
       phase("2s2w", admin, enqueuer, extra, rate, secs);
 
       extra.remove("scheduler-2").stop(STOP_GRACE);
-      awaitMembers(admin, schedulerGroup(), 1, "scheduler-2 leaving (clean stop)");
+      awaitMembers(
+          admin,
+          schedulerGroup(),
+          TOPICS.tasks(),
+          1,
+          "scheduler-2 leaving (clean stop)",
+          "in_1s2w");
       phase("in_1s2w", admin, enqueuer, extra, rate, secs);
 
       extra.remove("worker-2").stop(STOP_GRACE);
-      awaitMembers(admin, workerGroup(), 1, "worker-2 leaving (clean stop)");
+      awaitMembers(admin, workerGroup(), HANDLER_TOPIC, 1, "worker-2 leaving", "in_1s1w");
       phase("in_1s1w", admin, enqueuer, extra, rate, secs);
     } finally {
       for (JavaProcess p : extra.values()) {
@@ -78,7 +89,7 @@ final class ScaleOut {
       throws Exception {
     TimeUnit.MILLISECONDS.sleep(SETTLE.toMillis());
     String schedulers = spread(admin, schedulerGroup(), TOPICS.tasks());
-    String workers = spread(admin, workerGroup(), TOPICS.handler(NoopHandler.NAME));
+    String workers = spread(admin, workerGroup(), HANDLER_TOPIC);
     Map<String, Long> pids = new LinkedHashMap<>(run.cpuPids());
     extra.forEach((n, p) -> pids.put(n, p.pid()));
     enqueuer.clear();
@@ -133,21 +144,32 @@ final class ScaleOut {
         workers);
   }
 
-  private void awaitMembers(Admin admin, String group, int members, String label)
+  /**
+   * Waits until {@code members} members of {@code group} each hold partitions of {@code topic}
+   * (Kafka Streams first gives a new instance warm-up replicas and moves active tasks to it at a
+   * probing rebalance), recording how long that took as {@code scaleout_<phase>_spread_s}.
+   */
+  private void awaitMembers(
+      Admin admin, String group, String topic, int members, String label, String phase)
       throws InterruptedException {
-    run.progress(
-        label,
-        () -> group + ": " + spreadOrError(admin, group),
-        () -> {
-          List<Integer> counts = memberCounts(admin, group, null);
-          return counts.size() == members && counts.stream().allMatch(c -> c > 0);
-        },
-        Duration.ofSeconds(180));
+    long t0 = System.currentTimeMillis();
+    boolean spread =
+        run.progress(
+            label,
+            () -> group + ": " + spreadOrError(admin, group, topic),
+            () -> {
+              List<Integer> counts = memberCounts(admin, group, topic);
+              return counts.size() == members && counts.stream().allMatch(c -> c > 0);
+            },
+            Duration.ofSeconds(300));
+    run.results.put(
+        "scaleout_" + phase + "_spread_s",
+        spread ? (System.currentTimeMillis() - t0) / 1000.0 : -1);
   }
 
-  private String spreadOrError(Admin admin, String group) {
+  private String spreadOrError(Admin admin, String group, String topic) {
     try {
-      return String.valueOf(memberCounts(admin, group, null));
+      return String.valueOf(memberCounts(admin, group, topic));
     } catch (RuntimeException e) {
       return e.getMessage();
     }
