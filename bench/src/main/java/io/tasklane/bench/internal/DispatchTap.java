@@ -1,17 +1,10 @@
 package io.tasklane.bench.internal;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Watches one handler topic from its end, on its own thread, and keeps by record key (a task's id
@@ -25,18 +18,7 @@ final class DispatchTap implements AutoCloseable {
   private final Map<String, Long> sent = new ConcurrentHashMap<>();
 
   DispatchTap(String bootstrap, String topic) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-    this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-    List<TopicPartition> parts = new ArrayList<>();
-    consumer
-        .partitionsFor(topic, Duration.ofSeconds(30))
-        .forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
-    consumer.assign(parts);
-    consumer.seekToEnd(parts);
-    parts.forEach(consumer::position);
+    this.consumer = EndConsumers.atEnd(bootstrap, topic);
     this.thread = new Thread(this::loop, "bench-dispatch-tap");
     thread.setDaemon(true);
     thread.start();

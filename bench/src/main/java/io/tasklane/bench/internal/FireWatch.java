@@ -4,19 +4,12 @@ import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.WireCodec;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Reads the dispatches of schedule fires on one handler topic from its end, on its own thread, or
@@ -59,18 +52,7 @@ final class FireWatch implements AutoCloseable {
   FireWatch(String bootstrap, String topic, long windowStart, long windowEnd) {
     this.windowStart = windowStart;
     this.windowEnd = windowEnd;
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-    this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-    List<TopicPartition> parts = new ArrayList<>();
-    consumer
-        .partitionsFor(topic, Duration.ofSeconds(30))
-        .forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
-    consumer.assign(parts);
-    consumer.seekToEnd(parts);
-    parts.forEach(consumer::position);
+    this.consumer = EndConsumers.atEnd(bootstrap, topic);
     this.thread = new Thread(this::loop, "bench-fire-watch");
     thread.setDaemon(true);
     thread.start();
