@@ -37,6 +37,12 @@ class TopicReplicationClusterTest {
   @BeforeAll
   static void startCluster() throws Exception {
     cluster = KafkaCluster.start(Files.createTempDirectory("tasklane-cluster-"), 3, "384m");
+    // the replication defaults count the brokers registered now: wait until all three are
+    try (Admin admin = cluster.admin()) {
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(60))
+          .until(() -> admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() == 3);
+    }
   }
 
   @AfterAll
@@ -89,11 +95,16 @@ class TopicReplicationClusterTest {
           .all()
           .get(30, TimeUnit.SECONDS);
 
-      assertThat(ReplicationCheck.unsafe(admin, List.of(name), 3))
-          .singleElement()
-          .asString()
-          .contains("min.insync.replicas=1")
-          .contains("--add-config min.insync.replicas=2");
+      // a new topic's metadata reaches every broker a moment after its creation
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(ReplicationCheck.unsafe(admin, List.of(name), 3))
+                      .singleElement()
+                      .asString()
+                      .contains("min.insync.replicas=1")
+                      .contains("--add-config min.insync.replicas=2"));
     }
   }
 
