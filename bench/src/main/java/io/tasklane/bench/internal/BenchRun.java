@@ -52,6 +52,9 @@ public final class BenchRun implements AutoCloseable {
   JavaProcess worker;
   int schedulerPort;
 
+  /** The scheduler's Kafka Streams application id (its changelogs' prefix). */
+  String applicationId;
+
   /**
    * @param givenStack a running stack to use (tests pass the shared one), or null for a private one
    */
@@ -106,6 +109,7 @@ public final class BenchRun implements AutoCloseable {
     createTopics(topics);
     this.runDir = runDir;
     apps = appsIn(ns);
+    applicationId = ns + "-scheduler";
     results.machine(db);
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
@@ -154,6 +158,14 @@ public final class BenchRun implements AutoCloseable {
     pids.put("worker", worker.pid());
     pids.put("driver", ProcessHandle.current().pid());
     return pids;
+  }
+
+  /** The JVMs of the run's Kafka brokers: one, or each node of a cluster. */
+  List<Long> brokerPids() {
+    return stack
+        .kafkaCluster()
+        .map(c -> c.ids().stream().map(c::pid).toList())
+        .orElse(List.of(stack.kafkaPid()));
   }
 
   private void awaitProbe() throws Exception {

@@ -58,6 +58,17 @@ final class Charts {
     if (!r.cpuPerTask.isEmpty()) {
       charts.add(save(cpuPerTask(r.cpuPerTask), dir, "cpu.png", "CPU per task by component"));
     }
+    if (!r.changelogPerTask.isEmpty()) {
+      charts.add(
+          save(
+              stacked(
+                  "Scheduler changelog records per task, by store (throughput scenario)",
+                  "changelog records per task",
+                  r.changelogPerTask),
+              dir,
+              "changelog.png",
+              "scheduler changelog records per task by store"));
+    }
     if (!r.scale.isEmpty()) {
       XYChart c =
           chart(
@@ -89,13 +100,20 @@ final class Charts {
 
   /** One stacked bar per system: the µs of CPU each component spends per task. */
   private static CategoryChart cpuPerTask(Map<String, Map<String, Double>> bySystem) {
+    return stacked(
+        "CPU time per task, end to end (throughput scenario)", "µs of CPU per task", bySystem);
+  }
+
+  /** One stacked bar per system of the parts in {@code bySystem}. */
+  private static CategoryChart stacked(
+      String title, String yAxis, Map<String, Map<String, Double>> bySystem) {
     CategoryChart c =
         new CategoryChartBuilder()
             .width(800)
             .height(450)
-            .title("CPU time per task, end to end (throughput scenario)")
+            .title(title)
             .xAxisTitle("")
-            .yAxisTitle("µs of CPU per task")
+            .yAxisTitle(yAxis)
             .build();
     c.getStyler().setStacked(true);
     c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);

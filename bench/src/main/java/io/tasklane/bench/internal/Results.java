@@ -35,6 +35,9 @@ public final class Results {
    */
   final Map<String, Map<String, Double>> cpuPerTask = new LinkedHashMap<>();
 
+  /** Scheduler changelog records per task by store, per system (the records chart). */
+  final Map<String, Map<String, Double>> changelogPerTask = new LinkedHashMap<>();
+
   /** Scale samples: [s since start, admitted, rss MiB]. */
   final List<double[]> scale = new ArrayList<>();
 

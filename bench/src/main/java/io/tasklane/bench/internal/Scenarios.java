@@ -117,6 +117,7 @@ final class Scenarios {
     Map<String, Long> pids = run.cpuPids();
     Map<String, Long> cpuBefore = CpuTimes.sample(pids);
     long queuedBefore = Probes.schedulerEvents(run.schedulerPort, "queued");
+    RecordCost records = RecordCost.start(run);
     long start = System.currentTimeMillis();
     AtomicLong enqueueEnd = new AtomicLong();
     Thread load =
@@ -136,6 +137,11 @@ final class Scenarios {
             Duration.ofSeconds(Math.max(120, n / 200)));
     load.join();
     cpuPerTask(CpuTimes.perTask(cpuBefore, CpuTimes.sample(pids), run.tap.succeeded() - base));
+    try (records) {
+      records.finish(
+          run.tap.succeeded() - base,
+          o.db() == DatabaseKind.POSTGRESQL ? "Tasklane on PostgreSQL" : "Tasklane");
+    }
     long queuedAfter = Probes.schedulerEvents(run.schedulerPort, "queued");
     if (queuedBefore >= 0 && queuedAfter >= 0) {
       r.put(o.key("throughput_queued_share"), (queuedAfter - queuedBefore) / (double) n);
