@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -15,17 +14,18 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * envelope per state (key {@code STATE}: a cancel that came before its task, a placeholder). A
  * state's total, read by the {@code tasklane.scheduler.tasks} gauge, is the sum of its keys ({@link
  * #stateOf}), so a transition moves two counts, not four. Moved by {@link TaskIndex}; a count is
- * read from the store once per stream task start and then from the task's memory. Used on the
- * stream task's thread only.
+ * read from the store once per stream task start and then from the task's memory. A store of an
+ * earlier format (0.1.0 kept one total per state, without handlers) is counted afresh from the task
+ * records once ({@link #upgradeOnce}). Used on the stream task's thread only.
  */
 final class StateCounts {
   /** Between the state and the handler in a per-handler key; never in a handler name. */
   static final char SEP = '/';
 
   /**
-   * The store's format: absent in a store whose {@code STATE} keys held every task of the state
-   * (before per-state totals were summed from the per-handler keys); {@link #FORMAT} after {@link
-   * #upgradeOnce} rewrote them. Not a state: {@link #stateOf} skips it.
+   * The store's format: absent in a store of an earlier format (whose {@code STATE} keys held every
+   * task of the state); {@link #FORMAT} after {@link #upgradeOnce} counted it afresh. Not a state:
+   * {@link #stateOf} skips it.
    */
   static final String FORMAT_KEY = "~format";
 
@@ -33,14 +33,21 @@ final class StateCounts {
 
   private final KeyValueStore<String, Long> store;
   private final Supplier<Map<String, Long>> known;
+  private final Supplier<KeyValueIterator<String, TaskRecord>> records;
 
   /**
    * @param known the stream task's copies of the counts read or written so far (looked up at each
    *     use: a new map after the stream task's memory is started afresh)
+   * @param records every task record of the stream task, read once to count a store of an earlier
+   *     format afresh
    */
-  StateCounts(KeyValueStore<String, Long> store, Supplier<Map<String, Long>> known) {
+  StateCounts(
+      KeyValueStore<String, Long> store,
+      Supplier<Map<String, Long>> known,
+      Supplier<KeyValueIterator<String, TaskRecord>> records) {
     this.store = store;
     this.known = known;
+    this.records = records;
   }
 
   /**
@@ -74,10 +81,11 @@ final class StateCounts {
   }
 
   /**
-   * Rewrites a store of the earlier format once: its {@code STATE} keys held every task of the
-   * state, now they hold those without an envelope, i.e. the old total less the per-handler counts.
-   * Runs at the stream task's first punctuation or first move, whichever comes first; reads every
-   * count of the store only when the format key is missing.
+   * Counts a store of an earlier format afresh from the task records, once: a 0.1.0 store held one
+   * total per state and no handler, a later one totals beside the per-handler counts, and the
+   * records are the truth for both. Runs at the stream task's first punctuation or first move,
+   * whichever comes first; reads every record of the stream task only when the format key is
+   * missing (once per store, at the first start after the upgrade).
    */
   void upgradeOnce() {
     Map<String, Long> copies = known.get();
@@ -85,21 +93,25 @@ final class StateCounts {
       return;
     }
     if (store.get(FORMAT_KEY) == null) {
-      Map<String, Long> totals = new HashMap<>();
-      Map<String, Long> handlers = new HashMap<>();
-      try (KeyValueIterator<String, Long> it = store.all()) {
+      Map<String, Long> counted = new HashMap<>();
+      try (KeyValueIterator<String, TaskRecord> it = records.get()) {
         while (it.hasNext()) {
-          KeyValue<String, Long> kv = it.next();
-          TaskState s = stateOf(kv.key);
-          if (s != null && kv.value != null) {
-            (kv.key.indexOf(SEP) < 0 ? totals : handlers).merge(s.name(), kv.value, Long::sum);
+          TaskRecord r = it.next().value;
+          if (r != null && r.state() != null) {
+            counted.merge(
+                key(r.state(), r.task() == null ? null : r.task().handler()), 1L, Long::sum);
           }
         }
       }
-      totals.forEach(
-          (state, total) ->
-              store.put(state, Math.max(0, total - handlers.getOrDefault(state, 0L))));
+      java.util.List<String> old = new java.util.ArrayList<>();
+      try (KeyValueIterator<String, Long> it = store.all()) {
+        it.forEachRemaining(kv -> old.add(kv.key));
+      }
+      old.forEach(k -> store.put(k, null));
+      counted.forEach(store::put);
       store.put(FORMAT_KEY, FORMAT);
+      copies.clear();
+      copies.putAll(counted);
     }
     copies.put(FORMAT_KEY, FORMAT);
   }

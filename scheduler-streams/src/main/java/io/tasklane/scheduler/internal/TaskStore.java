@@ -47,7 +47,8 @@ final class TaskStore {
     this.search =
         new TaskIndex(
             context.getStateStore(Stores.TASK_INDEX),
-            new StateCounts(context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts));
+            new StateCounts(
+                context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts, tasks::all));
     this.queues = new FlowControlQueues(index, search, this::get, () -> memory().load);
     this.repair = new TimerRepair(tasks, index, search, this::memory);
     this.reports = ReportRecorder.stores(context);

@@ -16,10 +16,12 @@ import org.junit.jupiter.api.Test;
 /**
  * A transition moves the per-handler counts only (a state's total is their sum plus the tasks
  * without an envelope); counts are read from the store once per stream task start and then from
- * memory, every move is written, and a store of the earlier format is rewritten once.
+ * memory, every move is written, and a store of an earlier format is counted afresh from the
+ * records once.
  */
 class StateCountsTest {
   KeyValueStore<String, Long> store;
+  KeyValueStore<String, TaskRecord> records;
   final AtomicReference<Map<String, Long>> memory = new AtomicReference<>(new HashMap<>());
 
   @BeforeEach
@@ -31,13 +33,46 @@ class StateCountsTest {
                 Serdes.Long())
             .withLoggingDisabled()
             .build();
+    records =
+        org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+                org.apache.kafka.streams.state.Stores.inMemoryKeyValueStore("records"),
+                Serdes.String(),
+                new TaskRecordSerde())
+            .withLoggingDisabled()
+            .build();
     MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
     store.init(context.getStateStoreContext(), store);
+    records.init(context.getStateStoreContext(), records);
   }
 
   @AfterEach
   void close() {
     store.close();
+    records.close();
+  }
+
+  StateCounts counts() {
+    return new StateCounts(store, memory::get, records::all);
+  }
+
+  /** Stores {@code n} records in {@code state}, of {@code handler} (null: no envelope). */
+  void records(int n, TaskState state, String handler) {
+    for (int i = 0; i < n; i++) {
+      String id = java.util.UUID.randomUUID().toString();
+      TaskRecord.Edit e = TaskRecord.empty().edit();
+      e.state = state;
+      if (handler != null) {
+        e.task =
+            io.tasklane.core.TaskEnvelope.builder()
+                .id(id)
+                .handler(handler)
+                .payload(io.tasklane.core.WireCodec.readTree("{}"))
+                .dueAt(1)
+                .createdAt(1)
+                .build();
+      }
+      records.put(id, e.build());
+    }
   }
 
   long count(TaskState state, String handler) {
@@ -47,7 +82,7 @@ class StateCountsTest {
 
   @Test
   void aTransitionMovesTwoCountsAndCountsGoOnFromTheStoreAfterAFreshStart() {
-    StateCounts counts = new StateCounts(store, memory::get);
+    StateCounts counts = counts();
     for (int i = 0; i < 5; i++) {
       counts.moved(null, null, TaskState.PENDING, "mail");
     }
@@ -78,24 +113,31 @@ class StateCountsTest {
   }
 
   @Test
-  void aStoreOfTheEarlierFormatKeepsOnlyTheTasksWithoutAnEnvelopeInItsStateKeys() {
-    // before: PENDING held every pending task (4 of "mail", 2 of "sms", 1 without an envelope)
+  void aStoreOfAnEarlierFormatIsCountedAfreshFromTheRecordsOnce() {
+    // 0.1.0: one total per state, no handlers
     store.put("PENDING", 7L);
-    store.put("PENDING/mail", 4L);
-    store.put("PENDING/sms", 2L);
     store.put("DEAD", 3L);
-    store.put("DEAD/mail", 3L);
-    StateCounts counts = new StateCounts(store, memory::get);
+    // a later format: totals beside per-handler counts (this one wrong on purpose)
+    store.put("PENDING/mail", 40L);
+    records(4, TaskState.PENDING, "mail");
+    records(2, TaskState.PENDING, "sms");
+    records(1, TaskState.PENDING, null);
+    records(3, TaskState.DEAD, "mail");
+    records(1, null, null); // a placeholder: no state, not counted
+    StateCounts counts = counts();
 
     counts.upgradeOnce();
     assertThat(count(TaskState.PENDING, null)).isEqualTo(1);
-    assertThat(count(TaskState.DEAD, null)).isZero();
     assertThat(count(TaskState.PENDING, "mail")).isEqualTo(4);
+    assertThat(count(TaskState.PENDING, "sms")).isEqualTo(2);
+    assertThat(count(TaskState.DEAD, null)).isZero();
+    assertThat(count(TaskState.DEAD, "mail")).isEqualTo(3);
     assertThat(store.get(StateCounts.FORMAT_KEY)).isEqualTo(StateCounts.FORMAT);
     assertThat(StateCounts.stateOf(StateCounts.FORMAT_KEY)).isNull();
     assertThat(StateCounts.stateOf("PENDING/mail")).isEqualTo(TaskState.PENDING);
 
-    // once only, also after a fresh start
+    // once only, also after a fresh start: records added now are not counted again
+    records(5, TaskState.PENDING, "mail");
     memory.set(new HashMap<>());
     counts.moved(TaskState.PENDING, "mail", TaskState.DISPATCHED, "mail");
     assertThat(count(TaskState.PENDING, null)).isEqualTo(1);
