@@ -83,16 +83,17 @@ final class StateCounts {
   /**
    * Counts a store of an earlier format afresh from the task records, once: a 0.1.0 store held one
    * total per state and no handler, a later one totals beside the per-handler counts, and the
-   * records are the truth for both. Runs at the stream task's first punctuation or first move,
-   * whichever comes first; reads every record of the stream task only when the format key is
-   * missing (once per store, at the first start after the upgrade).
+   * records are the truth for both. Runs at the stream task's first punctuation or before its first
+   * record is written ({@link TaskStore}), whichever comes first; reads every record of the stream
+   * task only when the format key is missing from a store that holds counts (once per store, at the
+   * first start after the upgrade); a new, empty store is only marked.
    */
   void upgradeOnce() {
     Map<String, Long> copies = known.get();
     if (copies.containsKey(FORMAT_KEY)) {
       return;
     }
-    if (store.get(FORMAT_KEY) == null) {
+    if (store.get(FORMAT_KEY) == null && !isEmpty()) { // empty: a new store, nothing to count
       Map<String, Long> counted = new HashMap<>();
       try (KeyValueIterator<String, TaskRecord> it = records.get()) {
         while (it.hasNext()) {
@@ -109,11 +110,19 @@ final class StateCounts {
       }
       old.forEach(k -> store.put(k, null));
       counted.forEach(store::put);
-      store.put(FORMAT_KEY, FORMAT);
       copies.clear();
       copies.putAll(counted);
     }
+    if (store.get(FORMAT_KEY) == null) {
+      store.put(FORMAT_KEY, FORMAT);
+    }
     copies.put(FORMAT_KEY, FORMAT);
+  }
+
+  private boolean isEmpty() {
+    try (KeyValueIterator<String, Long> it = store.all()) {
+      return !it.hasNext();
+    }
   }
 
   private void add(TaskState state, long delta, String handler) {

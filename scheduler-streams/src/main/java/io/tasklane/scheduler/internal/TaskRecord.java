@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scheduler's state of one task, the value of {@link Stores#TASKS} (JSON through {@code
- * WireCodec.mapper()}). Change it with {@link #edit()}.
+ * The scheduler's state of one task, the value of {@link Stores#TASKS} (stored by {@link
+ * TaskRecordCodec}; shown by the API as JSON). Change it with {@link #edit()}.
  *
  * @param task the envelope; null for a cancel that came before its task, or a placeholder
  * @param state the state; null for a placeholder (a dependency awaited before it arrived)

@@ -196,6 +196,7 @@ final class TaskStore {
    * count; {@code deleteTimer}: the entry of {@code previous}'s timer goes.
    */
   private void write(String id, TaskRecord previous, TaskRecord next, boolean deleteTimer) {
+    search.upgradeCounts(); // before the record: a count afresh must not see it and then add it
     tasks.put(id, next);
     if (deleteTimer) {
       index.delete(id, previous);
@@ -220,6 +221,7 @@ final class TaskStore {
   }
 
   private void forget(String id, TaskRecord previous) {
+    search.upgradeCounts();
     tasks.put(id, null);
     long waitAt = WaitTimers.at(previous);
     if (waitAt >= 0) {

@@ -143,4 +143,13 @@ class StateCountsTest {
     assertThat(count(TaskState.PENDING, null)).isEqualTo(1);
     assertThat(count(TaskState.PENDING, "mail")).isEqualTo(3);
   }
+
+  @Test
+  void aNewStoreIsOnlyMarkedNotCountedFromTheRecords() {
+    records(1, TaskState.PENDING, "mail"); // the first record, written before its first move
+    StateCounts counts = counts();
+    counts.moved(null, null, TaskState.PENDING, "mail");
+    assertThat(count(TaskState.PENDING, "mail")).isEqualTo(1);
+    assertThat(store.get(StateCounts.FORMAT_KEY)).isEqualTo(StateCounts.FORMAT);
+  }
 }
