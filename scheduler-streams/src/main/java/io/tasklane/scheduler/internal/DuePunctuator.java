@@ -14,12 +14,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The wall-clock punctuator of one stream task (its stream thread; its writes go out with the next
  * commit): reads the due-index up to now, at most {@code scanBound} entries per tick, and fires
- * each timer (dispatch, deadline, purge, a schedule's fire). An entry that no longer matches its
- * task's record is stale and only removed; one whose firing throws is removed and its task goes
- * DEAD ({@link #poisoned}), so one bad timer never stalls the others. Then the {@link Dispatcher}
- * releases queued tasks of every handler with free slots, within what is left of the bound. The
- * timers fire only for the tick's {@link TimerShare} (shorter while input records wait); the
- * entries left are carried to the next ticks.
+ * each timer (dispatch, deadline, purge, a schedule's fire), and forgets the finished tasks whose
+ * retention passed ({@link FinishedPurge}). An entry that no longer matches its task's record is
+ * stale and only removed; one whose firing throws is removed and its task goes DEAD ({@link
+ * #poisoned}), so one bad timer never stalls the others. Then the {@link Dispatcher} releases
+ * queued tasks of every handler with free slots, within what is left of the bound. The timers fire
+ * only for the tick's {@link TimerShare} (shorter while input records wait); the entries left are
+ * carried to the next ticks.
  */
 final class DuePunctuator implements Punctuator {
   private static final Logger LOG = LoggerFactory.getLogger(DuePunctuator.class);
@@ -88,6 +89,13 @@ final class DuePunctuator implements Punctuator {
     int bound = engine.settings().scanBound();
     int fired = fireDue(now, bound);
     int released = machine.dispatcher.releaseQueued(now, bound, this::poisoned);
+    fired +=
+        store.purgeFinished(
+            now,
+            engine.settings().retentionMs(),
+            bound - fired,
+            this::purgeFailed,
+            engine.metrics());
     store.flushReports(now);
     engine.metrics().scanned(System.nanoTime() - started, fired + released);
   }
@@ -194,6 +202,19 @@ final class DuePunctuator implements Punctuator {
     } catch (RuntimeException e) {
       LOG.error("task {}: could not be set DEAD after its timer failed", id, e);
     }
+  }
+
+  /**
+   * A finished task whose record cannot be read when its retention passed: its search entry and
+   * record go, and its id goes to the scheduler DLT (reason {@code purge-failed}). Counted {@code
+   * error.timer}.
+   */
+  private void purgeFailed(String id, Bytes key, long now, RuntimeException error) {
+    LOG.error("task {}: its record cannot be read at its purge; forgotten", id, error);
+    engine.metrics().count(SchedulerEvent.ERROR_TIMER);
+    store.forgetUnreadable(id, key);
+    machine.out.schedulerDeadLetter(id, null, "purge-failed", "purge failed: " + error, error, now);
+    engine.metrics().deadLettered("timer", "purge-failed");
   }
 
   /**

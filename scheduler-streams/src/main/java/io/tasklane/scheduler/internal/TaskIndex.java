@@ -2,7 +2,9 @@ package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -62,6 +64,62 @@ final class TaskIndex {
         }
       }
     }
+  }
+
+  /** The handlers with an entry in {@code state}: one seek per handler, from group to group. */
+  List<String> handlersIn(TaskState state) {
+    List<String> handlers = new ArrayList<>();
+    byte[] name = state.name().getBytes(StandardCharsets.US_ASCII);
+    byte[] end = Arrays.copyOf(name, name.length + 1);
+    end[name.length] = 1;
+    Bytes from = Bytes.wrap(Arrays.copyOf(name, name.length + 1));
+    while (true) {
+      try (KeyValueIterator<Bytes, byte[]> it = store.range(from, Bytes.wrap(end))) {
+        if (!it.hasNext()) {
+          return handlers;
+        }
+        byte[] key = it.next().key.get();
+        int handlerEnd = indexOf(key, name.length + 1);
+        if (handlerEnd < 0) {
+          return handlers; // not an entry key; nothing valid follows in this state
+        }
+        String handler =
+            new String(key, name.length + 1, handlerEnd - name.length - 1, StandardCharsets.UTF_8);
+        handlers.add(handler);
+        from = TaskIndexKey.after(TaskIndexKey.prefix(state, handler), Long.MAX_VALUE);
+      }
+    }
+  }
+
+  /**
+   * Up to {@code max} keys of group ({@code state}, {@code handler}) from {@code updatedAt} {@code
+   * from} on and at or before {@code until}, in order, into {@code keys}; returns the {@code
+   * updatedAt} of the first entry after {@code until}, or {@link Long#MAX_VALUE} when none follows.
+   */
+  long upTo(TaskState state, String handler, long from, long until, int max, List<Bytes> keys) {
+    byte[] prefix = TaskIndexKey.prefix(state, handler);
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.range(
+            TaskIndexKey.at(prefix, Math.max(0, from)),
+            TaskIndexKey.after(prefix, Long.MAX_VALUE))) {
+      while (it.hasNext()) {
+        Bytes key = it.next().key;
+        long at = TaskIndexKey.updatedAt(key, prefix.length);
+        if (at > until) {
+          return at;
+        }
+        if (keys.size() >= max) {
+          return at;
+        }
+        keys.add(key);
+      }
+    }
+    return Long.MAX_VALUE;
+  }
+
+  /** Deletes an entry read from the index that no record matches (stale, or unreadable). */
+  void remove(Bytes key) {
+    store.put(key, null);
   }
 
   /** Rewrites the counts once when they are of the earlier format ({@link StateCounts}). */

@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #fail}: a failed attempt, RETRYING after the task's backoff, or DEAD when its
  *       attempts are used up;
  *   <li>{@link #dead}: DEAD, the last dispatch on the handler's DLT;
- *   <li>{@link #finish}: a terminal state (SUCCEEDED, DEAD, CANCELLED), kept for the retention with
- *       a purge timer, waiters told ({@link #notifyWaiters}), and a schedule fire's schedule told
- *       ({@link ScheduleNotices}).
+ *   <li>{@link #finish}: a terminal state (SUCCEEDED, DEAD, CANCELLED), kept for the retention
+ *       ({@link FinishedPurge}; a task without an envelope by a purge timer), waiters told ({@link
+ *       #notifyWaiters}), and a schedule fire's schedule told ({@link ScheduleNotices}).
  * </ul>
  *
  * <p>A transition edits a {@link TaskRecord.Edit} and forwards records; the caller stores the
@@ -166,14 +166,21 @@ final class TaskMachine {
     }
   }
 
-  /** A terminal state: kept for the retention window, then purged; waiters are told. */
+  /**
+   * A terminal state: kept for the retention window, then purged ({@link FinishedPurge}; a record
+   * without an envelope, which has no search entry, by its purge timer); waiters are told.
+   */
   void finish(TaskRecord.Edit e, String id, TaskState state, String reason, long now) {
     e.state = state;
     e.probes.clear();
     e.reason = reason;
     e.finishedAt = now;
     e.updatedAt = now;
-    e.timer(now + engine.settings().retentionMs(), TimerKind.PURGE);
+    if (e.task == null) {
+      e.timer(now + engine.settings().retentionMs(), TimerKind.PURGE);
+    } else {
+      e.noTimer(); // forgotten after the retention through its search entry (FinishedPurge)
+    }
     notifyWaiters(e, id, state, reason, now);
     ScheduleNotices.finished(e.task, id, state, reason, now, notices);
   }

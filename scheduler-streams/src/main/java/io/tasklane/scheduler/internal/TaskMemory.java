@@ -91,6 +91,19 @@ final class TaskMemory {
    */
   long nextDueAt = Long.MIN_VALUE;
 
+  /**
+   * No finished task's search entry is past the retention before this instant, so a tick before it
+   * runs no purge pass ({@link FinishedPurge}); {@link Long#MIN_VALUE} (unknown) until the first.
+   */
+  long nextPurgeAt = Long.MIN_VALUE;
+
+  /**
+   * Per (finished state, handler) group of the search index, the {@code updatedAt} up to which the
+   * purge has deleted its entries: the next pass seeks there instead of stepping over their
+   * deletions again ({@link FinishedPurge}).
+   */
+  final Map<String, Long> purgedUpTo = new HashMap<>();
+
   TaskMemory(Alerts alerts) {
     this.reports = new ReportRecorder(alerts);
   }

@@ -30,6 +30,7 @@ final class TaskStore {
   private final TaskIndex search;
   private final FlowControlQueues queues;
   private final TimerRepair repair;
+  private final FinishedPurge purge;
   private final TaskMemory.Registry memories;
   private final TaskId taskId;
   private final Map<ReportGrain, WindowStore<String, byte[]>> reports;
@@ -51,6 +52,7 @@ final class TaskStore {
                 context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts, tasks::all));
     this.queues = new FlowControlQueues(index, search, this::get, () -> memory().load);
     this.repair = new TimerRepair(tasks, index, search, this::memory);
+    this.purge = new FinishedPurge(search, this::get, this::memory);
     this.reports = ReportRecorder.stores(context);
   }
 
@@ -170,6 +172,29 @@ final class TaskStore {
   /** Takes an entry read from the index out of it: it fires, is stale, or failed. */
   void removeEntry(Bytes key) {
     index.remove(key);
+  }
+
+  /**
+   * Forgets up to {@code bound} finished tasks whose retention has passed ({@link FinishedPurge});
+   * returns how many search entries it handled. Punctuator only.
+   */
+  int purgeFinished(
+      long now,
+      long retentionMs,
+      int bound,
+      FinishedPurge.Failure failure,
+      SchedulerMetrics metrics) {
+    return purge.purge(now, retentionMs, bound, this::delete, failure, metrics);
+  }
+
+  /**
+   * Forgets a task whose record cannot be read, found by its search entry {@code key}: the entry
+   * and the record go (its count cannot be told and stays).
+   */
+  void forgetUnreadable(String id, Bytes key) {
+    search.remove(key);
+    tasks.put(id, null);
+    memory().recent.remove(id);
   }
 
   /** Writes {@code record}'s index entry again (a repeated input, see {@link TimerRepair}). */

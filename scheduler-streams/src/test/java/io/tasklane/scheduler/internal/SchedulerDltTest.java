@@ -133,7 +133,7 @@ class SchedulerDltTest {
     TaskRecord dead = d.record(poison.id());
     assertThat(dead.state()).isEqualTo(TaskState.DEAD);
     assertThat(dead.reason()).startsWith("timer failed: ").contains("handler");
-    assertThat(dead.timerKind()).isEqualTo(TimerKind.PURGE);
+    assertThat(dead.hasTimer()).as("forgotten through its search entry").isFalse();
     List<TestRecord<String, byte[]>> dlt = d.read(d.topics.schedulerDlt());
     assertThat(dlt)
         .singleElement()
