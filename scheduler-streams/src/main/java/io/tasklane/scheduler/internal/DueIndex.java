@@ -44,8 +44,19 @@ final class DueIndex {
     }
   }
 
-  /** An entry read by a due scan; decoding its kind may throw (a corrupt value). */
-  record Entry(Bytes key, byte[] value) {
+  /**
+   * An entry read by a due scan; decoding its kind may throw (a corrupt value). {@code inMemory}: a
+   * deadline of {@link DeadlineTimers}, not in the store.
+   */
+  record Entry(Bytes key, byte[] value, boolean inMemory) {
+    Entry(Bytes key, byte[] value) {
+      this(key, value, false);
+    }
+
+    static Entry inMemory(long at, String id, TimerKind kind) {
+      return new Entry(DueIndexKey.of(at, id), new byte[] {kind.code}, true);
+    }
+
     String taskId() {
       return DueIndexKey.taskId(key);
     }

@@ -146,6 +146,10 @@ final class DuePunctuator implements Punctuator {
    * its value is read again, and one no longer in the index is stale.
    */
   private void fireCarried(DueIndex.Entry entry, long now) {
+    if (entry.inMemory()) {
+      fireGuarded(entry, now); // a deadline: checked against its record when it fires
+      return;
+    }
     byte[] value = store.entry(entry.key());
     if (value == null) {
       engine.metrics().count(SchedulerEvent.TIMER_STALE);
@@ -223,7 +227,9 @@ final class DuePunctuator implements Punctuator {
    * forgets the task (telling a placeholder's waiters that it never came).
    */
   private void fire(DueIndex.Entry entry, long now) {
-    store.removeEntry(entry.key());
+    if (!entry.inMemory()) {
+      store.removeEntry(entry.key());
+    }
     String id = entry.taskId();
     long at = entry.at();
     TimerKind kind = entry.kind();

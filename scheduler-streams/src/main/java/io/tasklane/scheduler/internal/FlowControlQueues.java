@@ -15,9 +15,10 @@ import org.apache.kafka.common.utils.Bytes;
  * load is counted the first time it is asked after the stream task's processors open: the queue
  * keys of the due index, then the DISPATCHED entries of the search index ({@link TaskIndex}) whose
  * record is DISPATCHED under a deadline with that very entry (a stale entry left by a crash does
- * not take a slot). That range holds the dispatched tasks only, so the count after a restart or a
- * failover costs the same with 10 tasks pending or 10 million (a range over the due index's time
- * entries, as before, read every pending task's timer). Used on the stream task's thread only.
+ * not take a slot); each of those gives its deadline to the stream task's {@link DeadlineTimers}.
+ * That range holds the dispatched tasks only, so the count after a restart or a failover costs the
+ * same with 10 tasks pending or 10 million (a range over the due index's time entries, as before,
+ * read every pending task's timer). Used on the stream task's thread only.
  */
 final class FlowControlQueues {
   /** Queue keys read per range: one copy of the cached keys per batch instead of one per tick. */
@@ -27,21 +28,25 @@ final class FlowControlQueues {
   private final TaskIndex search;
   private final Function<String, TaskRecord> records;
   private final Supplier<HandlerLoad> load;
+  private final Supplier<DeadlineTimers> deadlines;
   private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
 
   /**
    * @param records reads a task record by id (may throw on a record that does not decode)
    * @param load the stream task's load, looked up at each use
+   * @param deadlines the stream task's deadlines, given those of the attempts counted
    */
   FlowControlQueues(
       DueIndex index,
       TaskIndex search,
       Function<String, TaskRecord> records,
-      Supplier<HandlerLoad> load) {
+      Supplier<HandlerLoad> load,
+      Supplier<DeadlineTimers> deadlines) {
     this.index = index;
     this.search = search;
     this.records = records;
     this.load = load;
+    this.deadlines = deadlines;
   }
 
   /** Counts the load from the index unless it is counted already. */
@@ -117,6 +122,7 @@ final class FlowControlQueues {
               && r.timerKind() == TimerKind.DEADLINE
               && key.equals(TaskIndexKey.of(id, r))) {
             l.countDispatched(r.task().handler());
+            deadlines.get().add(r.timerAt(), id);
           }
         });
     l.markCounted();

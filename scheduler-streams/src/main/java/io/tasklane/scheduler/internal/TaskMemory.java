@@ -104,6 +104,9 @@ final class TaskMemory {
    */
   final Map<String, Long> purgedUpTo = new HashMap<>();
 
+  /** The deadlines of the attempts out ({@link DeadlineTimers}), added when the load is counted. */
+  final DeadlineTimers deadlines = new DeadlineTimers();
+
   TaskMemory(Alerts alerts) {
     this.reports = new ReportRecorder(alerts);
   }

@@ -50,7 +50,9 @@ final class TaskStore {
             context.getStateStore(Stores.TASK_INDEX),
             new StateCounts(
                 context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts, tasks::all));
-    this.queues = new FlowControlQueues(index, search, this::get, () -> memory().load);
+    this.queues =
+        new FlowControlQueues(
+            index, search, this::get, () -> memory().load, () -> memory().deadlines);
     this.repair = new TimerRepair(tasks, index, search, this::memory);
     this.purge = new FinishedPurge(search, this::get, this::memory);
     this.reports = ReportRecorder.stores(context);
@@ -131,6 +133,16 @@ final class TaskStore {
     write(id, previous, next, movedTimer(previous, next));
   }
 
+  /** Whether {@code r}'s timer is a due-index entry: every timer but a deadline. */
+  private static boolean inIndex(TaskRecord r) {
+    return r != null && r.hasTimer() && r.timerKind() != TimerKind.DEADLINE;
+  }
+
+  /** Whether {@code r}'s timer is a deadline of {@link DeadlineTimers}. */
+  private static boolean inMemory(TaskRecord r) {
+    return r != null && r.timerKind() == TimerKind.DEADLINE;
+  }
+
   /** Whether {@code previous} had a timer entry that {@code next} no longer has. */
   private static boolean movedTimer(TaskRecord previous, TaskRecord next) {
     return previous != null
@@ -149,8 +161,10 @@ final class TaskStore {
   /** Forgets a task: its record, its timer and its count. */
   void delete(String id, TaskRecord previous) {
     forget(id, previous);
-    if (previous.hasTimer()) {
+    if (inIndex(previous)) {
       index.delete(id, previous);
+    } else if (inMemory(previous)) {
+      memory().deadlines.remove(previous.timerAt(), id);
     }
   }
 
@@ -159,9 +173,20 @@ final class TaskStore {
     forget(id, fired);
   }
 
-  /** Up to {@code bound} time entries due at or before {@code now}, in due order. */
+  /**
+   * Up to {@code bound} timers due at or before {@code now}: the attempts' deadlines first ({@link
+   * DeadlineTimers}, taken out of memory), then the due-index's time entries, each in due order.
+   */
   List<DueIndex.Entry> due(long now, int bound) {
-    return index.due(now, bound);
+    List<DueIndex.Entry> due = memory().deadlines.due(now, bound);
+    if (due.size() < bound) {
+      List<DueIndex.Entry> stored = index.due(now, bound - due.size());
+      if (due.isEmpty()) {
+        return stored;
+      }
+      due.addAll(stored);
+    }
+    return due;
   }
 
   /** The value of the due-index entry {@code key} now, or null when it is no longer there. */
@@ -223,11 +248,15 @@ final class TaskStore {
   private void write(String id, TaskRecord previous, TaskRecord next, boolean deleteTimer) {
     search.upgradeCounts(); // before the record: a count afresh must not see it and then add it
     tasks.put(id, next);
-    if (deleteTimer) {
+    if (deleteTimer && inIndex(previous)) {
       index.delete(id, previous);
+    } else if (deleteTimer && inMemory(previous)) {
+      memory().deadlines.remove(previous.timerAt(), id);
     }
-    if (next.hasTimer()) {
+    if (inIndex(next)) {
       index.put(id, next);
+    } else if (inMemory(next)) {
+      memory().deadlines.add(next.timerAt(), id);
     }
     long waitWas = WaitTimers.at(previous);
     long waitAt = WaitTimers.at(next);

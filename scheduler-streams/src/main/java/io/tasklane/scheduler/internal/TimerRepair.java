@@ -11,7 +11,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * record that finds its change already made writes its task's entry again ({@link #reassert}); and
  * after every (re)start of the stream task the punctuator reads the task store a slice per tick and
  * writes back every missing entry ({@link #repairNextSlice}), since a change made by the punctuator
- * is not replayed.
+ * is not replayed. A DISPATCHED record's deadline is not an entry but a {@link DeadlineTimers}
+ * member: both ways add it there (a set, so one the load count added already is kept once).
  *
  * <p>The same pass hands every DISPATCHED record whose attempt was dispatched in the {@link
  * #RESEND_WINDOW_MS} before the stream task opened to a {@link LostDispatch}, which sends that
@@ -60,7 +61,9 @@ final class TimerRepair {
    * "already done", so every path that ignores a repeat calls this to heal the index.
    */
   void reassert(String id, TaskRecord record) {
-    if (record.hasTimer()) {
+    if (record.timerKind() == TimerKind.DEADLINE) {
+      memory.get().deadlines.add(record.timerAt(), id);
+    } else if (record.hasTimer()) {
       index.put(id, record);
     }
     healWait(id, record);
@@ -149,7 +152,9 @@ final class TimerRepair {
             return;
           }
           dispatched.accept(id, r);
-          if (r.hasTimer() && !index.has(id, r)) {
+          if (r.timerKind() == TimerKind.DEADLINE) {
+            memory.get().deadlines.add(r.timerAt(), id); // a set: one the count gave is kept once
+          } else if (r.hasTimer() && !index.has(id, r)) {
             index.put(id, r);
             metrics.count(SchedulerEvent.TIMER_HEALED);
           }

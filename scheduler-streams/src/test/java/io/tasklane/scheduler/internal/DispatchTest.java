@@ -110,12 +110,33 @@ class DispatchTest {
   }
 
   @Test
-  void keepsOneIndexEntryPerTask() {
+  void deadlinesFireAfterTheStreamTaskReopensEvenOneWhoseSearchEntryWasLost() {
+    TaskEnvelope a = Driver.task(T0);
+    TaskEnvelope b = Driver.task(T0);
+    d.send(a);
+    d.send(b);
+    assertThat(d.dispatches()).hasSize(2);
+    // b's search entry lost, as a kill -9 between the stores' flushes can leave it
+    org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]>
+        search = d.driver.getKeyValueStore(Stores.TASK_INDEX);
+    search.delete(TaskIndexKey.of(b.id(), d.record(b.id())));
+    d.engine.memory().drop(new org.apache.kafka.streams.processor.TaskId(0, 0)); // a reopen
+
+    d.advance(5_000 + 10_000 + 1_000); // timeoutMs + timeout-grace, and a tick
+    for (TaskEnvelope t : java.util.List.of(a, b)) {
+      TaskRecord r = d.record(t.id());
+      assertThat(r.state()).as(t.id()).isEqualTo(TaskState.RETRYING);
+      assertThat(r.lastError().type()).isEqualTo("timeout");
+    }
+  }
+
+  @Test
+  void keepsOneIndexEntryPerPendingTaskAndTheDeadlineInMemory() {
     TaskEnvelope task = Driver.task(T0 + 1_000);
     d.send(task);
     assertThat(d.indexSize()).isEqualTo(1);
     d.advanceTo(T0 + 1_000);
-    assertThat(d.indexSize()).isEqualTo(1); // the deadline timer
+    assertThat(d.indexSize()).as("the deadline is not a due-index entry").isZero();
     assertThat(d.record(task.id()).timerKind()).isEqualTo(TimerKind.DEADLINE);
   }
 
