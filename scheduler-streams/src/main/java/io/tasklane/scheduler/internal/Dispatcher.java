@@ -173,7 +173,7 @@ final class Dispatcher {
         } catch (StreamsException e) {
           throw e;
         } catch (RuntimeException e) {
-          failure.failed(DueIndexKey.queuedTaskId(key, handler), key, now, e);
+          failure.failed(TaskIndexKey.taskId(key), key, now, e);
         }
       }
     }
@@ -181,10 +181,10 @@ final class Dispatcher {
   }
 
   private void releaseOne(String handler, Bytes key, long now) {
-    String id = DueIndexKey.queuedTaskId(key, handler);
+    String id = TaskIndexKey.taskId(key);
     TaskRecord previous = store.get(id);
-    if (!FlowControlQueues.isQueuedUnder(previous, handler, key)) {
-      store.removeEntry(key);
+    if (!FlowControlQueues.isQueuedUnder(previous, id, key)) {
+      store.removeQueueEntry(key);
       engine.metrics().count(SchedulerEvent.TIMER_STALE);
       return;
     }

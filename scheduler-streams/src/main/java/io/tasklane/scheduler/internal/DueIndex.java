@@ -1,9 +1,7 @@
 package io.tasklane.scheduler.internal;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -13,11 +11,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * The due-index store ({@link Stores#DUE_INDEX}) of one stream task: one entry per task with a
  * timer, a time key for {@link TimerKind#DUE}, {@link TimerKind#DEADLINE} and {@link
- * TimerKind#PURGE}, a queue key for {@link TimerKind#QUEUED} ({@link DueIndexKey}). The value is
- * the timer kind's byte. Used on the stream task's thread only (processors and punctuator); its
- * writes go through to RocksDB and the changelog at once, each just after the record it belongs to
- * ({@link TaskStore}, {@link ScheduleStore}). The stream task's {@link TaskMemory#nextDueAt} spares
- * the punctuator the store reads of the ticks at which nothing is due and the keys before it: every
+ * TimerKind#PURGE} ({@link DueIndexKey}; the queue keys an earlier version wrote for {@link
+ * TimerKind#QUEUED} are moved to the search index, {@link FlowControlQueues}). The value is the
+ * timer kind's byte. Used on the stream task's thread only (processors and punctuator); its writes
+ * go through to RocksDB and the changelog at once, each just after the record it belongs to ({@link
+ * TaskStore}, {@link ScheduleStore}). The stream task's {@link TaskMemory#nextDueAt} spares the
+ * punctuator the store reads of the ticks at which nothing is due and the keys before it: every
  * time entry written here lowers it, every due scan moves it to the first entry not yet returned.
  */
 final class DueIndex {
@@ -73,9 +72,7 @@ final class DueIndex {
 
   /** Writes the entry of {@code r}'s timer ({@code r} has one). */
   void put(String id, TaskRecord r) {
-    if (r.timerKind() != TimerKind.QUEUED) {
-      timeEntryAt(r.timerAt());
-    }
+    timeEntryAt(r.timerAt());
     store.put(keyOf(id, r), new byte[] {r.timerKind().code});
   }
 
@@ -159,51 +156,30 @@ final class DueIndex {
   }
 
   /**
-   * Adds up to {@code max} keys of {@code handler}'s queue to {@code head}, in due order: one range
-   * over the store.
+   * Calls {@code entry} with every queue key an earlier version wrote ({@code 0xFF ‖ handler ‖ 0x00
+   * ‖ dueAt ‖ id}, before queues moved to the search index) and its handler, in key order; the keys
+   * are collected first, so {@code entry} may delete them.
    */
-  void readQueue(String handler, int max, ArrayDeque<Bytes> head) {
-    try (KeyValueIterator<Bytes, byte[]> it =
-        store.range(DueIndexKey.queueFrom(handler), DueIndexKey.queueTo(handler))) {
-      while (it.hasNext() && head.size() < max) {
-        head.add(it.next().key);
-      }
-    }
-  }
-
-  /** The handlers with a non-empty queue: one seek per handler, jumping from queue to queue. */
-  List<String> queuedHandlers() {
-    List<String> handlers = new ArrayList<>();
-    Bytes from = DueIndexKey.QUEUES_FIRST;
-    while (true) {
-      try (KeyValueIterator<Bytes, byte[]> it = store.range(from, DueIndexKey.QUEUES_LAST)) {
-        if (!it.hasNext()) {
-          return handlers;
-        }
-        String handler = DueIndexKey.queueHandler(it.next().key);
-        handlers.add(handler);
-        from = DueIndexKey.queueTo(handler);
-      }
-    }
-  }
-
-  /** Calls {@code handler} with the handler of every queue key. */
-  void forEachQueued(Consumer<String> handler) {
+  void forEachLegacyQueueKey(java.util.function.BiConsumer<Bytes, String> entry) {
+    List<Bytes> keys = new ArrayList<>();
     try (KeyValueIterator<Bytes, byte[]> it =
         store.range(DueIndexKey.QUEUES_FIRST, DueIndexKey.QUEUES_LAST)) {
       while (it.hasNext()) {
-        String queue = DueIndexKey.queueHandler(it.next().key);
-        if (queue != null) {
-          handler.accept(queue);
-        }
+        keys.add(it.next().key);
+      }
+    }
+    for (Bytes key : keys) {
+      String handler = DueIndexKey.queueHandler(key);
+      if (handler != null) {
+        entry.accept(key, handler);
+      } else {
+        store.put(key, null);
       }
     }
   }
 
-  /** The key of {@code r}'s timer: a time key, or a queue key when QUEUED. */
+  /** The key of {@code r}'s timer (a time key: queued tasks are in the search index). */
   private static Bytes keyOf(String id, TaskRecord r) {
-    return r.timerKind() == TimerKind.QUEUED
-        ? DueIndexKey.queued(r.task().handler(), r.timerAt(), id)
-        : DueIndexKey.of(r.timerAt(), id);
+    return DueIndexKey.of(r.timerAt(), id);
   }
 }

@@ -88,7 +88,7 @@ final class DuePunctuator implements Punctuator {
     }
     int bound = engine.settings().scanBound();
     int fired = fireDue(now, bound);
-    int released = machine.dispatcher.releaseQueued(now, bound, this::poisoned);
+    int released = machine.dispatcher.releaseQueued(now, bound, this::poisonedQueued);
     fired +=
         store.purgeFinished(
             now,
@@ -177,9 +177,19 @@ final class DuePunctuator implements Punctuator {
    * dead-lettered by its id.
    */
   private void poisoned(String id, Bytes key, long now, RuntimeException error) {
+    store.removeEntry(key);
+    poisoned(id, now, error);
+  }
+
+  /** As {@link #poisoned(String, Bytes, long, RuntimeException)} for a queue entry. */
+  private void poisonedQueued(String id, Bytes key, long now, RuntimeException error) {
+    store.removeQueueEntry(key);
+    poisoned(id, now, error);
+  }
+
+  private void poisoned(String id, long now, RuntimeException error) {
     LOG.error("timer of task {} failed; removed, the task goes DEAD", id, error);
     engine.metrics().count(SchedulerEvent.ERROR_TIMER);
-    store.removeEntry(key);
     TaskRecord previous = null;
     byte[] raw = null;
     try {

@@ -10,15 +10,16 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
- * Flow control of one stream task: the per-handler queues (queue keys of the {@link DueIndex}) and
- * the per-handler {@link HandlerLoad} that decides whether a due task is dispatched or queued. The
- * load is counted the first time it is asked after the stream task's processors open: the queue
- * keys of the due index, then the DISPATCHED entries of the search index ({@link TaskIndex}) whose
- * record is DISPATCHED under a deadline with that very entry (a stale entry left by a crash does
- * not take a slot); each of those gives its deadline to the stream task's {@link DeadlineTimers}.
- * That range holds the dispatched tasks only, so the count after a restart or a failover costs the
- * same with 10 tasks pending or 10 million (a range over the due index's time entries, as before,
- * read every pending task's timer). Used on the stream task's thread only.
+ * Flow control of one stream task: the per-handler queues (the queued groups of the search index,
+ * {@link TaskIndexKey}) and the per-handler {@link HandlerLoad} that decides whether a due task is
+ * dispatched or queued. The load is counted the first time it is asked after the stream task's
+ * processors open: the queued entries of the search index (after moving there those an earlier
+ * version kept in the due index), then the DISPATCHED entries of the search index ({@link
+ * TaskIndex}) whose record is DISPATCHED under a deadline with that very entry (a stale entry left
+ * by a crash does not take a slot); each of those gives its deadline to the stream task's {@link
+ * DeadlineTimers}. That range holds the dispatched tasks only, so the count after a restart or a
+ * failover costs the same with 10 tasks pending or 10 million (a range over the due index's time
+ * entries, as before, read every pending task's timer). Used on the stream task's thread only.
  */
 final class FlowControlQueues {
   /** Queue keys read per range: one copy of the cached keys per batch instead of one per tick. */
@@ -74,7 +75,7 @@ final class FlowControlQueues {
    * wrong one never strands a queue since the index is read now and then).
    */
   List<String> queuedHandlers(boolean fromIndex) {
-    return fromIndex ? index.queuedHandlers() : load.get().queuedHandlers();
+    return fromIndex ? search.queuedHandlers() : load.get().queuedHandlers();
   }
 
   /**
@@ -85,7 +86,7 @@ final class FlowControlQueues {
   ArrayDeque<Bytes> head(String handler) {
     ArrayDeque<Bytes> head = heads.computeIfAbsent(handler, h -> new ArrayDeque<>());
     if (head.isEmpty()) {
-      index.readQueue(handler, HEAD_BATCH, head);
+      search.readQueue(handler, HEAD_BATCH, head);
     }
     if (head.isEmpty()) {
       load.get().queueEmpty(handler);
@@ -94,11 +95,11 @@ final class FlowControlQueues {
     return head;
   }
 
-  /** True when {@code r} still waits in {@code handler}'s queue under {@code key}. */
-  static boolean isQueuedUnder(TaskRecord r, String handler, Bytes key) {
-    return r != null
-        && r.timerKind() == TimerKind.QUEUED
-        && r.timerAt() == DueIndexKey.queuedDueAt(key, handler);
+  /**
+   * True when {@code r}, the record of task {@code id}, still waits in its queue under {@code key}.
+   */
+  static boolean isQueuedUnder(TaskRecord r, String id, Bytes key) {
+    return r != null && r.timerKind() == TimerKind.QUEUED && key.equals(TaskIndexKey.of(id, r));
   }
 
   private HandlerLoad counted() {
@@ -111,7 +112,8 @@ final class FlowControlQueues {
     if (l.counted()) {
       return;
     }
-    index.forEachQueued(l::countQueued);
+    moveLegacyQueues();
+    search.forEachQueued(l::countQueued);
     search.forEachIn(
         TaskState.DISPATCHED,
         (id, key) -> {
@@ -126,6 +128,29 @@ final class FlowControlQueues {
           }
         });
     l.markCounted();
+  }
+
+  /**
+   * Moves the queue entries an earlier version kept in the due index ({@code 0xFF ‖ handler ‖ 0x00
+   * ‖ dueAt ‖ id}) to the search index's queued groups, in their due order, once per stream task
+   * opening (the range is empty after the first): the task's PENDING or RETRYING search entry is
+   * replaced by its queued one and the due-index key deleted. An entry whose record no longer waits
+   * under it is only deleted.
+   */
+  private void moveLegacyQueues() {
+    index.forEachLegacyQueueKey(
+        (key, handler) -> {
+          String id = DueIndexKey.queuedTaskId(key, handler);
+          TaskRecord r = readable(id);
+          if (r != null
+              && r.task() != null
+              && r.timerKind() == TimerKind.QUEUED
+              && r.timerAt() == DueIndexKey.queuedDueAt(key, handler)) {
+            search.remove(TaskIndexKey.of(r.state(), handler, false, r.updatedAt(), id));
+            search.reassert(id, r);
+          }
+          index.remove(key);
+        });
   }
 
   /** The record, or null when it cannot be read (its timer fails and is handled when it fires). */

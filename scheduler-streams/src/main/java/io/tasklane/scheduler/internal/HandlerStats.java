@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -158,16 +157,9 @@ final class HandlerStats {
           }
         }
       }
-      ReadOnlyKeyValueStore<Bytes, byte[]> due = fanOut.store(Stores.DUE_INDEX, p);
-      try (KeyValueIterator<Bytes, byte[]> it =
-          due.range(DueIndexKey.QUEUES_FIRST, DueIndexKey.QUEUES_LAST)) {
-        while (it.hasNext()) {
-          String h = DueIndexKey.queueHandler(it.next().key);
-          if (h != null) {
-            out.computeIfAbsent(h, x -> new Figures()).backlog++;
-          }
-        }
-      }
+      TaskIndex.forEachQueued(
+          fanOut.store(Stores.TASK_INDEX, p),
+          h -> out.computeIfAbsent(h, x -> new Figures()).backlog++);
       ReadOnlyWindowStore<String, byte[]> minutes = window(streams, p);
       try (KeyValueIterator<Windowed<String>, byte[]> it =
           minutes.fetchAll(Instant.ofEpochMilli(since(now)), Instant.ofEpochMilli(now))) {

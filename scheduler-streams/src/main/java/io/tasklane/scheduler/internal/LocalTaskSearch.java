@@ -28,8 +28,15 @@ final class LocalTaskSearch {
       ReadOnlyKeyValueStore<String, TaskRecord> tasks,
       Collection<Group> groups) {}
 
-  /** A (state, handler) group: one contiguous range of the index. */
-  record Group(TaskState state, String handler) {}
+  /**
+   * A (state, handler) group: one contiguous range of the index; {@code queued}: the group of its
+   * tasks queued for a slot ({@link TaskIndexKey}).
+   */
+  record Group(TaskState state, String handler, boolean queued) {
+    Group(TaskState state, String handler) {
+      this(state, handler, false);
+    }
+  }
 
   /**
    * A page of one instance.
@@ -123,16 +130,16 @@ final class LocalTaskSearch {
   }
 
   private static Head open(Partition p, Group g, TaskQuery q) {
-    byte[] prefix = TaskIndexKey.prefix(g.state(), g.handler());
+    byte[] prefix = TaskIndexKey.prefix(g.state(), g.handler(), g.queued());
     long lo = Math.max(0, q.filter().updatedFrom());
     long hi = Math.max(0, q.filter().updatedTo());
     Bytes from = TaskIndexKey.at(prefix, lo);
     Bytes to = TaskIndexKey.after(prefix, hi);
     SearchPosition c = q.sort() == TaskQuery.Sort.UPDATED ? q.cursor() : null;
     if (c != null && q.asc() && c.value() >= lo) {
-      from = TaskIndexKey.of(g.state(), g.handler(), c.value(), c.id());
+      from = TaskIndexKey.of(g.state(), g.handler(), g.queued(), c.value(), c.id());
     } else if (c != null && !q.asc() && c.value() <= hi) {
-      to = TaskIndexKey.of(g.state(), g.handler(), c.value(), c.id());
+      to = TaskIndexKey.of(g.state(), g.handler(), g.queued(), c.value(), c.id());
     }
     KeyValueIterator<Bytes, byte[]> it =
         q.asc() ? p.index().range(from, to) : p.index().reverseRange(from, to);
@@ -194,6 +201,7 @@ final class LocalTaskSearch {
       if (r == null
           || r.task() == null
           || r.state() != group.state()
+          || (r.timerKind() == TimerKind.QUEUED) != group.queued()
           || r.updatedAt() != pos.value()
           || !f.matchesRecord(r)) {
         return null; // gone, moved on (a stale entry), or not a match

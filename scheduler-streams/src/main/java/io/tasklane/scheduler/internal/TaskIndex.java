@@ -2,13 +2,16 @@ package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TaskState;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The search index ({@link Stores#TASK_INDEX}) and the per-(state, handler) counts ({@link
@@ -115,6 +118,93 @@ final class TaskIndex {
       }
     }
     return Long.MAX_VALUE;
+  }
+
+  /** The states a queued task can be in, each with queued groups of its own. */
+  static final List<TaskState> QUEUEABLE = List.of(TaskState.PENDING, TaskState.RETRYING);
+
+  /**
+   * Adds up to {@code max} keys of {@code handler}'s queue to {@code head} in queue order (the
+   * order the tasks were queued, PENDING and RETRYING together): one range per queued group,
+   * merged.
+   */
+  void readQueue(String handler, int max, ArrayDeque<Bytes> head) {
+    List<List<Bytes>> ranges = new ArrayList<>();
+    for (TaskState state : QUEUEABLE) {
+      byte[] prefix = TaskIndexKey.prefix(state, handler, true);
+      List<Bytes> keys = new ArrayList<>();
+      try (KeyValueIterator<Bytes, byte[]> it =
+          store.range(TaskIndexKey.at(prefix, 0), TaskIndexKey.after(prefix, Long.MAX_VALUE))) {
+        while (it.hasNext() && keys.size() < max) {
+          keys.add(it.next().key);
+        }
+      }
+      ranges.add(keys);
+    }
+    merge(ranges.get(0), ranges.get(1), max, head);
+  }
+
+  /** The first {@code max} of two key lists in the order of their tails (updatedAt, then id). */
+  private static void merge(List<Bytes> a, List<Bytes> b, int max, ArrayDeque<Bytes> out) {
+    int i = 0;
+    int j = 0;
+    while (out.size() < max && (i < a.size() || j < b.size())) {
+      if (j >= b.size() || (i < a.size() && tailCompare(a.get(i), b.get(j)) <= 0)) {
+        out.add(a.get(i++));
+      } else {
+        out.add(b.get(j++));
+      }
+    }
+  }
+
+  private static int tailCompare(Bytes x, Bytes y) {
+    byte[] a = x.get();
+    byte[] b = y.get();
+    int pa = TaskIndexKey.prefixLength(x);
+    int pb = TaskIndexKey.prefixLength(y);
+    return Arrays.compareUnsigned(a, pa, a.length, b, pb, b.length);
+  }
+
+  /** The handlers with a queue: one seek per handler and queued group, from group to group. */
+  List<String> queuedHandlers() {
+    java.util.LinkedHashSet<String> handlers = new java.util.LinkedHashSet<>();
+    for (TaskState state : QUEUEABLE) {
+      Bytes from = TaskIndexKey.queuedFirst(state);
+      Bytes last = TaskIndexKey.queuedLast(state);
+      while (true) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(from, last)) {
+          if (!it.hasNext()) {
+            break;
+          }
+          String handler = TaskIndexKey.handler(it.next().key);
+          handlers.add(handler);
+          from = TaskIndexKey.after(TaskIndexKey.prefix(state, handler, true), Long.MAX_VALUE);
+        }
+      }
+    }
+    return new ArrayList<>(handlers);
+  }
+
+  /** Calls {@code handler} with the handler of every queued entry. */
+  void forEachQueued(Consumer<String> handler) {
+    forEachQueued(store, handler);
+  }
+
+  /** Calls {@code handler} with the handler of every queued entry of {@code store}. */
+  static void forEachQueued(ReadOnlyKeyValueStore<Bytes, byte[]> store, Consumer<String> handler) {
+    for (TaskState state : QUEUEABLE) {
+      try (KeyValueIterator<Bytes, byte[]> it =
+          store.range(TaskIndexKey.queuedFirst(state), TaskIndexKey.queuedLast(state))) {
+        while (it.hasNext()) {
+          handler.accept(TaskIndexKey.handler(it.next().key));
+        }
+      }
+    }
+  }
+
+  /** The value of entry {@code key}, or null when it is not in the index. */
+  byte[] get(Bytes key) {
+    return store.get(key);
   }
 
   /** Deletes an entry read from the index that no record matches (stale, or unreadable). */

@@ -10,11 +10,17 @@ import org.apache.kafka.common.utils.Bytes;
  * Keys and values of the search index ({@link Stores#TASK_INDEX}): {@code state ‖ 0x00 ‖ handler ‖
  * 0x00 ‖ updatedAt (8 bytes big-endian) ‖ taskId}, so one (state, handler) group is one contiguous
  * range in {@code updatedAt} order; the value is {@code createdAt (8 bytes) ‖ orderingKey} (empty
- * when none), enough to list ids and routing keys without reading the records. State names and
- * handler names ({@code [a-z0-9._-]}) never contain 0x00. Stateless.
+ * when none), enough to list ids and routing keys without reading the records. A task queued for a
+ * slot of its handler (timer kind QUEUED, PENDING or RETRYING) is in a group of its own, {@code
+ * state ‖ 0x01 ‖ handler ‖ 0x00 ‖ …}: that entry is also its place in the queue, whose order is the
+ * order in which the tasks were queued ({@code updatedAt}, then id). State names and handler names
+ * ({@code [a-z0-9._-]}) never contain 0x00 or 0x01. Stateless.
  */
 final class TaskIndexKey {
   private static final byte SEP = 0;
+
+  /** After the state of a queued group's key, where the other groups have {@link #SEP}. */
+  private static final byte QUEUED = 1;
 
   private TaskIndexKey() {}
 
@@ -23,11 +29,15 @@ final class TaskIndexKey {
     if (r == null || r.state() == null || r.task() == null) {
       return null;
     }
-    return of(r.state(), r.task().handler(), r.updatedAt(), id);
+    return of(r.state(), r.task().handler(), r.timerKind() == TimerKind.QUEUED, r.updatedAt(), id);
   }
 
   static Bytes of(TaskState state, String handler, long updatedAt, String id) {
-    byte[] prefix = prefix(state, handler);
+    return of(state, handler, false, updatedAt, id);
+  }
+
+  static Bytes of(TaskState state, String handler, boolean queued, long updatedAt, String id) {
+    byte[] prefix = prefix(state, handler, queued);
     byte[] tail = id.getBytes(StandardCharsets.UTF_8);
     return Bytes.wrap(
         ByteBuffer.allocate(prefix.length + 8 + tail.length)
@@ -39,11 +49,16 @@ final class TaskIndexKey {
 
   /** The first bytes of every key of the group (state, handler). */
   static byte[] prefix(TaskState state, String handler) {
+    return prefix(state, handler, false);
+  }
+
+  /** The first bytes of every key of the group (state, handler), or of its queued group. */
+  static byte[] prefix(TaskState state, String handler, boolean queued) {
     byte[] s = state.name().getBytes(StandardCharsets.US_ASCII);
     byte[] h = handler.getBytes(StandardCharsets.UTF_8);
     byte[] out = new byte[s.length + h.length + 2];
     System.arraycopy(s, 0, out, 0, s.length);
-    out[s.length] = SEP;
+    out[s.length] = queued ? QUEUED : SEP;
     System.arraycopy(h, 0, out, s.length + 1, h.length);
     out[out.length - 1] = SEP;
     return out;
@@ -64,6 +79,52 @@ final class TaskIndexKey {
 
   static long updatedAt(Bytes key, int prefixLength) {
     return ByteBuffer.wrap(key.get(), prefixLength, 8).getLong();
+  }
+
+  /** The first key of the queued groups of {@code state}, before every handler. */
+  static Bytes queuedFirst(TaskState state) {
+    byte[] s = state.name().getBytes(StandardCharsets.US_ASCII);
+    byte[] k = Arrays.copyOf(s, s.length + 1);
+    k[s.length] = QUEUED;
+    return Bytes.wrap(k);
+  }
+
+  /** A key after every key of the queued groups of {@code state}. */
+  static Bytes queuedLast(TaskState state) {
+    byte[] s = state.name().getBytes(StandardCharsets.US_ASCII);
+    byte[] k = Arrays.copyOf(s, s.length + 1);
+    k[s.length] = QUEUED + 1;
+    return Bytes.wrap(k);
+  }
+
+  /** The length of the group prefix of {@code key}: up to the 0x00 after its handler. */
+  static int prefixLength(Bytes key) {
+    byte[] k = key.get();
+    int i = 0;
+    while (i < k.length && k[i] != SEP && k[i] != QUEUED) {
+      i++;
+    }
+    i++;
+    while (i < k.length && k[i] != SEP) {
+      i++;
+    }
+    return i + 1;
+  }
+
+  /** The handler of {@code key}. */
+  static String handler(Bytes key) {
+    byte[] k = key.get();
+    int i = 0;
+    while (i < k.length && k[i] != SEP && k[i] != QUEUED) {
+      i++;
+    }
+    int end = prefixLength(key) - 1;
+    return new String(k, i + 1, Math.max(0, end - i - 1), StandardCharsets.UTF_8);
+  }
+
+  /** The task id of any key. */
+  static String taskId(Bytes key) {
+    return taskId(key, prefixLength(key));
   }
 
   static String taskId(Bytes key, int prefixLength) {

@@ -172,6 +172,14 @@ public final class TaskSearch {
                   }
                 });
       }
+      List<LocalTaskSearch.Group> queued = new ArrayList<>();
+      for (LocalTaskSearch.Group g : groups) {
+        if (TaskIndex.QUEUEABLE.contains(g.state())) {
+          queued.add(new LocalTaskSearch.Group(g.state(), g.handler(), true));
+        }
+      }
+      groups.addAll(
+          queued); // a PENDING or RETRYING task queued for a slot is in a group of its own
       out.add(new LocalTaskSearch.Partition(index, tasks, groups));
     }
     return out;

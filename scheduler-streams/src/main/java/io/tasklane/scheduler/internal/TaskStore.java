@@ -133,9 +133,15 @@ final class TaskStore {
     write(id, previous, next, movedTimer(previous, next));
   }
 
-  /** Whether {@code r}'s timer is a due-index entry: every timer but a deadline. */
+  /**
+   * Whether {@code r}'s timer is a due-index entry: every timer but a deadline (in memory) and a
+   * place in a queue (the search entry, {@link TaskIndexKey}).
+   */
   private static boolean inIndex(TaskRecord r) {
-    return r != null && r.hasTimer() && r.timerKind() != TimerKind.DEADLINE;
+    return r != null
+        && r.hasTimer()
+        && r.timerKind() != TimerKind.DEADLINE
+        && r.timerKind() != TimerKind.QUEUED;
   }
 
   /** Whether {@code r}'s timer is a deadline of {@link DeadlineTimers}. */
@@ -197,6 +203,11 @@ final class TaskStore {
   /** Takes an entry read from the index out of it: it fires, is stale, or failed. */
   void removeEntry(Bytes key) {
     index.remove(key);
+  }
+
+  /** Takes a queue entry (a search entry) out: its task no longer waits under it, or failed. */
+  void removeQueueEntry(Bytes key) {
+    search.remove(key);
   }
 
   /**

@@ -45,6 +45,7 @@ class FlowControlTest {
       TaskEnvelope t = Driver.task(T0 - 1_000 + i);
       d.send(t);
       sent.add(t);
+      d.advance(1); // queued one after the other: a queue is in the order its tasks were queued
     }
     return sent;
   }
@@ -62,7 +63,7 @@ class FlowControlTest {
   }
 
   @Test
-  void queuesBeyondTheWindowAndReleasesInDueOrderAsResultsArrive() {
+  void queuesBeyondTheWindowAndReleasesInQueueOrderAsResultsArrive() {
     List<TaskEnvelope> sent = sendDue(10);
 
     List<Dispatch> first = d.dispatches();
@@ -294,6 +295,7 @@ class FlowControlTest {
       sms.add(Driver.task("sms.send", T0 - 100 + i, 3, backoff, List.of()));
       d.send(mail.get(i));
       d.send(sms.get(i));
+      d.advance(1);
     }
     d.dispatches().forEach(this::succeed);
     d.dispatches("sms.send").forEach(this::succeed);
@@ -321,6 +323,71 @@ class FlowControlTest {
     TaskRecord r = d.record(parked.id());
     assertThat(r.state()).isEqualTo(TaskState.PENDING);
     assertThat(r.timerKind()).isEqualTo(TimerKind.QUEUED);
+  }
+
+  @Test
+  void queueKeysAnEarlierVersionKeptInTheDueIndexMoveToTheSearchIndex() {
+    List<TaskEnvelope> sent = sendDue(5); // 3 out, 2 queued
+    List<Dispatch> out = d.dispatches();
+    KeyValueStore<Bytes, byte[]> due = d.driver.getKeyValueStore(Stores.DUE_INDEX);
+    KeyValueStore<Bytes, byte[]> search = d.driver.getKeyValueStore(Stores.TASK_INDEX);
+    for (TaskEnvelope t : sent.subList(3, 5)) { // as an earlier version stored them
+      TaskRecord r = d.record(t.id());
+      search.delete(TaskIndexKey.of(t.id(), r));
+      search.put(
+          TaskIndexKey.of(r.state(), Driver.HANDLER, false, r.updatedAt(), t.id()),
+          TaskIndexKey.value(r));
+      due.put(
+          DueIndexKey.queued(Driver.HANDLER, r.timerAt(), t.id()),
+          new byte[] {TimerKind.QUEUED.code});
+    }
+    d.engine.memory().drop(new TaskId(0, 0)); // the new version opens the stream task
+
+    succeed(out.get(0));
+    d.advance(100);
+
+    assertThat(newDispatches(out)).extracting(Dispatch::id).containsExactly(sent.get(3).id());
+    assertThat(d.indexSize()).as("no queue key left in the due index").isZero();
+    String waiting = sent.get(4).id();
+    TaskRecord r = d.record(waiting);
+    assertThat(r.timerKind()).isEqualTo(TimerKind.QUEUED);
+    assertThat(search.get(TaskIndexKey.of(waiting, r))).as("its queued entry").isNotNull();
+    assertThat(
+            search.get(
+                TaskIndexKey.of(TaskState.PENDING, Driver.HANDLER, false, r.updatedAt(), waiting)))
+        .as("its earlier PENDING entry")
+        .isNull();
+    succeed(out.get(1));
+    d.advance(100);
+    assertThat(newDispatches(out)).extracting(Dispatch::id).containsExactly(waiting);
+  }
+
+  @Test
+  void aSearchByStateListsTheQueuedTasksWithTheOtherPendingOnes() {
+    List<TaskEnvelope> sent = sendDue(5); // 3 out, 2 queued
+    TaskEnvelope later = Driver.task(T0 + 60_000); // PENDING with a due timer
+    d.send(later);
+    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.TASK_INDEX);
+    KeyValueStore<String, TaskRecord> tasks = d.driver.getKeyValueStore(Stores.TASKS);
+    List<LocalTaskSearch.Group> groups =
+        List.of(
+            new LocalTaskSearch.Group(TaskState.PENDING, Driver.HANDLER),
+            new LocalTaskSearch.Group(TaskState.PENDING, Driver.HANDLER, true));
+    TaskQuery q =
+        TaskQuery.parse(
+            java.util.Map.of("state", List.of("PENDING"), "limit", List.of("500")),
+            d.now,
+            new Redactor(io.tasklane.scheduler.ApiSettings.DEFAULT),
+            io.tasklane.scheduler.SchedulerConfig.Role.ADMIN);
+
+    LocalTaskSearch.Page page =
+        new LocalTaskSearch(10_000)
+            .search(List.of(new LocalTaskSearch.Partition(index, tasks, groups)), q);
+
+    assertThat(page.rows())
+        .extracting(TaskRow::id)
+        .containsExactlyInAnyOrder(sent.get(3).id(), sent.get(4).id(), later.id());
+    assertThat(page.rows()).extracting(TaskRow::state).containsOnly(TaskState.PENDING);
   }
 
   private static String[] ids(List<TaskEnvelope> sent, int from, int to) {
