@@ -116,6 +116,8 @@ final class Scenarios {
     Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
     Map<String, Long> pids = run.cpuPids();
     Map<String, Long> cpuBefore = CpuTimes.sample(pids);
+    Map<String, Long> schedulerThreadsBefore =
+        ThreadCpu.sample(run.scheduler.pid(), run.applicationId);
     long queuedBefore = Probes.schedulerEvents(run.schedulerPort, "queued");
     RecordCost records = RecordCost.start(run);
     long start = System.currentTimeMillis();
@@ -137,6 +139,13 @@ final class Scenarios {
             Duration.ofSeconds(Math.max(120, n / 200)));
     load.join();
     cpuPerTask(CpuTimes.perTask(cpuBefore, CpuTimes.sample(pids), run.tap.succeeded() - base));
+    Map<String, Double> threads =
+        ThreadCpu.perTask(
+            schedulerThreadsBefore,
+            ThreadCpu.sample(run.scheduler.pid(), run.applicationId),
+            run.tap.succeeded() - base);
+    threads.forEach((kind, us) -> r.put(o.key("cpu_us_per_task_scheduler_" + kind), us));
+    run.out.printf("  scheduler CPU per task by thread: %s µs%n", threads);
     try (records) {
       records.finish(
           run.tap.succeeded() - base,
