@@ -47,7 +47,7 @@ public final class BenchMain implements Callable<Integer> {
   @Option(
       names = "--warmup",
       description =
-          "tasks run end to end before the first scenario, reported apart (default 20000; quick"
+          "tasks run end to end before the first scenario, reported apart (default 100000; quick"
               + " 5000; 0 for none)")
   Integer warmup;
 
@@ -183,7 +183,7 @@ public final class BenchMain implements Callable<Integer> {
         .scenarios(s)
         .quick(quick)
         .tasks(or(tasks, quick ? 10_000 : 200_000))
-        .warmupTasks(or(warmup, quick ? 5_000 : 20_000))
+        .warmupTasks(or(warmup, quick ? 5_000 : 100_000))
         .latency(or(rate, 1000), or(seconds, quick ? 10 : 60))
         .pending(or(pending, quick ? 20_000L : 1_000_000L))
         .delay(or(due, quick ? 1000 : 10_000), or(window, quick ? 10 : 60))

@@ -150,7 +150,7 @@ public record BenchOptions(
 
   /**
    * Collects the settings of a {@link BenchOptions}; {@link #build()} validates them. Starts from
-   * the full mode: every scenario, 200,000 tasks after 20,000 to warm up, 1,000 tasks/s for 60 s,
+   * the full mode: every scenario, 200,000 tasks after 100,000 to warm up, 1,000 tasks/s for 60 s,
    * 1,000,000 pending, 10,000 due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s,
    * 1,000 schedules measured for 60 s, docs written, no JFR, MariaDB. Not thread-safe.
    */
@@ -159,7 +159,7 @@ public record BenchOptions(
     private List<String> scenarios = ALL;
     private boolean quick;
     private int tasks = 200_000;
-    private int warmupTasks = 20_000;
+    private int warmupTasks = 100_000;
     private int latencyRate = 1000;
     private int latencySeconds = 60;
     private long pending = 1_000_000L;
