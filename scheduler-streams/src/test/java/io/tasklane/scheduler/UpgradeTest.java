@@ -64,8 +64,7 @@ class UpgradeTest {
       assertThat(delayed.path("dueAt").asLong()).isEqualTo(UpgradeFixture.FAR);
       assertThat(delayed.path("waiters").path(0).path("id").asText())
           .isEqualTo(UpgradeFixture.id("waiting-2"));
-      assertThat(task(port, "dead-1").path("lastError").path("type").asText())
-          .isEqualTo("Fixture");
+      assertThat(task(port, "dead-1").path("lastError").path("type").asText()).isEqualTo("Fixture");
       await()
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(

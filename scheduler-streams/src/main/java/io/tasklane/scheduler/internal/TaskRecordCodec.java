@@ -10,9 +10,7 @@ import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +18,7 @@ import java.util.Map;
 /**
  * The stored form of a {@link TaskRecord}: a format byte ({@link #FORMAT}), then every component in
  * declaration order — integers as variable-length (zig-zag) numbers, strings as a length and UTF-8
- * bytes, the handler's payload, the retry policy and the envelope's source as JSON. Under half
+ * bytes ({@link CompactBytes}), the handler's payload, the retry policy and the envelope's source as JSON. Under half
  * of the record's JSON and read and written without a JSON parser for everything but the payload.
  * A value whose first byte is {@code '{'} is a record of the earlier JSON form (0.1.0) and is still
  * read. A new component of {@link TaskRecord} or {@link TaskEnvelope} needs a new format byte (and
@@ -35,8 +33,8 @@ final class TaskRecordCodec {
   private TaskRecordCodec() {}
 
   static byte[] encode(TaskRecord r) {
-    Out o = new Out(256);
-    o.b.write(FORMAT);
+    CompactBytes.Writer o = new CompactBytes.Writer(256);
+    o.raw(FORMAT);
     TaskEnvelope t = r.task();
     o.bool(t != null);
     if (t != null) {
@@ -74,7 +72,7 @@ final class TaskRecordCodec {
     o.json(r.lastRefusedDuplicate());
     o.num(r.waitTimedOutAt());
     o.str(r.nonce());
-    return o.b.toByteArray();
+    return o.toByteArray();
   }
 
   static TaskRecord decode(byte[] bytes) {
@@ -92,7 +90,7 @@ final class TaskRecordCodec {
               + ": written by a newer scheduler?");
     }
     try {
-      In in = new In(bytes);
+      CompactBytes.Reader in = new CompactBytes.Reader(bytes, 1);
       TaskEnvelope task = in.bool() ? envelope(in) : null;
       String state = in.str();
       int attempt = in.integer();
@@ -150,7 +148,7 @@ final class TaskRecordCodec {
     }
   }
 
-  private static void envelope(Out o, TaskEnvelope t) {
+  private static void envelope(CompactBytes.Writer o, TaskEnvelope t) {
     o.num(t.v());
     o.str(t.id());
     o.str(t.handler());
@@ -178,7 +176,7 @@ final class TaskRecordCodec {
     }
   }
 
-  private static TaskEnvelope envelope(In in) throws IOException {
+  private static TaskEnvelope envelope(CompactBytes.Reader in) throws IOException {
     int v = in.integer();
     String id = in.str();
     String handler = in.str();
@@ -216,7 +214,7 @@ final class TaskRecordCodec {
         shard);
   }
 
-  private static void error(Out o, ErrorInfo e) {
+  private static void error(CompactBytes.Writer o, ErrorInfo e) {
     o.bool(e != null);
     if (e != null) {
       o.str(e.type());
@@ -225,186 +223,7 @@ final class TaskRecordCodec {
     }
   }
 
-  private static ErrorInfo error(In in) {
+  private static ErrorInfo error(CompactBytes.Reader in) {
     return in.bool() ? new ErrorInfo(in.str(), in.str(), in.str()) : null;
-  }
-
-  /** A growing buffer written front to back. */
-  private static final class Out {
-    final Bytes b;
-
-    Out(int size) {
-      b = new Bytes(size);
-    }
-
-    void bool(boolean v) {
-      b.write(v ? 1 : 0);
-    }
-
-    /** A zig-zag variable-length number: small magnitudes, positive or negative, take few bytes. */
-    void num(long v) {
-      long z = (v << 1) ^ (v >> 63);
-      while ((z & ~0x7FL) != 0) {
-        b.write((int) ((z & 0x7F) | 0x80));
-        z >>>= 7;
-      }
-      b.write((int) z);
-    }
-
-    /** Length + 1 (0: null), then the UTF-8 bytes. */
-    void str(String s) {
-      if (s == null) {
-        num(0);
-        return;
-      }
-      byte[] u = s.getBytes(StandardCharsets.UTF_8);
-      num(u.length + 1L);
-      b.write(u, 0, u.length);
-    }
-
-    void strings(List<String> list) {
-      num(list.size());
-      list.forEach(this::str);
-    }
-
-    /** A value as JSON through the wire codec's mapper, as {@link #str}; null as null. */
-    void json(Object value) {
-      if (value == null) {
-        num(0);
-        return;
-      }
-      byte[] u = WireCodec.encode(value);
-      num(u.length + 1L);
-      b.write(u, 0, u.length);
-    }
-  }
-
-  /** A {@link java.io.ByteArrayOutputStream} without its locks. */
-  private static final class Bytes {
-    private byte[] buf;
-    private int size;
-
-    Bytes(int capacity) {
-      buf = new byte[capacity];
-    }
-
-    void write(int v) {
-      ensure(1);
-      buf[size++] = (byte) v;
-    }
-
-    void write(byte[] src, int off, int len) {
-      ensure(len);
-      System.arraycopy(src, off, buf, size, len);
-      size += len;
-    }
-
-    private void ensure(int more) {
-      if (size + more > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
-      }
-    }
-
-    byte[] toByteArray() {
-      return Arrays.copyOf(buf, size);
-    }
-  }
-
-  /** A reader over an encoded record; throws on a value that runs past the end. */
-  private static final class In {
-    private final byte[] b;
-    private int pos = 1; // after the format byte
-
-    In(byte[] b) {
-      this.b = b;
-    }
-
-    boolean bool() {
-      return next() != 0;
-    }
-
-    long num() {
-      long z = 0;
-      int shift = 0;
-      while (true) {
-        int x = next();
-        z |= (long) (x & 0x7F) << shift;
-        if ((x & 0x80) == 0) {
-          return (z >>> 1) ^ -(z & 1);
-        }
-        shift += 7;
-        if (shift > 63) {
-          throw new IllegalStateException("number too long at byte " + pos);
-        }
-      }
-    }
-
-    int integer() {
-      return Math.toIntExact(num());
-    }
-
-    /** A count of elements: never negative, never more than the bytes left. */
-    int count() {
-      long n = num();
-      if (n < 0 || n > b.length - pos) {
-        throw new IllegalStateException("count " + n + " at byte " + pos);
-      }
-      return (int) n;
-    }
-
-    String str() {
-      int len = length();
-      if (len < 0) {
-        return null;
-      }
-      String s = new String(b, pos, len, StandardCharsets.UTF_8);
-      pos += len;
-      return s;
-    }
-
-    List<String> strings() {
-      int n = count();
-      List<String> out = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        out.add(str());
-      }
-      return out;
-    }
-
-    JsonNode tree() throws IOException {
-      int len = length();
-      if (len < 0) {
-        return null;
-      }
-      JsonNode n = WireCodec.mapper().readTree(b, pos, len);
-      pos += len;
-      return n;
-    }
-
-    <T> T json(Class<T> type) throws IOException {
-      int len = length();
-      if (len < 0) {
-        return null;
-      }
-      T v = WireCodec.mapper().readValue(b, pos, len, type);
-      pos += len;
-      return v;
-    }
-
-    /** A length of {@link Out#str}: -1 for null. */
-    private int length() {
-      long n = num() - 1;
-      if (n < -1 || n > b.length - pos) {
-        throw new IllegalStateException("length " + n + " at byte " + pos);
-      }
-      return (int) n;
-    }
-
-    private int next() {
-      if (pos >= b.length) {
-        throw new IllegalStateException("record ends early at byte " + pos);
-      }
-      return b[pos++];
-    }
   }
 }

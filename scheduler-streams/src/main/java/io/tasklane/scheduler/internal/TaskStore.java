@@ -133,18 +133,10 @@ final class TaskStore {
     write(id, previous, next, movedTimer(previous, next));
   }
 
-  /**
-   * Whether {@code r}'s timer is a due-index entry: every timer but a deadline (in memory) and a
-   * place in a queue (the search entry, {@link TaskIndexKey}).
-   */
   private static boolean inIndex(TaskRecord r) {
-    return r != null
-        && r.hasTimer()
-        && r.timerKind() != TimerKind.DEADLINE
-        && r.timerKind() != TimerKind.QUEUED;
+    return r != null && r.hasTimer() && r.timerKind().inDueIndex();
   }
 
-  /** Whether {@code r}'s timer is a deadline of {@link DeadlineTimers}. */
   private static boolean inMemory(TaskRecord r) {
     return r != null && r.timerKind() == TimerKind.DEADLINE;
   }

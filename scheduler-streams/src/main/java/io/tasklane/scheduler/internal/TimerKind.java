@@ -32,6 +32,14 @@ enum TimerKind {
     this.code = code;
   }
 
+  /**
+   * Whether a task's timer of this kind is a due-index entry: not a deadline (held in memory,
+   * {@link DeadlineTimers}) nor a place in a queue (the task's search entry, {@link TaskIndexKey}).
+   */
+  boolean inDueIndex() {
+    return this != DEADLINE && this != QUEUED;
+  }
+
   static TimerKind of(byte code) {
     for (TimerKind k : values()) {
       if (k.code == code) {

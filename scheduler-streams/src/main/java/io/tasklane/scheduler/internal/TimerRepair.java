@@ -63,7 +63,7 @@ final class TimerRepair {
   void reassert(String id, TaskRecord record) {
     if (record.timerKind() == TimerKind.DEADLINE) {
       memory.get().deadlines.add(record.timerAt(), id);
-    } else if (record.hasTimer() && record.timerKind() != TimerKind.QUEUED) {
+    } else if (record.hasTimer() && record.timerKind().inDueIndex()) {
       index.put(id, record);
     }
     healWait(id, record);
@@ -154,7 +154,7 @@ final class TimerRepair {
           dispatched.accept(id, r);
           if (r.timerKind() == TimerKind.DEADLINE) {
             memory.get().deadlines.add(r.timerAt(), id); // a set: one the count gave is kept once
-          } else if (r.hasTimer() && r.timerKind() != TimerKind.QUEUED && !index.has(id, r)) {
+          } else if (r.hasTimer() && r.timerKind().inDueIndex() && !index.has(id, r)) {
             index.put(id, r);
             metrics.count(SchedulerEvent.TIMER_HEALED);
           }

@@ -131,4 +131,37 @@ class FinishedPurgeTest {
     assertThat(index.get(stale)).isNull();
     assertThat(d.metrics.get(SchedulerEvent.PURGED)).isEqualTo(3);
   }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aRecordThatCannotBeReadAtItsPurgeIsForgottenAndDeadLettered() {
+    TaskEnvelope task = succeeded();
+    TaskEnvelope other = succeeded();
+    KeyValueStore<String, TaskRecord> tasks = d.driver.getKeyValueStore(Stores.TASKS);
+    KeyValueStore<Bytes, byte[]> raw =
+        (KeyValueStore<Bytes, byte[]>)
+            ((org.apache.kafka.streams.state.internals.WrappedStateStore<?, ?, ?>) tasks).wrapped();
+    raw.put(
+        Bytes.wrap(task.id().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        new byte[] {9, 9, 9}); // of no format this version reads
+    d.engine.memory().drop(new org.apache.kafka.streams.processor.TaskId(0, 0));
+
+    d.advanceTo(T0 + RETENTION + 1_000);
+
+    assertThat(raw.get(Bytes.wrap(task.id().getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+        .isNull();
+    assertThat(d.record(other.id())).as("the other task is purged as usual").isNull();
+    assertThat(searchEntries()).isZero();
+    assertThat(d.read(d.topics.schedulerDlt()))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.key()).isEqualTo(task.id());
+              assertThat(
+                      new String(
+                          r.headers().lastHeader(Outputs.REASON).value(),
+                          java.nio.charset.StandardCharsets.UTF_8))
+                  .isEqualTo("purge-failed");
+            });
+  }
 }
