@@ -1,6 +1,5 @@
 package io.tasklane.chaos.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.WireCodec;
@@ -9,6 +8,7 @@ import io.tasklane.harness.Database;
 import io.tasklane.harness.TopicReader;
 import io.tasklane.outbox.JdbcTaskOutbox;
 import io.tasklane.outbox.ScheduleRequest;
+import io.tasklane.scheduler.TaskStoreRecords;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -124,14 +124,16 @@ public final class ScheduleCheck {
               if (r.value() == null) {
                 return;
               }
-              JsonNode task;
+              TaskEnvelope task;
               try {
-                task = WireCodec.mapper().readTree(r.value()).path("task");
-              } catch (java.io.IOException | RuntimeException e) {
+                task = TaskStoreRecords.envelope(r.value());
+              } catch (RuntimeException e) {
                 return;
               }
-              if (NAME.equals(task.path("headers").path(HEADER_SCHEDULE).asText(null))) {
-                made.put(task.path("id").asText(), task.path("dueAt").asLong());
+              if (task != null
+                  && task.headers() != null
+                  && NAME.equals(task.headers().get(HEADER_SCHEDULE))) {
+                made.put(task.id(), task.dueAt());
               }
             });
     new TopicReader(bootstrap, "chaos-fires-")

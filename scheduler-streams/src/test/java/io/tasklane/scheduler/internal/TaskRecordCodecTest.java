@@ -95,6 +95,20 @@ class TaskRecordCodecTest {
   }
 
   @Test
+  void inspectionToolsReadTheEnvelopeAndStateOfEitherForm() {
+    TaskRecord r = full();
+    for (byte[] value : List.of(TaskRecordCodec.encode(r), WireCodec.encode(r))) {
+      assertThat(io.tasklane.scheduler.TaskStoreRecords.envelope(value)).isEqualTo(r.task());
+      assertThat(io.tasklane.scheduler.TaskStoreRecords.state(value)).isEqualTo(r.state());
+    }
+    assertThat(io.tasklane.scheduler.TaskStoreRecords.envelope(null)).isNull();
+    assertThat(
+            io.tasklane.scheduler.TaskStoreRecords.envelope(
+                TaskRecordCodec.encode(TaskRecord.empty())))
+        .isNull();
+  }
+
+  @Test
   void aRecordOfTheEarlierJsonFormIsRead() {
     TaskRecord r = full();
     assertThat(TaskRecordCodec.decode(WireCodec.encode(r))).isEqualTo(r);
