@@ -117,6 +117,23 @@ class UpgradeTest {
     create.add(new NewTopic(topics.handlerDlt(UpgradeFixture.WORK), 1, (short) 1));
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.bootstrapServers()))) {
       admin.createTopics(create).all().get(30, TimeUnit.SECONDS);
+      List<String> names = create.stream().map(NewTopic::name).toList();
+      // every partition led before the first record: a produce to a partition whose leader is not
+      // known yet fails, and the idempotent producer's retries of it can fail for good
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  admin
+                      .describeTopics(names)
+                      .allTopicNames()
+                      .get(10, TimeUnit.SECONDS)
+                      .values()
+                      .forEach(
+                          d ->
+                              d.partitions()
+                                  .forEach(
+                                      pi -> assertThat(pi.leader()).as(d.name()).isNotNull())));
     }
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
@@ -131,12 +148,13 @@ class UpgradeTest {
       List<UpgradeFixture.Line> lines =
           new ArrayList<>(UpgradeFixture.read(release, "changelogs.jsonl"));
       lines.addAll(UpgradeFixture.read(release, "dispatches.jsonl"));
-      for (UpgradeFixture.Line l : lines) {
-        producer.send(
-            new ProducerRecord<>(
-                topicOf.get(l.topic()), l.partition(), l.timestamp(), l.key(), l.value()));
+      for (UpgradeFixture.Line l : lines) { // one at a time: each partition's records in order
+        producer
+            .send(
+                new ProducerRecord<>(
+                    topicOf.get(l.topic()), l.partition(), l.timestamp(), l.key(), l.value()))
+            .get(30, TimeUnit.SECONDS);
       }
-      producer.flush();
     }
   }
 
