@@ -57,21 +57,6 @@ final class DueIndexKey {
             .array());
   }
 
-  /** The first possible queue key of {@code handler}. */
-  static Bytes queueFrom(String handler) {
-    return queuePrefix(handler, (byte) 0);
-  }
-
-  /** A key after every queue key of {@code handler} and before the next handler's. */
-  static Bytes queueTo(String handler) {
-    return queuePrefix(handler, (byte) 1);
-  }
-
-  private static Bytes queuePrefix(String handler, byte last) {
-    byte[] h = handler.getBytes(StandardCharsets.UTF_8);
-    return Bytes.wrap(ByteBuffer.allocate(2 + h.length).put((byte) 0xFF).put(h).put(last).array());
-  }
-
   /** The handler of a queue key, or null for a timer key. */
   static String queueHandler(Bytes key) {
     byte[] k = key.get();
