@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Cancel, operator commands and the dependency protocol, applied to the stores of one stream task.
- * Unknown or inapplicable commands are counted and ignored.
+ * Cancel, operator commands and the dependency protocol, part of the {@link TaskLifecycle}. Unknown
+ * or inapplicable commands are counted and ignored. Used on the stream task's thread only.
  */
 final class Commands {
   private static final Set<TaskState> WAITING_TO_RUN =
@@ -19,16 +19,18 @@ final class Commands {
   /** How a refused waiter's reason starts (and how its DEAD record's error type reads). */
   static final String TOO_MANY_WAITERS = "too many waiters: ";
 
-  private final TaskMachine machine;
+  private final TaskLifecycle owner;
   private final TaskStore store;
   private final Engine engine;
+  private final Transitions transitions;
   private final CycleProbes probes;
 
-  Commands(TaskMachine machine) {
-    this.machine = machine;
-    this.store = machine.store;
-    this.engine = machine.engine;
-    this.probes = new CycleProbes(machine);
+  Commands(TaskLifecycle owner, TaskStore store) {
+    this.owner = owner;
+    this.store = store;
+    this.engine = owner.engine;
+    this.transitions = owner.transitions;
+    this.probes = new CycleProbes(owner);
   }
 
   /**
@@ -41,22 +43,22 @@ final class Commands {
     String why = reason == null ? "cancelled" : "cancelled: " + reason;
     if (previous == null || previous.isPlaceholder()) {
       TaskRecord.Edit e = (previous == null ? TaskRecord.empty() : previous).edit();
-      machine.finish(e, id, TaskState.CANCELLED, why + " (before the task arrived)", now);
-      store.put(id, previous, e.build());
+      transitions.finish(e, id, TaskState.CANCELLED, why + " (before the task arrived)", now);
+      owner.commit(id, previous, e);
       engine.metrics().count(SchedulerEvent.CANCEL_EARLY);
       return;
     }
     if (previous.state().isTerminal()) {
-      store.reassertTimer(id, previous);
+      owner.reassert(id, previous);
       engine.metrics().count(SchedulerEvent.CANCEL_IGNORED);
       return;
     }
     TaskRecord.Edit e = previous.edit();
-    machine.finish(e, id, TaskState.CANCELLED, why, now);
-    store.put(id, previous, e.build());
+    transitions.finish(e, id, TaskState.CANCELLED, why, now);
+    owner.commit(id, previous, e);
     engine.metrics().count(SchedulerEvent.CANCELLED);
     if (previous.state() == TaskState.DISPATCHED) {
-      machine.out.interrupt(TaskInterrupt.of(id, previous.attempt(), why, now), now);
+      owner.out.interrupt(TaskInterrupt.of(id, previous.attempt(), why, now), now);
       engine.metrics().count(SchedulerEvent.INTERRUPT_SENT);
     }
   }
@@ -73,8 +75,8 @@ final class Commands {
     e.snoozes = 0;
     e.finishedAt = 0;
     e.reason = null;
-    machine.schedule(e, TaskState.PENDING, now, now);
-    store.put(id, previous, e.build());
+    transitions.schedule(e, TaskState.PENDING, now, now);
+    owner.commit(id, previous, e);
   }
 
   /** Runs a PENDING, RETRYING or NO_HANDLER task now. */
@@ -90,8 +92,8 @@ final class Commands {
       return;
     }
     TaskRecord.Edit e = previous.edit();
-    machine.schedule(e, previous.state(), now, now);
-    store.put(id, previous, e.build());
+    transitions.schedule(e, previous.state(), now, now);
+    owner.commit(id, previous, e);
   }
 
   /** Forgets a DEAD task now instead of at the end of its retention. */
@@ -101,7 +103,7 @@ final class Commands {
       engine.metrics().count(SchedulerEvent.DISCARD_IGNORED);
       return;
     }
-    store.delete(id, previous);
+    owner.forget(id, previous);
   }
 
   /**
@@ -112,7 +114,7 @@ final class Commands {
     String id = await.id();
     TaskRecord previous = store.get(id);
     if (previous != null && previous.state() != null && previous.state().isTerminal()) {
-      machine.out.control(
+      owner.out.control(
           await.waiterRoutingKey(),
           ControlCommand.DependencyDone.of(
               await.waiterId(), id, previous.state(), previous.reason()),
@@ -140,7 +142,7 @@ final class Commands {
         probes.forward(e, id, await, now);
       }
     }
-    store.put(id, previous, e.build());
+    owner.commit(id, previous, e);
   }
 
   /**
@@ -156,7 +158,7 @@ final class Commands {
             + " already has "
             + cap
             + " waiting tasks, the limit (tasklane.scheduler.max-waiters-per-task)";
-    machine.out.control(
+    owner.out.control(
         await.waiterRoutingKey(),
         ControlCommand.DependencyDone.of(await.waiterId(), id, TaskState.DEAD, reason),
         now);
@@ -180,7 +182,7 @@ final class Commands {
     }
     if (done.state() == null || !done.state().isTerminal()) {
       String dep = done.dependencyId();
-      machine.out.control(dep, ControlCommand.Await.of(dep, id, previous.task().routingKey()), now);
+      owner.out.control(dep, ControlCommand.Await.of(dep, id, previous.task().routingKey()), now);
       return;
     }
     TaskRecord.Edit e = previous.edit();
@@ -188,11 +190,11 @@ final class Commands {
       e.waitingOn.remove(done.dependencyId());
       e.updatedAt = now;
       if (e.waitingOn.isEmpty()) {
-        machine.schedule(e, TaskState.PENDING, e.task.dueAt(), now);
+        transitions.schedule(e, TaskState.PENDING, e.task.dueAt(), now);
       }
     } else if (done.reason() != null && done.reason().startsWith(TOO_MANY_WAITERS)) {
       String reason = done.reason();
-      machine.dead(e, id, new ErrorInfo("waiter-cap", reason, null), reason, now);
+      transitions.dead(e, id, new ErrorInfo("waiter-cap", reason, null), reason, now);
     } else {
       String reason =
           "dependency "
@@ -200,9 +202,9 @@ final class Commands {
               + " is "
               + done.state()
               + (done.reason() == null ? "" : " (" + done.reason() + ")");
-      machine.dead(e, id, new ErrorInfo("dependency", reason, null), reason, now);
+      transitions.dead(e, id, new ErrorInfo("dependency", reason, null), reason, now);
     }
-    store.put(id, previous, e.build());
+    owner.commit(id, previous, e);
   }
 
   /**
@@ -220,7 +222,7 @@ final class Commands {
       TaskRecord dependency = store.get(a.id());
       boolean finished =
           dependency != null && dependency.state() != null && dependency.state().isTerminal();
-      machine.out.control(
+      owner.out.control(
           a.waiterRoutingKey(),
           ControlCommand.DependencyDone.of(
               a.waiterId(),

@@ -9,7 +9,7 @@ import java.util.List;
  * Dependency-cycle detection by edge chasing: an {@code await} that reaches a WAITING task is
  * passed on to that task's own open dependencies with the waiter appended to its path; a task that
  * finds itself on the path closes a cycle. Why this finds every cycle: docs/scheduler-streams.md.
- * Used on one stream thread only.
+ * Part of the {@link TaskLifecycle}; used on one stream thread only.
  */
 final class CycleProbes {
   /**
@@ -21,10 +21,10 @@ final class CycleProbes {
 
   static final String ERROR_TYPE = "dependency-cycle";
 
-  private final TaskMachine machine;
+  private final TaskLifecycle owner;
 
-  CycleProbes(TaskMachine machine) {
-    this.machine = machine;
+  CycleProbes(TaskLifecycle owner) {
+    this.owner = owner;
   }
 
   /**
@@ -48,8 +48,8 @@ final class CycleProbes {
   /** WAITING task {@code id} is on a cycle: DEAD, and its waiters (the cycle's others) told. */
   void fail(TaskRecord.Edit e, String id, List<String> cycle, long now) {
     String reason = "dependency cycle: " + String.join(" → ", cycle);
-    machine.dead(e, id, new ErrorInfo(ERROR_TYPE, reason, null), reason, now);
-    machine.engine.metrics().count(SchedulerEvent.DEPENDENCY_CYCLE);
+    owner.transitions.dead(e, id, new ErrorInfo(ERROR_TYPE, reason, null), reason, now);
+    owner.engine.metrics().count(SchedulerEvent.DEPENDENCY_CYCLE);
   }
 
   /** Passes {@code await} on from WAITING task {@code id} to each of its open dependencies. */
@@ -57,7 +57,7 @@ final class CycleProbes {
     List<String> path = new ArrayList<>(await.path());
     path.add(await.waiterId());
     if (path.size() > ControlCommand.Await.MAX_PROBE_PATH) {
-      machine.engine.metrics().count(SchedulerEvent.DEPENDENCY_PROBE_DROPPED);
+      owner.engine.metrics().count(SchedulerEvent.DEPENDENCY_PROBE_DROPPED);
       return;
     }
     String initiator = path.get(0);
@@ -69,7 +69,7 @@ final class CycleProbes {
       e.probes.remove(0);
     }
     for (String dep : e.waitingOn) {
-      machine.out.control(dep, ControlCommand.Await.probe(dep, id, e.task.routingKey(), path), now);
+      owner.out.control(dep, ControlCommand.Await.probe(dep, id, e.task.routingKey(), path), now);
     }
   }
 }

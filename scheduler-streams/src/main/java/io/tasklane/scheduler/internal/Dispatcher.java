@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * this partition; each tick the punctuator releases queued tasks into the free slots ({@link
  * #releaseQueued}). A paused handler's due tasks ({@link HandlerPauses}) wait in its queue the same
  * way, and its queue is not released until it is resumed: the index scan never sees them again, so
- * a paused handler costs the other handlers nothing. Used on the stream task's thread (processing
- * and punctuation); the dispatch record goes out with the commit that stores the DISPATCHED record.
+ * a paused handler costs the other handlers nothing. Part of the {@link TaskLifecycle}; used on the
+ * stream task's thread (processing and punctuation); the dispatch record goes out with the commit
+ * that stores the DISPATCHED record.
  */
 final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -33,12 +34,14 @@ final class Dispatcher {
     void failed(String id, Bytes key, long now, RuntimeException error);
   }
 
+  private final TaskLifecycle owner;
   private final TaskStore store;
   private final Engine engine;
   private final Outputs out;
   private long ticks;
 
-  Dispatcher(TaskStore store, Engine engine, Outputs out) {
+  Dispatcher(TaskLifecycle owner, TaskStore store, Engine engine, Outputs out) {
+    this.owner = owner;
     this.store = store;
     this.engine = engine;
     this.out = out;
@@ -81,7 +84,7 @@ final class Dispatcher {
       return;
     }
     e.attempt++;
-    // a schedule fire sent ahead (TaskMachine.schedule) starts at its instant, not now
+    // a schedule fire sent ahead (Transitions.schedule) starts at its instant, not now
     Long notBefore = e.dueAt > now ? e.dueAt : null;
     long start = notBefore == null ? now : notBefore;
     e.deadline = start + e.task.timeoutMs() + engine.settings().timeoutGraceMs();
@@ -184,12 +187,12 @@ final class Dispatcher {
     String id = TaskIndexKey.taskId(key);
     TaskRecord previous = store.get(id);
     if (!FlowControlQueues.isQueuedUnder(previous, id, key)) {
-      store.removeQueueEntry(key);
+      owner.removeQueueEntry(key);
       engine.metrics().count(SchedulerEvent.TIMER_STALE);
       return;
     }
     TaskRecord.Edit e = previous.edit().noTimer();
     dispatchOrPark(e, now, true);
-    store.put(id, previous, e.build());
+    owner.commit(id, previous, e);
   }
 }

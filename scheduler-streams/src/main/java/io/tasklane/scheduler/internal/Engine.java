@@ -14,7 +14,7 @@ import java.util.random.RandomGenerator;
  * @param handlerTopics which handler and DLT topics exist
  * @param metrics where counts go
  * @param random the jitter source, asked on the stream thread at each use
- * @param memory what each stream task of this process keeps in memory beside its stores
+ * @param memory what the stream tasks of this process share (alerts, input accounting)
  * @param workers the handlers' live workers and partitions, for schedule fires
  * @param spans the admission and dispatch spans (no-ops unless tracing is configured)
  * @param pauses the handlers an operator paused (their due tasks are held)
@@ -27,7 +27,7 @@ public record Engine(
     HandlerTopics handlerTopics,
     SchedulerMetrics metrics,
     Supplier<RandomGenerator> random,
-    TaskMemory.Registry memory,
+    TaskMemory.Shared memory,
     HandlerWorkers workers,
     TaskSpans spans,
     HandlerPauses pauses,
@@ -47,7 +47,7 @@ public record Engine(
         handlerTopics,
         metrics,
         random,
-        new TaskMemory.Registry(),
+        new TaskMemory.Shared(),
         workers,
         new TaskSpans(Tracing.off()),
         HandlerPauses.NONE,

@@ -22,16 +22,16 @@ final class ScheduleMachine {
   private static final Logger LOG = LoggerFactory.getLogger(ScheduleMachine.class);
 
   /** Header naming the schedule a fire's task came from. */
-  static final String HEADER_SCHEDULE = "tasklane.schedule";
+  static final String HEADER_SCHEDULE = TaskHeaders.SCHEDULE;
 
   /** Header with the fire instant (epoch millis) of a fire's task. */
-  static final String HEADER_FIRE_TIME = "tasklane.fire-time";
+  static final String HEADER_FIRE_TIME = TaskHeaders.FIRE_TIME;
 
   /** Header with the fire's id, which its finished-task notices name. */
-  static final String HEADER_FIRE_ID = "tasklane.fire-id";
+  static final String HEADER_FIRE_ID = TaskHeaders.FIRE_ID;
 
   /** Header with the parent fire's id on the tasks of a child schedule's fire. */
-  static final String HEADER_PARENT_FIRE = "tasklane.parent-fire";
+  static final String HEADER_PARENT_FIRE = TaskHeaders.PARENT_FIRE;
 
   private final ScheduleStore store;
   private final Engine engine;

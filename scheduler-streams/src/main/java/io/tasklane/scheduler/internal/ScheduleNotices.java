@@ -53,6 +53,18 @@ final class ScheduleNotices {
   }
 
   /**
+   * The schedules' listener of finished tasks in stream task {@code partition}: a notice it may
+   * apply here goes {@link #localFirst}, any other through {@code <ns>.tasks}.
+   */
+  static Transitions.FinishListener listener(
+      int partition, int partitions, ScheduleMachine schedules, Outputs out) {
+    Sink local = localFirst(partition, partitions, schedules, out);
+    Sink topic = topic(out);
+    return (task, id, state, reason, now, here) ->
+        finished(task, id, state, reason, now, here ? local : topic);
+  }
+
+  /**
    * The notice of a fire's task {@code id} that reached {@code state}, when it is one, to {@code
    * sink}.
    */

@@ -1,8 +1,8 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.ScheduleDefinition;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -10,17 +10,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The schedules of one stream task ({@link Stores#SCHEDULES}), their logged fires ({@link FireLog})
  * and their timers, which live in the task timers' {@link DueIndex} as {@link TimerKind#SCHEDULE}
  * entries under {@link #TIMER_PREFIX} and the name (task ids are UUIDs, so they never collide).
- * Writing a state also moves its timer's entry. One instance per processor, opened in its {@code
- * init}; used on the stream task's thread only; a state, its logged fires and then its timer entry
- * are written through to RocksDB and the changelogs at once (under {@code exactly_once_v2} all in
- * the commit's transaction; {@link Stores}). The states the stream task's stores read or wrote last
- * are kept decoded in its {@link TaskMemory}, so a schedule that fires often is not decoded from
- * JSON at every fire.
+ * Writing a state also moves its timer's entry. One instance per stream task, opened with it; used
+ * on the stream task's thread only; a state, its logged fires and then its timer entry are written
+ * through to RocksDB and the changelogs at once (under {@code exactly_once_v2} all in the commit's
+ * transaction; {@link Stores}). The states it read or wrote last are kept decoded, so a schedule
+ * that fires often is not decoded from JSON at every fire.
  */
 final class ScheduleStore {
   /**
-   * How many schedule states {@link TaskMemory#schedules} keeps: the schedules of a partition that
-   * fire every few seconds, so that a fire does not decode its schedule's state from the store.
+   * How many schedule states {@link #recent} keeps: the schedules of a partition that fire every
+   * few seconds, so that a fire does not decode its schedule's state from the store.
    */
   static final int RECENT_STATES = 2_048;
 
@@ -31,30 +30,40 @@ final class ScheduleStore {
   private final FireLog log;
   private final DueIndex index;
   private final long leadMs;
-  private final TaskMemory.Registry memories;
-  private final TaskId task;
 
   /**
-   * @param memories the process's task memories: the stream task's one learns of every schedule
-   *     timer written, so that its punctuator does not skip it
+   * The schedule states read or written last, the newest {@link #RECENT_STATES}: each equals the
+   * store's value, as every write of the schedule store goes through this one instance of the
+   * stream task.
+   */
+  private final Map<String, ScheduleState> recent =
+      new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ScheduleState> eldest) {
+          return size() > RECENT_STATES;
+        }
+      };
+
+  /**
+   * @param index the stream task's due-index, shared with its tasks' timers, so that its punctuator
+   *     learns of every schedule timer written
    * @param leadMs {@code schedule-lead}: how long before its instant an {@code ALLOW} schedule's
    *     timer fires
    */
-  ScheduleStore(ProcessingContext context, TaskMemory.Registry memories, long leadMs) {
+  ScheduleStore(ProcessingContext context, DueIndex index, long leadMs) {
     this.leadMs = leadMs;
     this.schedules = context.getStateStore(Stores.SCHEDULES);
     this.log = new FireLog(context.getStateStore(Stores.SCHEDULE_FIRES));
-    this.memories = memories;
-    this.task = context.taskId();
-    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), () -> memories.of(task));
+    this.index = index;
   }
 
-  /**
-   * The states read or written last through a store of this stream task ({@link
-   * TaskMemory#schedules}), so that a schedule that fires often is not decoded at every fire.
-   */
   private Map<String, ScheduleState> recent() {
-    return memories.of(task).schedules;
+    return recent;
+  }
+
+  /** Forgets the decoded states, as when the stream task reopens (tests). */
+  void forgetMemory() {
+    recent.clear();
   }
 
   /** The due-index id of schedule {@code name}'s timer. */

@@ -256,7 +256,7 @@ public final class SchedulerRuntime {
             watcher,
             metrics,
             ThreadLocalRandom::current,
-            new TaskMemory.Registry(alerts),
+            new TaskMemory.Shared(alerts),
             workers,
             new TaskSpans(tracing),
             handlerSettings,

@@ -41,9 +41,7 @@ public final class Stores {
   static final String SOURCE_RESULTS = "source-results";
   static final String SOURCE_CONTROL = "source-control";
   static final String SOURCE_DEPENDENCIES = "source-dependencies";
-  static final String ADMISSION = "admission";
-  static final String RESULTS = "results";
-  static final String CONTROL = "control";
+  static final String TASK_PROCESSOR = "tasks";
   static final String SOURCE_LOGS = "source-logs";
   static final String LOGS = "logs";
   static final String SINK_DISPATCH = "sink-dispatch";

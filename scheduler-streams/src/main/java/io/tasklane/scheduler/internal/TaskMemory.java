@@ -4,7 +4,7 @@ import io.tasklane.core.TaskState;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import org.apache.kafka.streams.processor.TaskId;
 
 /**
@@ -12,9 +12,8 @@ import org.apache.kafka.streams.processor.TaskId;
  * {@link TimerRepair} has read, and copies of what its processors wrote or read last (task records
  * and state counts), so that a read of them costs neither a RocksDB read nor a JSON decode. Derived
  * from the stores, never written to them, so a crash cannot leak a slot for longer than the process
- * lives. The task's three processors share it through their {@link TaskStore}s, which start it
- * afresh when they open (so after restoration, and again after every crash or move) and drop it
- * when they close. Used on the task's stream thread only.
+ * lives. Owned by the stream task's {@link TaskStore}, made afresh when the stream task opens (so
+ * after restoration, and again after every crash or move). Used on the task's stream thread only.
  */
 final class TaskMemory {
   /**
@@ -28,7 +27,7 @@ final class TaskMemory {
   /**
    * The DISPATCHED task records written or read last through {@link TaskStore}, the newest {@link
    * #RECENT_RECORDS}: each equals the store's value, as every write of the task store goes through
-   * a {@link TaskStore} of this stream task and updates it (records are immutable).
+   * the stream task's one {@link TaskStore}, which updates it (records are immutable).
    */
   final Map<String, TaskRecord> recent =
       new LinkedHashMap<>(256, 0.75f, false) {
@@ -51,19 +50,6 @@ final class TaskMemory {
       recent.remove(id);
     }
   }
-
-  /**
-   * The schedule states read or written last through a {@link ScheduleStore} of this stream task,
-   * the newest {@link ScheduleStore#RECENT_STATES}: each equals the store's value, as every write
-   * of the schedule store goes through a {@link ScheduleStore} of this stream task and updates it.
-   */
-  final Map<String, ScheduleState> schedules =
-      new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, ScheduleState> eldest) {
-          return size() > ScheduleStore.RECENT_STATES;
-        }
-      };
 
   /** The state counts read or written so far ({@link StateCounts}), by store key. */
   final Map<String, Long> counts = new HashMap<>();
@@ -144,25 +130,29 @@ final class TaskMemory {
     }
   }
 
-  /** The memories of the stream tasks of one process, by task id. Thread-safe. */
-  static final class Registry {
-    private final Map<TaskId, TaskMemory> memories = new ConcurrentHashMap<>();
+  /**
+   * What the stream tasks of one process share: the alerts their transitions raise and each stream
+   * thread's input accounting. Holds no state of any stream task: each {@link TaskLifecycle} keeps
+   * its own memory. Thread-safe.
+   */
+  static final class Shared {
     private final ThreadLocal<ThreadInput> input = ThreadLocal.withInitial(ThreadInput::new);
     private final Alerts alerts;
+    private volatile BiConsumer<TaskId, Runnable> opened = (task, forget) -> {};
 
-    /** Memories whose transitions raise no alerts. */
-    Registry() {
+    /** Stream tasks whose transitions raise no alerts. */
+    Shared() {
       this(Alerts.OFF);
     }
 
-    /** Memories whose transitions raise {@code alerts}. */
-    Registry(Alerts alerts) {
+    /** Stream tasks whose transitions raise {@code alerts}. */
+    Shared(Alerts alerts) {
       this.alerts = alerts;
     }
 
-    /** The memory of {@code task}; a new one after {@link #drop}. */
-    TaskMemory of(TaskId task) {
-      return memories.computeIfAbsent(task, t -> new TaskMemory(alerts));
+    /** A new, empty memory for a stream task that opens. */
+    TaskMemory open() {
+      return new TaskMemory(alerts);
     }
 
     /** The input record accounting of the calling stream thread. */
@@ -170,9 +160,18 @@ final class TaskMemory {
       return input.get();
     }
 
-    /** Forgets the memory of {@code task}: it is derived from the stores again when next asked. */
-    void drop(TaskId task) {
-      memories.remove(task);
+    /**
+     * Stream task {@code task} opened; {@code forgetMemory} makes it derive what it keeps in memory
+     * from its stores again, as a reopen after a crash or a move does. Tells the listener set with
+     * {@link #onOpened} (tests); nothing is kept here.
+     */
+    void opened(TaskId task, Runnable forgetMemory) {
+      opened.accept(task, forgetMemory);
+    }
+
+    /** Who is told when a stream task opens (tests). */
+    void onOpened(BiConsumer<TaskId, Runnable> listener) {
+      this.opened = listener;
     }
   }
 }

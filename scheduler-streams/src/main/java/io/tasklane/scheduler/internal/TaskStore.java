@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * entry in the {@link DueIndex} (a time key, or a queue key), its search entry and {@link
  * StateCounts} ({@link TaskIndex}), its handler's load in the {@link FlowControlQueues} and the
  * report figures ({@link ReportRecorder}), so none of them drifts from the records; the {@link
- * TimerRepair} writes back entries a crash lost. One instance per processor, opened in the
- * processor's {@code init} and closed in its {@code close}, used on the stream task's thread only
+ * TimerRepair} writes back entries a crash lost. One instance per stream task, owned by its {@link
+ * TaskLifecycle} (the only class that writes through it), used on the stream task's thread only
  * (processing and punctuation). A record and then its due-index and search entries are written
  * through to RocksDB and the changelogs at once, so no index leads its record; the counts go to
  * their store's cache and reach the changelog at the next commit (under {@code exactly_once_v2} all
@@ -31,18 +31,19 @@ final class TaskStore {
   private final FlowControlQueues queues;
   private final TimerRepair repair;
   private final FinishedPurge purge;
-  private final TaskMemory.Registry memories;
+  private final TaskMemory.Shared shared;
   private final TaskId taskId;
+  private TaskMemory memory;
   private final Map<ReportGrain, WindowStore<String, byte[]>> reports;
 
   /**
-   * Opens the stores of the processor's stream task; the task's {@link TaskMemory} is derived
-   * afresh from them (they were just restored, or the task moved or crashed).
+   * Opens the stores of the stream task; its {@link TaskMemory} is derived afresh from them (they
+   * were just restored, or the task moved or crashed).
    */
-  TaskStore(ProcessingContext context, TaskMemory.Registry memories) {
-    this.memories = memories;
+  TaskStore(ProcessingContext context, TaskMemory.Shared shared) {
+    this.shared = shared;
     this.taskId = context.taskId();
-    memories.drop(taskId);
+    this.memory = shared.open();
     this.tasks = context.getStateStore(Stores.TASKS);
     this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), this::memory);
     this.search =
@@ -59,8 +60,8 @@ final class TaskStore {
   }
 
   /**
-   * The processor closes (task moved, crashed or shut down): the report figures not yet merged are
-   * merged (best effort), and the task's memory is dropped.
+   * The stream task closes (moved, crashed or shut down): the report figures not yet merged are
+   * merged (best effort).
    */
   void close() {
     try {
@@ -69,7 +70,19 @@ final class TaskStore {
     } catch (RuntimeException e) {
       LOG.debug("report figures of {} not merged at close: {}", taskId, e.toString());
     }
-    memories.drop(taskId);
+  }
+
+  /**
+   * Forgets what the stream task keeps in memory, to be derived from the stores again, as when it
+   * reopens after a crash or a move (tests).
+   */
+  void forgetMemory() {
+    memory = shared.open();
+  }
+
+  /** The due-index the schedules' timers share with the tasks'. */
+  DueIndex dueIndex() {
+    return index;
   }
 
   /**
@@ -294,6 +307,6 @@ final class TaskStore {
   }
 
   private TaskMemory memory() {
-    return memories.of(taskId);
+    return memory;
   }
 }

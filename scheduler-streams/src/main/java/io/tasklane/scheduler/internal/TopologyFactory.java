@@ -9,16 +9,17 @@ import org.apache.kafka.streams.Topology;
 
 /**
  * Builds the scheduler topology: one sub-topology reading {@code tasks}, {@code results}, {@code
- * control} and {@code dependencies} (co-partitioned; the last two feed one processor) into three
- * processors that share the task, due-index and state-count stores, with sinks for dispatches, dead
- * letters, control records (the dependency protocol to {@code dependencies}, which only the
- * scheduler may write; a schedule's overlap cancel to {@code control}), the scheduler's own DLT
- * (records it could not decode or apply) and {@code tasks} (the shard tasks of recurring schedules'
- * fires, and the notices of finished shard tasks, which travel keyed by the schedule's name to the
- * partition that owns it; schedules live in a store shared by the three processors, their finished
- * fires in a second one, and an unsharded fire's task is admitted where its schedule lives), and
- * {@code interrupts} (the running attempts of cancelled tasks). A second sub-topology keeps the
- * handlers' log lines of {@code logs} by task id ({@link LogProcessor}).
+ * control} and {@code dependencies} (co-partitioned) into one processor ({@link TaskProcessor})
+ * that owns the task, due-index, search, state-count and schedule stores of its stream task, with
+ * sinks for dispatches, dead letters, control records (the dependency protocol to {@code
+ * dependencies}, which only the scheduler may write; a schedule's overlap cancel to {@code
+ * control}), the scheduler's own DLT (records it could not decode or apply) and {@code tasks} (the
+ * shard tasks of recurring schedules' fires, and the notices of finished shard tasks, which travel
+ * keyed by the schedule's name to the partition that owns it; schedules live in a store shared by
+ * the three processors, their finished fires in a second one, and an unsharded fire's task is
+ * admitted where its schedule lives), and {@code interrupts} (the running attempts of cancelled
+ * tasks). A second sub-topology keeps the handlers' log lines of {@code logs} by task id ({@link
+ * LogProcessor}).
  */
 public final class TopologyFactory {
   private TopologyFactory() {}
@@ -46,14 +47,14 @@ public final class TopologyFactory {
         Serdes.String().deserializer(),
         Serdes.ByteArray().deserializer(),
         engine.topics().dependencies());
-    t.addProcessor(Stores.ADMISSION, () -> new AdmissionProcessor(engine), Stores.SOURCE_TASKS);
-    t.addProcessor(Stores.RESULTS, () -> new ResultProcessor(engine), Stores.SOURCE_RESULTS);
     t.addProcessor(
-        Stores.CONTROL,
-        () -> new ControlProcessor(engine),
+        Stores.TASK_PROCESSOR,
+        () -> new TaskProcessor(engine),
+        Stores.SOURCE_TASKS,
+        Stores.SOURCE_RESULTS,
         Stores.SOURCE_CONTROL,
         Stores.SOURCE_DEPENDENCIES);
-    String[] processors = {Stores.ADMISSION, Stores.RESULTS, Stores.CONTROL};
+    String[] processors = {Stores.TASK_PROCESSOR};
     t.addStateStore(Stores.tasks(), processors);
     t.addStateStore(Stores.dueIndex(), processors);
     t.addStateStore(Stores.stateCounts(), processors);

@@ -120,7 +120,7 @@ class DispatchTest {
     org.apache.kafka.streams.state.KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]>
         search = d.driver.getKeyValueStore(Stores.TASK_INDEX);
     search.delete(TaskIndexKey.of(b.id(), d.record(b.id())));
-    d.engine.memory().drop(new org.apache.kafka.streams.processor.TaskId(0, 0)); // a reopen
+    d.reopen(new org.apache.kafka.streams.processor.TaskId(0, 0)); // a reopen
 
     d.advance(5_000 + 10_000 + 1_000); // timeoutMs + timeout-grace, and a tick
     for (TaskEnvelope t : java.util.List.of(a, b)) {

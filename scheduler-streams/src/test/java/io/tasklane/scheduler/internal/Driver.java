@@ -50,6 +50,10 @@ final class Driver implements AutoCloseable {
 
   final TestWorkers workers = new TestWorkers();
 
+  /** How each stream task opened forgets what it keeps in memory ({@link #reopen}). */
+  private final java.util.Map<org.apache.kafka.streams.processor.TaskId, Runnable> reopens =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /**
    * The engine's nano clock ({@link TimerShare}): each reading moves it on by {@link #nanoStep}, so
    * a test makes every timer fired cost that much of a tick's share (0: timers cost nothing).
@@ -96,7 +100,7 @@ final class Driver implements AutoCloseable {
         maxDispatched,
         healTimers,
         maxWaiters,
-        new TaskMemory.Registry(),
+        new TaskMemory.Shared(),
         Duration.ZERO);
   }
 
@@ -108,7 +112,7 @@ final class Driver implements AutoCloseable {
         1_000,
         true,
         EngineSettings.DEFAULT_MAX_WAITERS_PER_TASK,
-        new TaskMemory.Registry(),
+        new TaskMemory.Shared(),
         lead);
   }
 
@@ -120,7 +124,7 @@ final class Driver implements AutoCloseable {
         1000,
         true,
         EngineSettings.DEFAULT_MAX_WAITERS_PER_TASK,
-        new TaskMemory.Registry(alerts),
+        new TaskMemory.Shared(alerts),
         Duration.ZERO);
   }
 
@@ -130,7 +134,7 @@ final class Driver implements AutoCloseable {
       int maxDispatched,
       boolean healTimers,
       int maxWaiters,
-      TaskMemory.Registry memories,
+      TaskMemory.Shared memories,
       Duration scheduleLead) {
     settings =
         EngineSettings.builder()
@@ -148,6 +152,7 @@ final class Driver implements AutoCloseable {
             .build();
     known.topics.add(topics.handler(HANDLER));
     known.topics.add(topics.handlerDlt(HANDLER));
+    memories.onOpened(reopens::put);
     engine =
         new Engine(
             topics,
@@ -365,5 +370,17 @@ final class Driver implements AutoCloseable {
     KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> log =
         driver.getKeyValueStore(Stores.SCHEDULE_FIRES);
     return s == null ? null : FireLog.withHistory(log, name, s, FireHistory.KEEP);
+  }
+
+  /**
+   * Makes stream task {@code task} derive what it keeps in memory from its stores again, as it does
+   * when it reopens after a crash, a move or a restart (its stores stay as they are).
+   */
+  void reopen(org.apache.kafka.streams.processor.TaskId task) {
+    Runnable forget = reopens.get(task);
+    if (forget == null) {
+      throw new IllegalStateException("stream task " + task + " has not opened");
+    }
+    forget.run();
   }
 }

@@ -24,7 +24,7 @@ class DuplicateConflictTest {
   @TempDir Path dir;
   Driver d;
   ListAppender<ILoggingEvent> log = new ListAppender<>();
-  Logger logger = (Logger) LoggerFactory.getLogger(AdmissionProcessor.class);
+  Logger logger = (Logger) LoggerFactory.getLogger(Admissions.class);
 
   @BeforeEach
   void start() {

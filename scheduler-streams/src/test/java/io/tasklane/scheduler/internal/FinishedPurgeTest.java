@@ -144,7 +144,7 @@ class FinishedPurgeTest {
     raw.put(
         Bytes.wrap(task.id().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
         new byte[] {9, 9, 9}); // of no format this version reads
-    d.engine.memory().drop(new org.apache.kafka.streams.processor.TaskId(0, 0));
+    d.reopen(new org.apache.kafka.streams.processor.TaskId(0, 0));
 
     d.advanceTo(T0 + RETENTION + 1_000);
 

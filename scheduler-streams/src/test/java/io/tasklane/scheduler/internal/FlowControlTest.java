@@ -142,7 +142,7 @@ class FlowControlTest {
     List<TaskEnvelope> sent = sendDue(6);
     List<Dispatch> out = d.dispatches();
 
-    d.engine.memory().drop(new TaskId(0, 0)); // what a crash, move or restart does
+    d.reopen(new TaskId(0, 0)); // what a crash, move or restart does
     succeed(out.get(0));
     d.advance(100);
 
@@ -178,7 +178,7 @@ class FlowControlTest {
     // What a crash between the stores' flushes can leave: a second, older deadline entry.
     KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
     index.put(DueIndexKey.of(T0 + 999_999, out.get(0).id()), new byte[] {TimerKind.DEADLINE.code});
-    d.engine.memory().drop(new TaskId(0, 0));
+    d.reopen(new TaskId(0, 0));
     d.advance(100); // counted again while that task is still out
 
     succeed(out.get(1));
@@ -197,7 +197,7 @@ class FlowControlTest {
     search.put(
         TaskIndexKey.of(TaskState.DISPATCHED, first.task().handler(), T0 - 5_000, first.id()),
         new byte[8]);
-    d.engine.memory().drop(new TaskId(0, 0));
+    d.reopen(new TaskId(0, 0));
     d.advance(100); // counted again from the search index while that task is still out
 
     succeed(out.get(1));
@@ -230,7 +230,7 @@ class FlowControlTest {
     d.send(task);
     KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.DUE_INDEX);
     index.delete(DueIndexKey.of(dueAt, task.id()));
-    d.engine.memory().drop(new TaskId(0, 0));
+    d.reopen(new TaskId(0, 0));
     return task;
   }
 
@@ -259,7 +259,7 @@ class FlowControlTest {
     for (String lost : java.util.List.of(byKey.get(0), byKey.get(1_999), byKey.get(2_499))) {
       index.delete(DueIndexKey.of(T0 + 30_000, lost));
     }
-    d.engine.memory().drop(new TaskId(0, 0));
+    d.reopen(new TaskId(0, 0));
 
     for (int i = 0; i < 310; i++) {
       d.advance(100);
@@ -341,7 +341,7 @@ class FlowControlTest {
           DueIndexKey.queued(Driver.HANDLER, r.timerAt(), t.id()),
           new byte[] {TimerKind.QUEUED.code});
     }
-    d.engine.memory().drop(new TaskId(0, 0)); // the new version opens the stream task
+    d.reopen(new TaskId(0, 0)); // the new version opens the stream task
 
     succeed(out.get(0));
     d.advance(100);

@@ -188,9 +188,7 @@ class ForgedResultTest {
     TaskRecord.Edit legacy = store.get(task.id()).edit();
     legacy.nonce = null; // as a scheduler without nonces stored it
     store.put(task.id(), legacy.build());
-    for (int subtopology = 0; subtopology < 4; subtopology++) {
-      d.engine.memory().drop(new TaskId(subtopology, 0)); // read from the store again, as restarted
-    }
+    d.reopen(new TaskId(0, 0)); // read from the store again, as restarted
     Dispatch old =
         new Dispatch(
             Wire.VERSION,

@@ -48,7 +48,7 @@ class OutputErrorsTest {
 
         @Override
         public String processorNodeId() {
-          return Stores.ADMISSION;
+          return Stores.TASK_PROCESSOR;
         }
 
         @Override

@@ -40,7 +40,7 @@ class ResentDispatchTest {
 
   /** What a crash, a move or a revived stream task does to the stream task's memory. */
   private void restart() {
-    d.engine.memory().drop(new TaskId(0, 0));
+    d.reopen(new TaskId(0, 0));
   }
 
   private TaskResult failed(Dispatch dispatch) {

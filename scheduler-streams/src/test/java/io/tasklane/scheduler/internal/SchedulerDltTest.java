@@ -110,7 +110,7 @@ class SchedulerDltTest {
 
   @Test
   void aTimerThatThrowsIsRemovedItsTaskGoesDeadAndTheOtherDueTasksStillDispatch() {
-    // A record a TaskMachine cannot dispatch (its handler is no topic name): the first due entry.
+    // A record the lifecycle cannot dispatch (its handler is no topic name): the first due entry.
     TaskEnvelope poison = withHandler("Bad Handler!", T0 + 500);
     TaskRecord.Edit e = TaskRecord.empty().edit();
     e.task = poison;

@@ -3,15 +3,13 @@ package io.tasklane.scheduler.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tasklane.core.TaskState;
-import org.apache.kafka.streams.processor.TaskId;
 import org.junit.jupiter.api.Test;
 
 class TaskMemoryTest {
   @Test
-  void aStreamTasksMemoryIsSharedUntilDroppedThenDerivedAfresh() {
-    TaskMemory.Registry registry = new TaskMemory.Registry();
-    TaskId task = new TaskId(0, 1);
-    TaskMemory first = registry.of(task);
+  void eachOpenGetsAFreshMemoryThatKeepsTheNewestDispatchedRecords() {
+    TaskMemory.Shared shared = new TaskMemory.Shared();
+    TaskMemory first = shared.open();
     first.load.markCounted();
     first.repaired = true;
     first.counts.put("PENDING", 3L);
@@ -20,11 +18,7 @@ class TaskMemoryTest {
     }
     assertThat(first.recent).hasSize(TaskMemory.RECENT_RECORDS).doesNotContainKey("t0");
 
-    assertThat(registry.of(task)).isSameAs(first);
-    assertThat(registry.of(new TaskId(0, 2))).isNotSameAs(first);
-
-    registry.drop(task);
-    TaskMemory next = registry.of(task);
+    TaskMemory next = shared.open();
     assertThat(next).isNotSameAs(first);
     assertThat(next.load.counted()).isFalse();
     assertThat(next.repaired).isFalse();
@@ -35,7 +29,7 @@ class TaskMemoryTest {
 
   @Test
   void onlyDispatchedRecordsAreKeptAndAnyOtherStateDropsTheCopy() {
-    TaskMemory memory = new TaskMemory.Registry().of(new TaskId(0, 0));
+    TaskMemory memory = new TaskMemory.Shared().open();
     TaskRecord pending = withState(TaskState.PENDING);
     TaskRecord dispatched = withState(TaskState.DISPATCHED);
 

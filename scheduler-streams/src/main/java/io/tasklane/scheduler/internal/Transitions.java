@@ -4,16 +4,16 @@ import io.tasklane.core.ControlCommand;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.Wire;
 import java.util.List;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The task lifecycle (docs/scheduler-streams.md, state machine), as the transitions every processor
- * shares:
+ * The edits every input of the {@link TaskLifecycle} shares (docs/scheduler-streams.md, state
+ * machine):
  *
  * <ul>
  *   <li>{@link #schedule}: PENDING or RETRYING with a due timer, or handed to the {@link
@@ -23,77 +23,54 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #dead}: DEAD, the last dispatch on the handler's DLT;
  *   <li>{@link #finish}: a terminal state (SUCCEEDED, DEAD, CANCELLED), kept for the retention
  *       ({@link FinishedPurge}; a task without an envelope by a purge timer), waiters told ({@link
- *       #notifyWaiters}), and a schedule fire's schedule told ({@link ScheduleNotices}).
+ *       #notifyWaiters}), and the {@link FinishListener} told (a schedule fire's schedule).
  * </ul>
  *
- * <p>A transition edits a {@link TaskRecord.Edit} and forwards records; the caller stores the
- * result with {@link TaskStore}, so the records and the stores go out in the same commit. One
- * instance per processor per stream task; used on its stream thread only (processing and
- * punctuation).
+ * <p>A transition edits a {@link TaskRecord.Edit} and forwards records; it never writes a store:
+ * the {@link TaskLifecycle} stores the result, so the records and the stores go out in the same
+ * commit. One instance per stream task, part of its lifecycle; used on its stream thread only
+ * (processing and punctuation).
  */
-final class TaskMachine {
-  private static final Logger LOG = LoggerFactory.getLogger(TaskMachine.class);
-
-  final TaskStore store;
-  final Engine engine;
-  final Outputs out;
-  final Dispatcher dispatcher;
+final class Transitions {
+  private static final Logger LOG = LoggerFactory.getLogger(Transitions.class);
 
   /**
-   * Where the notices of finished fire tasks go: through {@code <ns>.tasks} until the processor
-   * sets a sink that applies its own partition's at once ({@link ScheduleNotices#localFirst}).
+   * Told when a task reaches a terminal state, in the transition's step (stream thread): the
+   * schedules learn that a fire's task finished.
    */
-  ScheduleNotices.Sink notices;
+  @FunctionalInterface
+  interface FinishListener {
+    /**
+     * Task {@code id} ({@code task}: its envelope, null for a placeholder) reached {@code state};
+     * {@code here}: the listener may apply it in this stream task at once, else it must go through
+     * a topic (an admission may run inside the very schedule's fire).
+     */
+    void finished(
+        TaskEnvelope task, String id, TaskState state, String reason, long now, boolean here);
 
-  /** Opens the stream task's stores for a processor ({@code init}, stream thread). */
-  TaskMachine(ProcessorContext<String, Object> context, Engine engine) {
-    this.store = new TaskStore(context, engine.memory());
+    /** Tells no one. */
+    FinishListener NONE = (task, id, state, reason, now, here) -> {};
+  }
+
+  private final Engine engine;
+  private final Outputs out;
+  private final Dispatcher dispatcher;
+  private FinishListener finished = FinishListener.NONE;
+
+  Transitions(Engine engine, Outputs out, Dispatcher dispatcher) {
     this.engine = engine;
-    this.out = new Outputs(context);
-    this.dispatcher = new Dispatcher(store, engine, out);
-    this.notices = ScheduleNotices.topic(out);
+    this.out = out;
+    this.dispatcher = dispatcher;
   }
 
-  /**
-   * Opens the stream task's schedules for this processor and applies the notices of the fires kept
-   * in this partition to them at once; {@code local} admits a fire's task made here.
-   */
-  ScheduleMachine openSchedules(
-      ProcessorContext<String, Object> context, FireRunner.LocalAdmission local) {
-    ScheduleMachine schedules =
-        new ScheduleMachine(
-            new ScheduleStore(context, engine.memory(), engine.settings().scheduleLeadMs()),
-            engine,
-            out,
-            local);
-    notices =
-        ScheduleNotices.localFirst(
-            context.taskId().partition(), engine.settings().partitions(), schedules, out);
-    return schedules;
+  /** Who is told of finished tasks from now on (set once, when the schedules open). */
+  void onFinished(FinishListener listener) {
+    this.finished = listener;
   }
 
-  /**
-   * Handles an input record written at {@code timestamp}, handed at {@code now}, and accounts for
-   * its processing time on this stream thread ({@link TimerShare}).
-   */
-  void timed(long timestamp, long now, Runnable handle) {
-    store.opened(now);
-    long began = engine.nanoTime().getAsLong();
-    try {
-      handle.run();
-    } finally {
-      long end = engine.nanoTime().getAsLong();
-      engine
-          .memory()
-          .input()
-          .processed(
-              timestamp, now, end - began, end, engine.settings().punctuationInterval().toNanos());
-    }
-  }
-
-  /** The processor closes: so does its store. */
-  void close() {
-    store.close();
+  /** Tells the {@link FinishListener} that task {@code id} is (or was already) in {@code state}. */
+  void told(TaskEnvelope task, String id, TaskState state, String reason, long now, boolean here) {
+    finished.finished(task, id, state, reason, now, here);
   }
 
   /**
@@ -122,7 +99,7 @@ final class TaskMachine {
     return e.state == TaskState.PENDING
         && e.attempt == 0
         && e.dueAt - now <= engine.settings().scheduleLeadMs()
-        && e.task.headers().containsKey(ScheduleMachine.HEADER_FIRE_TIME)
+        && e.task.headers().containsKey(TaskHeaders.FIRE_TIME)
         && engine.workers().holdDispatches(e.task.handler());
   }
 
@@ -182,7 +159,7 @@ final class TaskMachine {
       e.noTimer(); // forgotten after the retention through its search entry (FinishedPurge)
     }
     notifyWaiters(e, id, state, reason, now);
-    ScheduleNotices.finished(e.task, id, state, reason, now, notices);
+    finished.finished(e.task, id, state, reason, now, true);
   }
 
   /** Answers every waiter of this task with {@code dependency-done} and forgets them. */

@@ -4,83 +4,48 @@ import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.TaskState;
-import io.tasklane.core.WireCodec;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Hop 2, {@code <ns>.results}: applies a worker's result to the current attempt. Results for
+ * A worker's result applied to the current attempt, part of the {@link TaskLifecycle}. Results for
  * unknown tasks or other attempts are counted and ignored (fencing). A result for the current
  * attempt must answer its dispatch: carry the nonce the scheduler drew for it and the task's
- * handler ({@link #mismatch}); one that does not goes to the scheduler DLT as {@code
- * result-mismatch} and leaves the task as it was, so a principal that can write results but cannot
- * read this handler's topic cannot settle its tasks.
+ * handler ({@link #mismatch}); one that does not is refused with {@link ResultMismatch} and leaves
+ * the task as it was, so a principal that can write results but cannot read this handler's topic
+ * cannot settle its tasks. Used on the stream task's thread only.
  */
-final class ResultProcessor implements Processor<String, byte[], String, Object> {
+final class Results {
+  private final TaskLifecycle owner;
+  private final TaskStore store;
   private final Engine engine;
-  private ProcessorContext<String, Object> context;
-  private TaskMachine machine;
-  private Inputs inputs;
+  private final Transitions transitions;
 
-  ResultProcessor(Engine engine) {
-    this.engine = engine;
+  Results(TaskLifecycle owner, TaskStore store) {
+    this.owner = owner;
+    this.store = store;
+    this.engine = owner.engine;
+    this.transitions = owner.transitions;
   }
 
-  @Override
-  public void init(ProcessorContext<String, Object> ctx) {
-    this.context = ctx;
-    this.machine = new TaskMachine(ctx, engine);
-    machine.openSchedules(ctx, FireRunner.LocalAdmission.NONE);
-    this.inputs = new Inputs("results", engine, machine.out);
-  }
-
-  /** The stream task closes (moved, crashed or shut down): so does its store. */
-  @Override
-  public void close() {
-    if (machine != null) {
-      machine.close();
-    }
-  }
-
-  @Override
-  public void process(Record<String, byte[]> record) {
-    machine.timed(record.timestamp(), context.currentSystemTimeMs(), () -> handle(record));
-  }
-
-  private void handle(Record<String, byte[]> record) {
-    TaskResult result = inputs.decode(record, WireCodec::decodeResult);
-    if (result == null) {
-      return;
-    }
-    long now = context.currentSystemTimeMs();
-    inputs.guard(
-        record,
-        () -> {
-          if (result.id() == null
-              || inputs.keyIs(
-                  record, machine.store.routingKeyOf(result.id()), "the routing key of its task")) {
-            apply(record, result, now);
-          }
-        });
-  }
-
-  private void apply(Record<String, byte[]> record, TaskResult r, long now) {
+  /**
+   * Applies result {@code r}.
+   *
+   * @throws ResultMismatch when it is for the current attempt but does not answer its dispatch
+   */
+  void apply(TaskResult r, long now) {
     String id = r.id();
-    TaskRecord previous = id == null ? null : machine.store.get(id);
+    TaskRecord previous = id == null ? null : store.get(id);
     if (previous == null || previous.task() == null) {
       engine.metrics().count(SchedulerEvent.RESULT_UNKNOWN);
       return;
     }
     if (r.attempt() != previous.attempt() || r.outcome() == null) {
-      machine.store.reassertTimer(id, previous);
+      owner.reassert(id, previous);
       engine.metrics().count(SchedulerEvent.RESULT_FENCED);
       return;
     }
     String mismatch = mismatch(r, previous);
     if (mismatch != null) {
-      inputs.mismatch(
-          record,
+      throw new ResultMismatch(
           mismatch,
           "result-mismatch: the result for attempt "
               + r.attempt()
@@ -89,7 +54,6 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
               + " does not answer its dispatch ("
               + describe(mismatch, r, previous)
               + "); the task is unchanged");
-      return;
     }
     TaskRecord.Edit e = previous.edit();
     String error = r.error() == null ? null : r.error().message();
@@ -97,14 +61,14 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
     if (previous.state() == TaskState.CANCELLED) {
       // Recorded for the console, but a cancelled task is never revived.
       e.endAttempt(r.attempt(), now, outcome + " (after cancel)", error, r.worker());
-      machine.store.put(id, previous, e.build());
+      owner.commit(id, previous, e);
       engine.metrics().count(SchedulerEvent.RESULT_AFTER_CANCEL);
       return;
     }
     boolean lateSuccess =
         previous.state() == TaskState.RETRYING && r.outcome() == io.tasklane.core.Outcome.SUCCEEDED;
     if (previous.state() != TaskState.DISPATCHED && !lateSuccess) {
-      machine.store.reassertTimer(id, previous);
+      owner.reassert(id, previous);
       engine.metrics().count(SchedulerEvent.RESULT_FENCED);
       return;
     }
@@ -113,18 +77,18 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
     switch (r.outcome()) {
       case SUCCEEDED -> {
         e.lastError = null;
-        machine.finish(e, id, TaskState.SUCCEEDED, null, now);
+        transitions.finish(e, id, TaskState.SUCCEEDED, null, now);
         engine.metrics().count(SchedulerEvent.SUCCEEDED);
       }
-      case FAILED -> machine.fail(e, id, errorOf(r, "failed"), now);
+      case FAILED -> transitions.fail(e, id, errorOf(r, "failed"), now);
       case PERMANENT_FAILURE ->
-          machine.dead(e, id, errorOf(r, "permanent failure"), "permanent failure", now);
+          transitions.dead(e, id, errorOf(r, "permanent failure"), "permanent failure", now);
       case RETRY_LATER -> snooze(e, id, r, now);
         // Only answers an interrupt, which only a cancel sends: an interrupted attempt of a task
         // that is not CANCELLED (not expected) counts as a failed one and is retried.
-      case CANCELLED -> machine.fail(e, id, errorOf(r, "interrupted"), now);
+      case CANCELLED -> transitions.fail(e, id, errorOf(r, "interrupted"), now);
     }
-    machine.store.put(id, previous, e.build());
+    owner.commit(id, previous, e);
   }
 
   /**
@@ -180,14 +144,14 @@ final class ResultProcessor implements Processor<String, byte[], String, Object>
     int cap = engine.settings().snoozeCap();
     if (e.snoozes > cap) {
       String reason = "snoozed more than " + cap + " times (RETRY_LATER cap)";
-      machine.dead(e, id, errorOf(r, "snooze cap"), reason, now);
+      transitions.dead(e, id, errorOf(r, "snooze cap"), reason, now);
       return;
     }
     long delay =
         r.retryAfterMs() != null
             ? Math.min(RetryPolicy.MAX_DELAY_MS, Math.max(0, r.retryAfterMs()))
             : e.task.backoff().delayMs(1, engine.random().get());
-    machine.schedule(e, TaskState.RETRYING, now + delay, now);
+    transitions.schedule(e, TaskState.RETRYING, now + delay, now);
   }
 
   private static ErrorInfo errorOf(TaskResult r, String fallback) {

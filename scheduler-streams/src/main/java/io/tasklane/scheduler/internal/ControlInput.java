@@ -5,7 +5,6 @@ import io.tasklane.core.ControlCommand;
 import io.tasklane.core.ControlRecord;
 import io.tasklane.core.LogText;
 import io.tasklane.core.WireCodec;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -13,48 +12,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hop 3: operator commands from {@code <ns>.control} and the scheduler's own dependency protocol
- * from {@code <ns>.dependencies} (one processor, both co-partitioned with {@code tasks}). Each kind
- * is accepted only from its own topic ({@link ControlChecks}); every id must be a task id.
+ * Hop 3 ({@link TaskProcessor}): operator commands from {@code <ns>.control} and the scheduler's
+ * own dependency protocol from {@code <ns>.dependencies} (one processor, both co-partitioned with
+ * {@code tasks}). Each kind is accepted only from its own topic ({@link ControlChecks}); every id
+ * must be a task id. Applied by the {@link TaskLifecycle}; used on the stream task's thread.
  */
-final class ControlProcessor implements Processor<String, byte[], String, Object> {
-  private static final Logger LOG = LoggerFactory.getLogger(ControlProcessor.class);
+final class ControlInput {
+  private static final Logger LOG = LoggerFactory.getLogger(ControlInput.class);
 
   private final Engine engine;
-  private ProcessorContext<String, Object> context;
-  private TaskMachine machine;
-  private Commands commands;
-  private TaskStore store;
-  private Inputs inputs;
+  private final ProcessorContext<String, Object> context;
+  private final TaskLifecycle tasks;
+  private final Inputs inputs;
 
-  ControlProcessor(Engine engine) {
-    this.engine = engine;
+  ControlInput(ProcessorContext<String, Object> context, TaskLifecycle tasks) {
+    this.engine = tasks.engine;
+    this.context = context;
+    this.tasks = tasks;
+    this.inputs = new Inputs("control", engine, tasks.out);
   }
 
-  @Override
-  public void init(ProcessorContext<String, Object> ctx) {
-    this.context = ctx;
-    this.machine = new TaskMachine(ctx, engine);
-    machine.openSchedules(ctx, FireRunner.LocalAdmission.NONE);
-    this.commands = new Commands(machine);
-    this.store = machine.store;
-    this.inputs = new Inputs("control", engine, machine.out);
-  }
-
-  /** The stream task closes (moved, crashed or shut down): so does its store. */
-  @Override
-  public void close() {
-    if (machine != null) {
-      machine.close();
-    }
-  }
-
-  @Override
-  public void process(Record<String, byte[]> record) {
-    machine.timed(record.timestamp(), context.currentSystemTimeMs(), () -> handle(record));
-  }
-
-  private void handle(Record<String, byte[]> record) {
+  /** Handles one record of {@code <ns>.control} or {@code <ns>.dependencies}. */
+  void handle(Record<String, byte[]> record) {
     ControlRecord value = inputs.decode(record, WireCodec::decodeControl);
     if (value == null) {
       return;
@@ -110,11 +89,11 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
         LogText.escape(record.key()),
         LogText.escape(message, 1_000));
     engine.metrics().count(SchedulerEvent.INVALID_CONTROL);
-    machine.out.schedulerDeadLetter(
+    tasks.out.schedulerDeadLetter(
         record.key(), record.value(), reason, message, null, record.timestamp());
     engine.metrics().deadLettered(internal ? "dependencies" : "control", reason);
     if (!internal) {
-      commands.recheck(value, now);
+      tasks.recheck(value, now);
     }
   }
 
@@ -123,7 +102,7 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
    * ControlCommand.Await}); every other command by the routing key of the task it names.
    */
   private String expectedKey(ControlRecord value) {
-    return value instanceof ControlCommand.Await ? value.id() : store.routingKeyOf(value.id());
+    return value instanceof ControlCommand.Await ? value.id() : tasks.routingKeyOf(value.id());
   }
 
   private static String keyName(ControlRecord value) {
@@ -139,17 +118,9 @@ final class ControlProcessor implements Processor<String, byte[], String, Object
 
   private void apply(ControlRecord value, long now) {
     if (value instanceof CancelCommand c) {
-      commands.cancel(c.id(), c.actor() == null ? c.reason() : byActor(c), now);
-    } else if (value instanceof ControlCommand.RetryDead r) {
-      commands.retryDead(r.id(), now);
-    } else if (value instanceof ControlCommand.Trigger t) {
-      commands.trigger(t.id(), now);
-    } else if (value instanceof ControlCommand.Discard d) {
-      commands.discard(d.id());
-    } else if (value instanceof ControlCommand.Await a) {
-      commands.await(a, now);
-    } else if (value instanceof ControlCommand.DependencyDone d) {
-      commands.dependencyDone(d, now);
+      tasks.cancel(c.id(), c.actor() == null ? c.reason() : byActor(c), now);
+    } else {
+      tasks.command(value, now);
     }
   }
 }
