@@ -3,7 +3,7 @@ package io.tasklane.scheduler;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireFormatException;
-import io.tasklane.scheduler.internal.StoredTasks;
+import io.tasklane.scheduler.internal.lifecycle.StoredTasks;
 
 /**
  * Reads the values of the scheduler's task store changelog ({@code

@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * system properties, then the Micronaut configuration (application.yml and the application's other
  * property sources), then the defaults. Unknown keys are refused. Stateless.
  */
-final class ConfigLoader {
+public final class ConfigLoader {
   private static final String P = SchedulerConfig.PREFIX + ".";
 
   /** Every setting of the scheduler. */
@@ -90,12 +90,12 @@ final class ConfigLoader {
   private ConfigLoader() {}
 
   /** Layers the process environment and system properties over {@code env}'s other sources. */
-  static SchedulerConfig load(Environment env) {
+  public static SchedulerConfig load(Environment env) {
     return load(fileLayer(env), System.getProperties(), System.getenv());
   }
 
   /** Layers {@code env} over {@code system} over {@code file} over the defaults. */
-  static SchedulerConfig load(
+  public static SchedulerConfig load(
       Map<String, String> file, Properties system, Map<String, String> env) {
     try {
       return build(ConfigSource.layer(KEYS, file, system, env));
@@ -119,7 +119,7 @@ final class ConfigLoader {
    * The {@code tasklane.scheduler.*} values of every Micronaut property source but the environment
    * and the system properties, which are layered above by the one rule; placeholders resolved.
    */
-  static Map<String, String> fileLayer(Environment env) {
+  public static Map<String, String> fileLayer(Environment env) {
     return MicronautFileLayer.read(env, P);
   }
 

@@ -14,6 +14,24 @@ import io.tasklane.core.tracing.Tracing;
 import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerException;
+import io.tasklane.scheduler.internal.api.InterInstance;
+import io.tasklane.scheduler.internal.api.InterInstanceClient;
+import io.tasklane.scheduler.internal.api.StatusQuery;
+import io.tasklane.scheduler.internal.lifecycle.Engine;
+import io.tasklane.scheduler.internal.lifecycle.EngineSettings;
+import io.tasklane.scheduler.internal.lifecycle.HandlerWorkers;
+import io.tasklane.scheduler.internal.lifecycle.TaskMemory;
+import io.tasklane.scheduler.internal.lifecycle.TaskSpans;
+import io.tasklane.scheduler.internal.ops.AlertDelivery;
+import io.tasklane.scheduler.internal.ops.Alerts;
+import io.tasklane.scheduler.internal.ops.HandlerLag;
+import io.tasklane.scheduler.internal.ops.HandlerSettingsStore;
+import io.tasklane.scheduler.internal.ops.MicrometerMetrics;
+import io.tasklane.scheduler.internal.ops.StandbyLag;
+import io.tasklane.scheduler.internal.ops.TopicWatcher;
+import io.tasklane.scheduler.internal.ops.WorkerGroupWatcher;
+import io.tasklane.scheduler.internal.ops.WorkerRegistry;
+import io.tasklane.scheduler.internal.topology.TopologyFactory;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.List;
@@ -43,8 +61,8 @@ import org.slf4j.LoggerFactory;
 public final class SchedulerRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerRuntime.class);
 
-  final SchedulerConfig config;
-  final Topics topics;
+  public final SchedulerConfig config;
+  public final Topics topics;
   private final Admin admin;
   private final TopicWatcher watcher;
   private final WorkerGroupWatcher workers;
@@ -52,26 +70,26 @@ public final class SchedulerRuntime {
   private final HandlerSettingsStore handlerSettings = new HandlerSettingsStore();
   private final HandlerLag lag;
   private final MicrometerMetrics metrics;
-  final KafkaProducer<String, byte[]> producer;
+  public final KafkaProducer<String, byte[]> producer;
   private final ScheduledExecutorService timer;
   private final Tracing tracing;
   private volatile KafkaStreams streams;
   private final int partitions; // of tasks, results, control and dependencies
   private final TopicReplication.Resolved replication;
-  volatile HostInfo self;
+  public volatile HostInfo self;
   private volatile String haltReason;
 
   /** What this instance sends and accepts on forwarded status reads ({@link StatusQuery}). */
-  final String interInstanceToken;
+  public final String interInstanceToken;
 
   /** {@code micronaut.server.host}: the HTTP server's bind address, null for every interface. */
   private final String bindHost;
 
   /** How forwarded reads reach the other instances (http or https). */
-  final InterInstanceClient interInstanceClient;
+  public final InterInstanceClient interInstanceClient;
 
   /** The alert rules' groups ({@code GET /api/alerts}) and their webhook delivery. */
-  final Alerts alerts;
+  public final Alerts alerts;
 
   private final AlertDelivery delivery;
 
@@ -311,16 +329,16 @@ public final class SchedulerRuntime {
   }
 
   /** Why the scheduler stopped processing while running, or null. */
-  String haltReason() {
+  public String haltReason() {
     return haltReason;
   }
 
   /** The handlers' live workers as last seen (a cache; never blocks). */
-  HandlerWorkers workers() {
+  public HandlerWorkers workers() {
     return workers;
   }
 
-  KafkaStreams streams() {
+  public KafkaStreams streams() {
     return streams;
   }
 
@@ -329,7 +347,7 @@ public final class SchedulerRuntime {
    * #API_REBALANCE_WAIT} for it to run again, so that a short rebalance delays an answer instead of
    * failing it with 503. Called on Micronaut's blocking executor only, never on a stream thread.
    */
-  KafkaStreams streamsForApi() {
+  public KafkaStreams streamsForApi() {
     KafkaStreams s = streams;
     long until = System.nanoTime() + API_REBALANCE_WAIT.toNanos();
     while (s != null && s.state() == KafkaStreams.State.REBALANCING && System.nanoTime() < until) {
@@ -347,22 +365,22 @@ public final class SchedulerRuntime {
   static final java.time.Duration API_REBALANCE_WAIT = java.time.Duration.ofSeconds(5);
 
   /** The lag of the handlers' consumer groups (cached). */
-  HandlerLag lag() {
+  public HandlerLag lag() {
     return lag;
   }
 
   /** The handler topics as last listed. */
-  TopicWatcher handlerTopics() {
+  public TopicWatcher handlerTopics() {
     return watcher;
   }
 
   /** The operators' handler settings ({@code <ns>.handler-settings}). */
-  HandlerSettingsStore handlerSettings() {
+  public HandlerSettingsStore handlerSettings() {
     return handlerSettings;
   }
 
   /** The workers registry ({@code <ns>.workers}). */
-  WorkerRegistry registry() {
+  public WorkerRegistry registry() {
     return workerRegistry;
   }
 

@@ -2,6 +2,8 @@ package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TopicReplication;
 import io.tasklane.scheduler.SchedulerConfig;
+import io.tasklane.scheduler.internal.lifecycle.SchedulerMetrics;
+import io.tasklane.scheduler.internal.topology.OutputErrors;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -15,7 +17,7 @@ import org.apache.kafka.streams.state.HostInfo;
  * Kafka client settings: defaults, then the pass-through {@code tasklane.scheduler.kafka.*} map,
  * then the typed settings of {@link SchedulerConfig} (which win).
  */
-final class StreamsProps {
+public final class StreamsProps {
   /**
    * The Streams consumers' group session timeout unless {@code kafka.session.timeout.ms} says
    * otherwise: a kill -9'd instance's partitions move after this long (Kafka's default is 45 s). 6
@@ -31,7 +33,7 @@ final class StreamsProps {
 
   private StreamsProps() {}
 
-  static Properties clients(SchedulerConfig c) {
+  public static Properties clients(SchedulerConfig c) {
     Properties p = new Properties();
     p.putAll(c.kafka());
     p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, c.bootstrapServers());
@@ -78,7 +80,7 @@ final class StreamsProps {
         String.valueOf(r.minInsyncReplicas()));
   }
 
-  static Properties streams(SchedulerConfig c, HostInfo self, SchedulerMetrics metrics) {
+  public static Properties streams(SchedulerConfig c, HostInfo self, SchedulerMetrics metrics) {
     Properties p = new Properties();
     p.put(StreamsConfig.producerPrefix(ProducerConfig.ACKS_CONFIG), "all");
     p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");

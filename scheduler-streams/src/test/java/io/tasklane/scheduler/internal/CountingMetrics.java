@@ -1,5 +1,7 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.scheduler.internal.lifecycle.SchedulerEvent;
+import io.tasklane.scheduler.internal.lifecycle.SchedulerMetrics;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,9 +9,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Metrics a test can read back. */
-final class CountingMetrics implements SchedulerMetrics {
+public final class CountingMetrics implements SchedulerMetrics {
   final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
-  final List<Long> lateness = new CopyOnWriteArrayList<>();
+  public final List<Long> lateness = new CopyOnWriteArrayList<>();
   final AtomicLong scans = new AtomicLong();
 
   @Override
@@ -37,12 +39,12 @@ final class CountingMetrics implements SchedulerMetrics {
     counts.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
   }
 
-  long get(SchedulerEvent event) {
+  public long get(SchedulerEvent event) {
     return get(event.tag());
   }
 
   /** The count of an event by its exported tag, or of {@code dlt.<source>.<reason>}. */
-  long get(String event) {
+  public long get(String event) {
     AtomicLong n = counts.get(event);
     return n == null ? 0 : n.get();
   }

@@ -10,6 +10,19 @@ import io.tasklane.core.TaskState;
 import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.lifecycle.Engine;
+import io.tasklane.scheduler.internal.lifecycle.EngineSettings;
+import io.tasklane.scheduler.internal.lifecycle.StateCounts;
+import io.tasklane.scheduler.internal.lifecycle.Stores;
+import io.tasklane.scheduler.internal.lifecycle.TaskMemory;
+import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
+import io.tasklane.scheduler.internal.lifecycle.TaskSpans;
+import io.tasklane.scheduler.internal.lifecycle.TimerShare;
+import io.tasklane.scheduler.internal.ops.Alerts;
+import io.tasklane.scheduler.internal.schedules.FireHistory;
+import io.tasklane.scheduler.internal.schedules.FireLog;
+import io.tasklane.scheduler.internal.schedules.ScheduleState;
+import io.tasklane.scheduler.internal.topology.TopologyFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,26 +42,26 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 
 /** A TopologyTestDriver around the scheduler topology with a hand-driven wall clock. */
-final class Driver implements AutoCloseable {
+public final class Driver implements AutoCloseable {
   /** The tasks topic's partition count the engine is told; the driver's one stream task is 0. */
-  static final int PARTITIONS = 6;
+  public static final int PARTITIONS = 6;
 
   /** The task id of an unsharded fire {@code fireId} of schedule {@code name}, placed. */
-  static String taskOf(String name, String fireId) {
+  public static String taskOf(String name, String fireId) {
     return TaskIds.inPartitionOf(fireId, name, PARTITIONS);
   }
 
-  static final long T0 = 1_800_000_000_000L;
-  static final String HANDLER = "mail.send";
+  public static final long T0 = 1_800_000_000_000L;
+  public static final String HANDLER = "mail.send";
 
-  final Topics topics = new Topics("t");
-  final KnownTopics known = new KnownTopics();
-  final CountingMetrics metrics = new CountingMetrics();
+  public final Topics topics = new Topics("t");
+  public final KnownTopics known = new KnownTopics();
+  public final CountingMetrics metrics = new CountingMetrics();
 
   /** The handlers an operator paused (read by the dispatcher on the stream thread). */
-  final java.util.Set<String> paused = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  public final java.util.Set<String> paused = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  final TestWorkers workers = new TestWorkers();
+  public final TestWorkers workers = new TestWorkers();
 
   /** How each stream task opened forgets what it keeps in memory ({@link #reopen}). */
   private final java.util.Map<org.apache.kafka.streams.processor.TaskId, Runnable> reopens =
@@ -58,33 +71,33 @@ final class Driver implements AutoCloseable {
    * The engine's nano clock ({@link TimerShare}): each reading moves it on by {@link #nanoStep}, so
    * a test makes every timer fired cost that much of a tick's share (0: timers cost nothing).
    */
-  long nanos;
+  public long nanos;
 
-  long nanoStep;
+  public long nanoStep;
   final EngineSettings settings;
-  final Engine engine;
-  final TopologyTestDriver driver;
-  final TestInputTopic<String, byte[]> tasks;
-  final TestInputTopic<String, byte[]> results;
-  final TestInputTopic<String, byte[]> control;
+  public final Engine engine;
+  public final TopologyTestDriver driver;
+  public final TestInputTopic<String, byte[]> tasks;
+  public final TestInputTopic<String, byte[]> results;
+  public final TestInputTopic<String, byte[]> control;
   final TestOutputTopic<String, byte[]> controlOut;
-  final TestInputTopic<String, byte[]> dependencies;
-  final TestOutputTopic<String, byte[]> dependenciesOut;
-  long now = T0;
+  public final TestInputTopic<String, byte[]> dependencies;
+  public final TestOutputTopic<String, byte[]> dependenciesOut;
+  public long now = T0;
 
-  Driver(Path stateDir) {
+  public Driver(Path stateDir) {
     this(stateDir, 1_000);
   }
 
-  Driver(Path stateDir, int scanBound) {
+  public Driver(Path stateDir, int scanBound) {
     this(stateDir, scanBound, 1_000);
   }
 
-  Driver(Path stateDir, int scanBound, int maxDispatched) {
+  public Driver(Path stateDir, int scanBound, int maxDispatched) {
     this(stateDir, scanBound, maxDispatched, true);
   }
 
-  Driver(Path stateDir, int scanBound, int maxDispatched, boolean healTimers) {
+  public Driver(Path stateDir, int scanBound, int maxDispatched, boolean healTimers) {
     this(
         stateDir,
         scanBound,
@@ -93,7 +106,8 @@ final class Driver implements AutoCloseable {
         EngineSettings.DEFAULT_MAX_WAITERS_PER_TASK);
   }
 
-  Driver(Path stateDir, int scanBound, int maxDispatched, boolean healTimers, int maxWaiters) {
+  public Driver(
+      Path stateDir, int scanBound, int maxDispatched, boolean healTimers, int maxWaiters) {
     this(
         stateDir,
         scanBound,
@@ -105,7 +119,7 @@ final class Driver implements AutoCloseable {
   }
 
   /** A driver whose {@code ALLOW} schedules make each fire {@code lead} ahead of its instant. */
-  static Driver withScheduleLead(Path stateDir, Duration lead) {
+  public static Driver withScheduleLead(Path stateDir, Duration lead) {
     return new Driver(
         stateDir,
         1_000,
@@ -117,7 +131,7 @@ final class Driver implements AutoCloseable {
   }
 
   /** A driver whose transitions raise {@code alerts}. */
-  Driver(Path stateDir, Alerts alerts) {
+  public Driver(Path stateDir, Alerts alerts) {
     this(
         stateDir,
         1000,
@@ -184,15 +198,16 @@ final class Driver implements AutoCloseable {
             topics.dependencies(), new StringDeserializer(), new ByteArrayDeserializer());
   }
 
-  static TaskEnvelope task(long dueAt) {
+  public static TaskEnvelope task(long dueAt) {
     return task(dueAt, 3, RetryPolicy.fixed(Duration.ofSeconds(10)), List.of());
   }
 
-  static TaskEnvelope task(long dueAt, int maxAttempts, RetryPolicy backoff, List<String> deps) {
+  public static TaskEnvelope task(
+      long dueAt, int maxAttempts, RetryPolicy backoff, List<String> deps) {
     return task(HANDLER, dueAt, maxAttempts, backoff, deps);
   }
 
-  static TaskEnvelope task(
+  public static TaskEnvelope task(
       String handler, long dueAt, int maxAttempts, RetryPolicy backoff, List<String> deps) {
     return TaskEnvelope.builder()
         .id(UUID.randomUUID().toString())
@@ -207,23 +222,23 @@ final class Driver implements AutoCloseable {
         .build();
   }
 
-  void send(TaskEnvelope task) {
+  public void send(TaskEnvelope task) {
     tasks.pipeInput(
         new TestRecord<>(task.routingKey(), WireCodec.encode(task), Instant.ofEpochMilli(now)));
   }
 
-  void sendControl(String key, ControlRecord command) {
+  public void sendControl(String key, ControlRecord command) {
     control.pipeInput(new TestRecord<>(key, WireCodec.encode(command), Instant.ofEpochMilli(now)));
   }
 
   /** A record of the scheduler's dependency protocol, piped into {@code dependencies}. */
-  void sendDependency(String key, ControlRecord command) {
+  public void sendDependency(String key, ControlRecord command) {
     dependencies.pipeInput(
         new TestRecord<>(key, WireCodec.encode(command), Instant.ofEpochMilli(now)));
   }
 
   /** A result keyed by its task id, {@link #asSent as a worker sends it}. */
-  void sendResult(TaskResult result) {
+  public void sendResult(TaskResult result) {
     results.pipeInput(
         new TestRecord<>(result.id(), WireCodec.encode(asSent(result)), Instant.ofEpochMilli(now)));
   }
@@ -231,14 +246,14 @@ final class Driver implements AutoCloseable {
   /**
    * A result for {@code dispatch}, keyed by its routing key, {@link #asSent as a worker sends it}.
    */
-  void sendResult(Dispatch dispatch, TaskResult result) {
+  public void sendResult(Dispatch dispatch, TaskResult result) {
     results.pipeInput(
         new TestRecord<>(
             dispatch.routingKey(), WireCodec.encode(asSent(result)), Instant.ofEpochMilli(now)));
   }
 
   /** A result exactly as given (a forged one), keyed by {@code key}. */
-  void sendResultAsIs(String key, TaskResult result) {
+  public void sendResultAsIs(String key, TaskResult result) {
     results.pipeInput(new TestRecord<>(key, WireCodec.encode(result), Instant.ofEpochMilli(now)));
   }
 
@@ -271,38 +286,38 @@ final class Driver implements AutoCloseable {
   }
 
   /** Pipes a record of {@code <ns>.tasks} (a task, a schedule, an unschedule) under {@code key}. */
-  void send(String key, TaskTopicRecord r) {
+  public void send(String key, TaskTopicRecord r) {
     tasks.pipeInput(new TestRecord<>(key, WireCodec.encode(r), Instant.ofEpochMilli(now)));
   }
 
   /** Runs the scheduler in 1 s ticks up to {@code t}. */
-  void runTo(long t) {
+  public void runTo(long t) {
     while (now + 1_000 <= t) {
       advance(1_000);
     }
     advanceTo(t);
   }
 
-  void advanceTo(long t) {
+  public void advanceTo(long t) {
     driver.advanceWallClockTime(Duration.ofMillis(t - now));
     now = t;
   }
 
-  void advance(long ms) {
+  public void advance(long ms) {
     advanceTo(now + ms);
   }
 
-  List<Dispatch> dispatches() {
+  public List<Dispatch> dispatches() {
     return dispatches(HANDLER);
   }
 
-  List<Dispatch> dispatches(String handler) {
+  public List<Dispatch> dispatches(String handler) {
     return read(topics.handler(handler)).stream()
         .map(r -> WireCodec.decodeDispatch(r.value()))
         .toList();
   }
 
-  List<TestRecord<String, byte[]>> read(String topic) {
+  public List<TestRecord<String, byte[]>> read(String topic) {
     TestOutputTopic<String, byte[]> out =
         driver.createOutputTopic(topic, new StringDeserializer(), new ByteArrayDeserializer());
     return out.readRecordsToList();
@@ -313,7 +328,7 @@ final class Driver implements AutoCloseable {
    * (a schedule's overlap cancel), then {@code dependencies} (the dependency protocol); returns how
    * many.
    */
-  int loopControl() {
+  public int loopControl() {
     return loop(controlOut, control) + loop(dependenciesOut, dependencies);
   }
 
@@ -325,13 +340,13 @@ final class Driver implements AutoCloseable {
     return emitted.size();
   }
 
-  TaskRecord record(String id) {
+  public TaskRecord record(String id) {
     KeyValueStore<String, TaskRecord> store = driver.getKeyValueStore(Stores.TASKS);
     return store.get(id);
   }
 
   /** The tasks in {@code state}, as the per-state gauge counts them: the sum of its counts. */
-  long count(String state) {
+  public long count(String state) {
     KeyValueStore<String, Long> store = driver.getKeyValueStore(Stores.STATE_COUNTS);
     long n = 0;
     try (var it = store.all()) {
@@ -346,7 +361,7 @@ final class Driver implements AutoCloseable {
     return n;
   }
 
-  long indexSize() {
+  public long indexSize() {
     KeyValueStore<?, ?> store = driver.getKeyValueStore(Stores.DUE_INDEX);
     long n = 0;
     try (var it = store.all()) {
@@ -364,7 +379,7 @@ final class Driver implements AutoCloseable {
   }
 
   /** Schedule {@code name} with its whole fire history, as the status read shows it; or null. */
-  ScheduleState schedule(String name) {
+  public ScheduleState schedule(String name) {
     KeyValueStore<String, ScheduleState> store = driver.getKeyValueStore(Stores.SCHEDULES);
     ScheduleState s = store.get(name);
     KeyValueStore<org.apache.kafka.common.utils.Bytes, byte[]> log =
@@ -376,7 +391,7 @@ final class Driver implements AutoCloseable {
    * Makes stream task {@code task} derive what it keeps in memory from its stores again, as it does
    * when it reopens after a crash, a move or a restart (its stores stay as they are).
    */
-  void reopen(org.apache.kafka.streams.processor.TaskId task) {
+  public void reopen(org.apache.kafka.streams.processor.TaskId task) {
     Runnable forget = reopens.get(task);
     if (forget == null) {
       throw new IllegalStateException("stream task " + task + " has not opened");

@@ -1,5 +1,6 @@
 package io.tasklane.scheduler.internal;
 
+import io.tasklane.scheduler.internal.lifecycle.HandlerWorkers;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -9,10 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Live-worker and partition counts, and the handlers whose workers hold dispatches sent ahead, as
  * the test sets them by hand (what the Admin cache and the heartbeats would have shown).
  */
-final class TestWorkers implements HandlerWorkers {
-  final Map<String, Integer> consumers = new ConcurrentHashMap<>();
-  final Map<String, Integer> partitions = new ConcurrentHashMap<>();
-  final Set<String> holding = ConcurrentHashMap.newKeySet();
+public final class TestWorkers implements HandlerWorkers {
+  public final Map<String, Integer> consumers = new ConcurrentHashMap<>();
+  public final Map<String, Integer> partitions = new ConcurrentHashMap<>();
+  public final Set<String> holding = ConcurrentHashMap.newKeySet();
 
   @Override
   public OptionalInt liveConsumers(String handler) {

@@ -1,7 +1,0 @@
-package io.tasklane.scheduler.internal;
-
-/**
- * A task waiting for another one (dependency protocol): its id and the routing key that reaches its
- * partition.
- */
-record Waiter(String id, String routingKey) {}

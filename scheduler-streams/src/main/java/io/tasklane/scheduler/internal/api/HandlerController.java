@@ -1,0 +1,256 @@
+package io.tasklane.scheduler.internal.api;
+
+import io.micronaut.core.annotation.Internal;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.http.annotation.RequestAttribute;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.tasklane.core.HandlerNames;
+import io.tasklane.core.HandlerSetting;
+import io.tasklane.core.WireCodec;
+import io.tasklane.core.WorkerHeartbeat;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.internal.ops.AuditLog;
+import io.tasklane.scheduler.internal.ops.HandlerLag;
+import io.tasklane.scheduler.internal.ops.HandlerSettingsStore;
+import io.tasklane.scheduler.internal.ops.WorkerRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * {@code /api/handlers}: every handler (a dispatch topic, a setting or a worker names it) with its
+ * operator settings, its live workers ({@link WorkerRegistry}), their in-flight work and the
+ * topic's lag ({@link HandlerLag}); pause, resume and live concurrency, written to the compacted
+ * {@code <ns>.handler-settings} ({@link HandlerSettingsStore}) and audit-logged. Each view also
+ * carries the handler's counts by state, backlog and recent figures of every instance ({@link
+ * HandlerStats}); {@code ?forwarded=true} answers this instance's raw figures. Runs on Micronaut's
+ * blocking executor.
+ */
+@Controller("/api/handlers")
+@ExecuteOn(TaskExecutors.BLOCKING)
+@Internal
+public class HandlerController {
+  private static final long APPLY_WAIT_MS = 5_000;
+
+  private final SchedulerRuntime runtime;
+  private final AuditLog audit;
+  private final Clock clock;
+  private final HandlerStats stats;
+
+  HandlerController(SchedulerRuntime runtime, AuditLog audit, Optional<Clock> clock) {
+    this.runtime = runtime;
+    this.stats = new HandlerStats(runtime);
+    this.audit = audit;
+    this.clock = clock.orElse(Clock.systemUTC());
+  }
+
+  @Get(produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> list(
+      @Nullable @QueryValue Boolean forwarded, @Nullable @QueryValue Long at) {
+    if (Boolean.TRUE.equals(forwarded)) {
+      try {
+        String body = stats.forwarded(at == null ? clock.millis() : at);
+        return HttpResponse.ok(body).contentType(MediaType.APPLICATION_JSON_TYPE);
+      } catch (FanOut.Unavailable e) {
+        return json(e.answer.status(), WireCodec.readTree(e.answer.json()));
+      }
+    }
+    HandlerStats.All all = allOrNull();
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (String h : names()) {
+      out.add(view(h, all));
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("handlers", out);
+    m.put("partial", all == null || !all.missing().isEmpty());
+    m.put("missing", all == null ? List.of() : all.missing());
+    return json(200, m);
+  }
+
+  @Get(value = "/{name}", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> get(@PathVariable String name) {
+    HttpResponse<String> bad = checkName(name);
+    if (bad != null) {
+      return bad;
+    }
+    if (!names().contains(name)) {
+      return json(404, error("not-found", "no handler " + name + ": no topic, worker or setting"));
+    }
+    return json(200, view(name));
+  }
+
+  @Post(value = "/{name}/pause", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> pause(
+      @PathVariable String name, @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
+    return change(name, actor, "pause", s -> s.withPaused(true, clock.millis(), actor));
+  }
+
+  @Post(value = "/{name}/resume", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> resume(
+      @PathVariable String name, @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
+    return change(name, actor, "resume", s -> s.withPaused(false, clock.millis(), actor));
+  }
+
+  @Post(value = "/{name}/concurrency", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> concurrency(
+      @PathVariable String name,
+      @Nullable @QueryValue String value,
+      @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
+    int n;
+    try {
+      n = Integer.parseInt(value == null ? "" : value.trim());
+    } catch (NumberFormatException e) {
+      n = 0;
+    }
+    if (n < 1 || n > HandlerSetting.MAX_CONCURRENCY) {
+      return json(
+          400,
+          error(
+              "invalid-parameter",
+              "value: '"
+                  + value
+                  + "' must be an integer from 1 to "
+                  + HandlerSetting.MAX_CONCURRENCY
+                  + " (threads of each worker's pool for the handler)"));
+    }
+    int threads = n;
+    return change(
+        name, actor, "concurrency=" + n, s -> s.withConcurrency(threads, clock.millis(), actor));
+  }
+
+  /**
+   * Writes the handler's changed setting keyed by its name, waits (up to 5 s) until this instance
+   * reads it back, and answers the handler's view.
+   */
+  private HttpResponse<String> change(
+      String name, String actor, String what, UnaryOperator<HandlerSetting> edit) {
+    HttpResponse<String> bad = checkName(name);
+    if (bad != null) {
+      return bad;
+    }
+    HandlerSettingsStore store = runtime.handlerSettings();
+    HandlerSetting next = edit.apply(store.get(name));
+    try {
+      runtime
+          .producer
+          .send(
+              new ProducerRecord<>(runtime.topics.handlerSettings(), name, WireCodec.encode(next)))
+          .get(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return json(503, error("unavailable", "interrupted"));
+    } catch (Exception e) {
+      audit.record(actor, "handler." + what, "handler/" + name, AuditLog.FAILED, e.toString());
+      return json(503, error("unavailable", "could not write the setting: " + e.getMessage()));
+    }
+    audit.record(actor, "handler." + what, "handler/" + name, AuditLog.ACCEPTED, null);
+    long deadline = clock.millis() + APPLY_WAIT_MS;
+    while (!store.get(name).equals(next) && clock.millis() < deadline) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return json(200, view(name));
+  }
+
+  private SortedSet<String> names() {
+    SortedSet<String> names = runtime.handlerTopics().handlers();
+    names.addAll(runtime.handlerSettings().all().keySet());
+    for (WorkerRegistry.Seen s : runtime.registry().all()) {
+      s.beat().handlers().forEach(h -> names.add(h.name()));
+    }
+    return names;
+  }
+
+  /** One handler's view with every instance's figures, or without them while unavailable. */
+  private Map<String, Object> view(String name) {
+    return view(name, allOrNull());
+  }
+
+  /** Every instance's figures, or null while this instance's Streams is not running. */
+  private HandlerStats.All allOrNull() {
+    try {
+      return stats.all(clock.millis());
+    } catch (FanOut.Unavailable e) {
+      return null;
+    }
+  }
+
+  /** One handler's view: settings, workers, lag, and the figures of {@code all} (null: none). */
+  private Map<String, Object> view(String name, HandlerStats.All all) {
+    HandlerSetting setting = runtime.handlerSettings().get(name);
+    WorkerRegistry registry = runtime.registry();
+    long now = registry.now();
+    List<String> workers = new ArrayList<>();
+    int inFlight = 0;
+    Integer reported = null;
+    for (WorkerRegistry.Seen s : registry.all()) {
+      if (!registry.live(s, now)) {
+        continue;
+      }
+      for (WorkerHeartbeat.HandlerBeat h : s.beat().handlers()) {
+        if (h.name().equals(name)) {
+          workers.add(s.beat().id());
+          inFlight += h.inFlight();
+          reported = reported == null ? h.concurrency() : Math.max(reported, h.concurrency());
+        }
+      }
+    }
+    Map<String, Object> v = new LinkedHashMap<>();
+    v.put("name", name);
+    v.put("paused", setting.paused());
+    v.put("concurrency", setting.concurrency() != null ? setting.concurrency() : reported);
+    v.put("concurrencySet", setting.concurrency());
+    v.put("workers", workers);
+    v.put("inFlight", inFlight);
+    v.put("lag", runtime.lag().lag(name, runtime.topics.handler(name)));
+    v.put("updatedAt", setting.updatedAt() > 0 ? setting.updatedAt() : null);
+    v.put(
+        "updatedAtIso",
+        setting.updatedAt() > 0 ? Instant.ofEpochMilli(setting.updatedAt()).toString() : null);
+    v.put("updatedBy", setting.actor());
+    if (all != null) {
+      HandlerStats.put(v, all.of(name), all.since(), clock.millis());
+    }
+    v.put("partial", all == null || !all.missing().isEmpty());
+    return v;
+  }
+
+  private static HttpResponse<String> checkName(String name) {
+    return HandlerNames.isValid(name)
+        ? null
+        : json(400, error("invalid-parameter", "name: not a valid handler name"));
+  }
+
+  private static Map<String, Object> error(String code, String message) {
+    Map<String, Object> e = new LinkedHashMap<>();
+    e.put("error", code);
+    e.put("message", message);
+    return e;
+  }
+
+  private static HttpResponse<String> json(int status, Object body) {
+    return HttpResponse.<String>status(io.micronaut.http.HttpStatus.valueOf(status))
+        .contentType(MediaType.APPLICATION_JSON_TYPE)
+        .body(WireCodec.encodeToString(body));
+  }
+}

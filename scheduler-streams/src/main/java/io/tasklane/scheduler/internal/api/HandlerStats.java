@@ -1,0 +1,195 @@
+package io.tasklane.scheduler.internal.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.TaskState;
+import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.internal.lifecycle.ReportBucket;
+import io.tasklane.scheduler.internal.lifecycle.ReportGrain;
+import io.tasklane.scheduler.internal.lifecycle.StateCounts;
+import io.tasklane.scheduler.internal.lifecycle.Stores;
+import io.tasklane.scheduler.internal.lifecycle.TaskIndex;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+
+/**
+ * The figures of {@code GET /api/handlers}, per handler: tasks by state (the state-count stores),
+ * the backlog (tasks due and held in the handler's flow-control queues: the queue keys of the
+ * due-index) and the recent outcomes, run times and lateness (the minute report buckets of the
+ * current minute and the {@link #WINDOW_MINUTES} - 1 before it). This instance reads the partitions
+ * it owns; the instance the caller asked merges the raw figures of every other one ({@link FanOut};
+ * histograms merged before percentiles are taken). Called on Micronaut's blocking executor; reads
+ * only, no transaction.
+ */
+public final class HandlerStats {
+  /** Minute buckets in the recent window: the current one and the four before it. */
+  static final int WINDOW_MINUTES = 5;
+
+  /** One handler's figures, local or merged. */
+  static final class Figures {
+    final EnumMap<TaskState, Long> counts = new EnumMap<>(TaskState.class);
+    long backlog;
+    ReportBucket recent = new ReportBucket();
+
+    Figures add(Figures o) {
+      o.counts.forEach((s, n) -> counts.merge(s, n, Long::sum));
+      backlog += o.backlog;
+      recent.add(o.recent);
+      return this;
+    }
+  }
+
+  /** The merged figures, with the instances that did not answer. */
+  public record All(Map<String, Figures> handlers, long since, List<String> missing) {
+    public Figures of(String handler) {
+      return handlers.getOrDefault(handler, new Figures());
+    }
+  }
+
+  private final FanOut fanOut;
+
+  public HandlerStats(SchedulerRuntime runtime) {
+    this.fanOut = new FanOut(runtime);
+  }
+
+  /** Where the recent window starts at {@code now}: the start of the oldest minute bucket. */
+  static long since(long now) {
+    return ReportGrain.MINUTE.start(now) - (WINDOW_MINUTES - 1) * ReportGrain.MINUTE.sizeMs;
+  }
+
+  /** Every instance's figures merged; {@link FanOut.Unavailable} while Streams is not running. */
+  public All all(long now) {
+    KafkaStreams streams = fanOut.streams();
+    Map<String, Figures> merged = local(streams, now);
+    FanOut.Answers others =
+        fanOut.others(streams, "/api/handlers?at=" + now + "&forwarded=true", "handler figures");
+    for (String body : others.bodies()) {
+      decode(WireCodec.readTree(body)).forEach((h, f) -> merged.merge(h, f, (a, b) -> a.add(b)));
+    }
+    return new All(merged, since(now), others.missing());
+  }
+
+  /** This instance's figures as a forwarded read answers them. */
+  public String forwarded(long now) {
+    Map<String, Object> out = new TreeMap<>();
+    local(fanOut.streams(), now)
+        .forEach(
+            (h, f) -> {
+              Map<String, Object> m = new LinkedHashMap<>();
+              Map<String, Long> c = new LinkedHashMap<>();
+              f.counts.forEach((s, n) -> c.put(s.name(), n));
+              m.put("counts", c);
+              m.put("backlog", f.backlog);
+              m.put("recent", Base64.getEncoder().encodeToString(f.recent.encode()));
+              out.put(h, m);
+            });
+    return WireCodec.encodeToString(Map.of("handlers", out));
+  }
+
+  static Map<String, Figures> decode(JsonNode body) {
+    Map<String, Figures> out = new TreeMap<>();
+    body.path("handlers")
+        .fields()
+        .forEachRemaining(
+            e -> {
+              Figures f = new Figures();
+              e.getValue()
+                  .path("counts")
+                  .fields()
+                  .forEachRemaining(
+                      c -> f.counts.put(TaskState.valueOf(c.getKey()), c.getValue().asLong()));
+              f.backlog = e.getValue().path("backlog").asLong();
+              f.recent =
+                  ReportBucket.decode(
+                      Base64.getDecoder().decode(e.getValue().path("recent").asText()));
+              out.put(e.getKey(), f);
+            });
+    return out;
+  }
+
+  /** The fields {@code figures} adds to a handler's view, at {@code now}. */
+  public static void put(Map<String, Object> view, Figures f, long since, long now) {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    for (TaskState s : TaskState.values()) {
+      counts.put(s.name(), f.counts.getOrDefault(s, 0L));
+    }
+    view.put("counts", counts);
+    view.put("backlog", f.backlog);
+    double minutes = Math.max(1, now - since) / 60_000.0;
+    Map<String, Object> recent = new LinkedHashMap<>();
+    recent.put("since", since);
+    recent.put("sinceIso", Instant.ofEpochMilli(since).toString());
+    recent.put("succeeded", f.recent.succeeded);
+    recent.put("failed", f.recent.failed);
+    recent.put("dead", f.recent.dead);
+    recent.put("cancelled", f.recent.cancelled);
+    recent.put("succeededPerMin", rate(f.recent.succeeded, minutes));
+    recent.put("failedPerMin", rate(f.recent.failed, minutes));
+    Map<String, Object> point = f.recent.point(since);
+    recent.put("runTimeMs", point.get("runTimeMs"));
+    recent.put("latenessMs", point.get("latenessMs"));
+    view.put("recent", recent);
+  }
+
+  private static double rate(long n, double minutes) {
+    return Math.round(n / minutes * 100) / 100.0;
+  }
+
+  private Map<String, Figures> local(KafkaStreams streams, long now) {
+    Map<String, Figures> out = new TreeMap<>();
+    for (int p : fanOut.localPartitions()) {
+      ReadOnlyKeyValueStore<String, Long> counts = fanOut.store(Stores.STATE_COUNTS, p);
+      try (KeyValueIterator<String, Long> it = counts.all()) {
+        while (it.hasNext()) {
+          KeyValue<String, Long> kv = it.next();
+          int sep = kv.key.indexOf(StateCounts.SEP);
+          if (sep > 0 && kv.value != null && kv.value > 0) {
+            out.computeIfAbsent(kv.key.substring(sep + 1), h -> new Figures())
+                .counts
+                .merge(TaskState.valueOf(kv.key.substring(0, sep)), kv.value, Long::sum);
+          }
+        }
+      }
+      TaskIndex.forEachQueued(
+          fanOut.store(Stores.TASK_INDEX, p),
+          h -> out.computeIfAbsent(h, x -> new Figures()).backlog++);
+      ReadOnlyWindowStore<String, byte[]> minutes = window(streams, p);
+      try (KeyValueIterator<Windowed<String>, byte[]> it =
+          minutes.fetchAll(Instant.ofEpochMilli(since(now)), Instant.ofEpochMilli(now))) {
+        while (it.hasNext()) {
+          KeyValue<Windowed<String>, byte[]> kv = it.next();
+          out.computeIfAbsent(kv.key.key(), h -> new Figures())
+              .recent
+              .add(ReportBucket.decode(kv.value));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static ReadOnlyWindowStore<String, byte[]> window(KafkaStreams streams, int partition) {
+    try {
+      return streams.store(
+          StoreQueryParameters.fromNameAndType(
+                  ReportGrain.MINUTE.store, QueryableStoreTypes.<String, byte[]>windowStore())
+              .withPartition(partition));
+    } catch (RuntimeException e) {
+      throw new FanOut.Unavailable(
+          OwnerForward.error(
+              503, "partition " + partition + " is moving; retry: " + e.getMessage()));
+    }
+  }
+}

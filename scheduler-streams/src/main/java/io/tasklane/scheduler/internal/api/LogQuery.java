@@ -1,0 +1,93 @@
+package io.tasklane.scheduler.internal.api;
+
+import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.internal.lifecycle.Stores;
+import io.tasklane.scheduler.internal.lifecycle.TaskLogs;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * {@code GET /api/tasks/{id}/logs}: a task's handler log lines from {@link Stores#TASK_LOGS}, read
+ * on the instance owning the id's partition of {@code <ns>.logs}, forwarded there like status reads
+ * ({@link OwnerForward}). Called on Micronaut's blocking executor.
+ */
+@Singleton
+@Internal
+public final class LogQuery {
+  private final FanOut fanOut;
+  private final SchedulerRuntime runtime;
+  private final OwnerForward forward;
+
+  LogQuery(SchedulerRuntime runtime) {
+    this.runtime = runtime;
+    this.fanOut = new FanOut(runtime);
+    this.forward = new OwnerForward(runtime);
+  }
+
+  /** The lines of task {@code id} (of {@code attempt} only when given): 200, even with none. */
+  StatusQuery.Answer find(String id, Integer attempt, boolean forwarded) {
+    try {
+      KafkaStreams streams = fanOut.streams();
+      KeyQueryMetadata meta =
+          streams.queryMetadataForKey(Stores.TASK_LOGS, id, Serdes.String().serializer());
+      HostInfo owner = meta == null ? null : meta.activeHost();
+      if (owner == null || owner.equals(HostInfo.unavailable())) {
+        return OwnerForward.error(503, "no instance owns the task's logs right now (rebalancing)");
+      }
+      if (!owner.equals(runtime.self)) {
+        return forwarded
+            ? OwnerForward.error(503, "ownership moved; retry")
+            : forward.get(
+                owner,
+                "/api/tasks/"
+                    + id
+                    + "/logs?forwarded=true"
+                    + (attempt == null ? "" : "&attempt=" + attempt),
+                "the task's logs");
+      }
+      ReadOnlyKeyValueStore<String, TaskLogs> store =
+          streams.store(
+              StoreQueryParameters.fromNameAndType(
+                      Stores.TASK_LOGS, QueryableStoreTypes.<String, TaskLogs>keyValueStore())
+                  .withPartition(meta.partition()));
+      return new StatusQuery.Answer(200, json(id, store.get(id), attempt));
+    } catch (FanOut.Unavailable e) {
+      return e.answer;
+    } catch (RuntimeException e) {
+      return OwnerForward.error(503, "store not queryable: " + e.getMessage());
+    }
+  }
+
+  static String json(String id, TaskLogs logs, Integer attempt) {
+    TaskLogs l = logs == null ? TaskLogs.EMPTY : logs;
+    List<Map<String, Object>> lines = new ArrayList<>();
+    for (TaskLogs.Line line : l.lines()) {
+      if (attempt == null || attempt == line.attempt()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("attempt", line.attempt());
+        TaskRow.time(m, "at", line.at());
+        m.put("level", line.level());
+        m.put("message", line.message());
+        lines.add(m);
+      }
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("id", id);
+    out.put("lines", lines);
+    out.put("truncated", l.dropped() > 0);
+    out.put("dropped", l.dropped());
+    return WireCodec.encodeToString(out);
+  }
+}

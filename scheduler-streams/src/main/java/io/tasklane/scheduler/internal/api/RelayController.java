@@ -1,0 +1,110 @@
+package io.tasklane.scheduler.internal.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micronaut.core.annotation.Internal;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.internal.ops.RelayWatch;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code GET /api/relay} (viewer): the relay as the schedulers see it — the last new task any
+ * instance admitted and the admission lag (outbox insert → admitted by the scheduler) of the tasks
+ * admitted in the last 30 to 60 seconds ({@link RelayWatch}), fanned out over the instances. {@code
+ * status} is {@code flowing} when a task was admitted in the last {@link #IDLE_AFTER_MS}, {@code
+ * idle} when none was since (no new tasks, or the relay is stopped: the scheduler cannot tell
+ * which), {@code unknown} when none was since the instances started. Runs on Micronaut's blocking
+ * executor.
+ */
+@Controller("/api/relay")
+@ExecuteOn(TaskExecutors.BLOCKING)
+@Internal
+public class RelayController {
+  static final long IDLE_AFTER_MS = 60_000;
+
+  private final SchedulerRuntime runtime;
+  private final FanOut fanOut;
+  private final Clock clock;
+
+  RelayController(SchedulerRuntime runtime, Optional<Clock> clock) {
+    this.runtime = runtime;
+    this.fanOut = new FanOut(runtime);
+    this.clock = clock.orElse(Clock.systemUTC());
+  }
+
+  @Get(produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> relay(@Nullable @QueryValue Boolean forwarded) {
+    RelayWatch.Figures mine = runtime.alerts.relay().figures();
+    if (Boolean.TRUE.equals(forwarded)) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("lastAdmittedAt", mine.lastAdmittedAt());
+      m.put("lastLagMs", mine.lastLagMs());
+      m.put("sinceMs", mine.sinceMs());
+      m.put("lags", mine.encodedLags());
+      return ok(m);
+    }
+    RelayWatch.Figures all = mine;
+    List<String> missing = List.of();
+    var streams = runtime.streams();
+    if (streams != null && streams.state().isRunningOrRebalancing()) {
+      FanOut.Answers others = fanOut.others(streams, "/api/relay?forwarded=true", "relay figures");
+      missing = others.missing();
+      for (String body : others.bodies()) {
+        JsonNode n = WireCodec.readTree(body);
+        all =
+            all.add(
+                new RelayWatch.Figures(
+                    n.path("lastAdmittedAt").asLong(-1),
+                    n.path("lastLagMs").asLong(-1),
+                    n.path("sinceMs").asLong(),
+                    RelayWatch.Figures.decodeLags(n.path("lags").asText())));
+      }
+    }
+    return ok(view(all, missing));
+  }
+
+  private Map<String, Object> view(RelayWatch.Figures f, List<String> missing) {
+    long now = clock.millis();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put(
+        "status",
+        f.lastAdmittedAt() < 0
+            ? "unknown"
+            : now - f.lastAdmittedAt() <= IDLE_AFTER_MS ? "flowing" : "idle");
+    m.put("lastAdmittedAt", f.lastAdmittedAt());
+    m.put(
+        "lastAdmittedAtIso",
+        f.lastAdmittedAt() < 0 ? null : Instant.ofEpochMilli(f.lastAdmittedAt()).toString());
+    m.put("lastLagMs", f.lastLagMs());
+    Map<String, Object> recent = new LinkedHashMap<>();
+    recent.put("since", f.sinceMs());
+    recent.put("sinceIso", Instant.ofEpochMilli(f.sinceMs()).toString());
+    recent.put("tasks", f.lags().getTotalCount());
+    boolean any = f.lags().getTotalCount() > 0;
+    recent.put("lagP50Ms", any ? f.lags().getValueAtPercentile(50) : null);
+    recent.put("lagP99Ms", any ? f.lags().getValueAtPercentile(99) : null);
+    recent.put("lagMaxMs", any ? f.lags().getMaxValue() : null);
+    m.put("recent", recent);
+    m.put("partial", !missing.isEmpty());
+    m.put("missing", missing);
+    return m;
+  }
+
+  private static HttpResponse<String> ok(Map<String, Object> body) {
+    return HttpResponse.ok(WireCodec.encodeToString(body))
+        .contentType(MediaType.APPLICATION_JSON_TYPE);
+  }
+}

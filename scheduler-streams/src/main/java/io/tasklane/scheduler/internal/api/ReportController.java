@@ -1,0 +1,195 @@
+package io.tasklane.scheduler.internal.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micronaut.core.annotation.Internal;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.tasklane.core.HandlerNames;
+import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.internal.lifecycle.ReportGrain;
+import io.tasklane.scheduler.internal.ops.Alerts;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code GET /api/reports} (time-bucketed figures of one handler, {@link ReportQuery}) and {@code
+ * GET /api/alerts} (recent alert groups of every instance, newest first), both viewer reads fanned
+ * out over the instances ({@link FanOut}). A bad parameter answers 400 {@code {"error":
+ * "invalid-parameter", "message": ...}} naming it and its limit. Tokens and roles: {@link
+ * TokenFilter}.
+ */
+@Controller("/api")
+@ExecuteOn(TaskExecutors.BLOCKING)
+@Internal
+public class ReportController {
+  static final int MAX_ALERTS = Alerts.RECENT;
+
+  /** A parameter the caller got wrong. */
+  static final class BadParameter extends RuntimeException {
+    BadParameter(String message) {
+      super(message);
+    }
+  }
+
+  private final ReportQuery reports;
+  private final SchedulerRuntime runtime;
+  private final FanOut fanOut;
+
+  ReportController(ReportQuery reports, SchedulerRuntime runtime) {
+    this.reports = reports;
+    this.runtime = runtime;
+    this.fanOut = new FanOut(runtime);
+  }
+
+  @Get(value = "/reports", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> report(
+      @Nullable @QueryValue String handler,
+      @Nullable @QueryValue String bucket,
+      @Nullable @QueryValue String since,
+      @Nullable @QueryValue String until,
+      @Nullable @QueryValue Boolean forwarded) {
+    try {
+      if (!HandlerNames.isValid(handler)) {
+        throw new BadParameter(
+            "handler: "
+                + (handler == null ? "is required" : "'" + abbreviate(handler) + "' is invalid")
+                + "; it must match "
+                + HandlerNames.PATTERN.pattern());
+      }
+      ReportGrain grain = grain(bucket);
+      long to = until == null ? System.currentTimeMillis() : time("until", until);
+      long from = since == null ? to - defaultSpan(grain).toMillis() : time("since", since);
+      if (from >= to) {
+        throw new BadParameter("since: " + from + " must be before until " + to);
+      }
+      if (to - from > grain.maxSpan.toMillis()) {
+        throw new BadParameter(
+            "since: until - since may be at most "
+                + grain.maxSpan
+                + " with bucket="
+                + grain.label()
+                + " (got "
+                + Duration.ofMillis(to - from)
+                + ")");
+      }
+      StatusQuery.Answer a =
+          reports.report(handler, grain, from, to, Boolean.TRUE.equals(forwarded));
+      return answer(a.status(), a.json());
+    } catch (BadParameter e) {
+      return invalid(e.getMessage());
+    }
+  }
+
+  @Get(value = "/alerts", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> alerts(
+      @Nullable @QueryValue String limit, @Nullable @QueryValue Boolean forwarded) {
+    int n;
+    try {
+      n = limit == null ? 50 : Integer.parseInt(limit);
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 1 || n > MAX_ALERTS) {
+      return invalid("limit: '" + limit + "' must be a number from 1 to " + MAX_ALERTS);
+    }
+    String self = runtime.self == null ? "" : runtime.self.host() + ":" + runtime.self.port();
+    List<Map<String, Object>> entries = new ArrayList<>();
+    for (Map<String, Object> e : runtime.alerts.recent()) {
+      Map<String, Object> m = new LinkedHashMap<>(e);
+      m.put("instance", self);
+      entries.add(m);
+    }
+    if (Boolean.TRUE.equals(forwarded)) {
+      return answer(200, WireCodec.encodeToString(Map.of("alerts", entries)));
+    }
+    List<String> missing = List.of();
+    var streams = runtime.streams();
+    if (streams != null && streams.state().isRunningOrRebalancing()) {
+      FanOut.Answers others = fanOut.others(streams, "/api/alerts?forwarded=true", "alerts");
+      missing = others.missing();
+      for (String body : others.bodies()) {
+        for (JsonNode e : WireCodec.readTree(body).path("alerts")) {
+          entries.add(WireCodec.mapper().convertValue(e, Map.class));
+        }
+      }
+    }
+    entries.sort(
+        Comparator.comparingLong((Map<String, Object> e) -> ((Number) e.get("lastAt")).longValue())
+            .reversed());
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("alerts", entries.subList(0, Math.min(n, entries.size())));
+    m.put("partial", !missing.isEmpty());
+    m.put("missing", missing);
+    return answer(200, WireCodec.encodeToString(m));
+  }
+
+  private static ReportGrain grain(String bucket) {
+    if (bucket == null) {
+      return ReportGrain.HOUR;
+    }
+    try {
+      return ReportGrain.valueOf(bucket.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new BadParameter(
+          "bucket: '" + abbreviate(bucket) + "' must be minute, hour or day (default hour)");
+    }
+  }
+
+  private static Duration defaultSpan(ReportGrain grain) {
+    return switch (grain) {
+      case MINUTE -> Duration.ofHours(1);
+      case HOUR -> Duration.ofDays(1);
+      case DAY -> Duration.ofDays(30);
+    };
+  }
+
+  /** Epoch millis or an ISO-8601 instant. */
+  private static long time(String name, String value) {
+    try {
+      long ms =
+          value.matches("-?[0-9]{1,15}")
+              ? Long.parseLong(value)
+              : Instant.parse(value).toEpochMilli();
+      if (ms < 0) {
+        throw new BadParameter(name + ": " + ms + " must not be negative");
+      }
+      return ms;
+    } catch (DateTimeParseException e) {
+      throw new BadParameter(
+          name
+              + ": '"
+              + abbreviate(value)
+              + "' is neither epoch milliseconds nor an ISO-8601 instant (2026-01-31T12:00:00Z)");
+    }
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
+  }
+
+  private static HttpResponse<String> invalid(String message) {
+    return answer(
+        400, WireCodec.encodeToString(Map.of("error", "invalid-parameter", "message", message)));
+  }
+
+  private static HttpResponse<String> answer(int status, String json) {
+    return HttpResponse.<String>status(HttpStatus.valueOf(status))
+        .contentType(MediaType.APPLICATION_JSON_TYPE)
+        .body(json);
+  }
+}

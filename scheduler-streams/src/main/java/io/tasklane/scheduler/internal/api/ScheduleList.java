@@ -1,0 +1,175 @@
+package io.tasklane.scheduler.internal.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.internal.lifecycle.Stores;
+import io.tasklane.scheduler.internal.schedules.FireLog;
+import io.tasklane.scheduler.internal.schedules.ScheduleState;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * The schedule list ({@code GET /api/schedules}): every instance lists the schedules of the
+ * partitions it owns ({@link Stores#SCHEDULES}, deleted ones left out) by name after the cursor;
+ * the instance asked fans the read out to every other instance of the application ({@code
+ * application.server} of each Streams client, with the inter-instance token and {@code
+ * forwarded=true}, through {@link OwnerForward}) and merges the pages by name. During a rebalance a
+ * name may come from two instances: the higher version wins. An instance that does not answer makes
+ * the page {@code partial} and is named in {@code unreachable}. Called on Micronaut's blocking
+ * executor; thread-safe.
+ */
+@Singleton
+@Internal
+public final class ScheduleList {
+  /** The page size when none is asked for. */
+  static final int DEFAULT_LIMIT = 50;
+
+  /** The largest page. */
+  static final int MAX_LIMIT = 500;
+
+  private final SchedulerRuntime runtime;
+  private final OwnerForward forward;
+  private final Clock clock;
+
+  @Inject
+  ScheduleList(SchedulerRuntime runtime) {
+    this(runtime, Clock.systemUTC());
+  }
+
+  ScheduleList(SchedulerRuntime runtime, Clock clock) {
+    this.runtime = runtime;
+    this.forward = new OwnerForward(runtime);
+    this.clock = clock;
+  }
+
+  /**
+   * A page of at most {@code limit} schedules with names after {@code cursor} (null: from the
+   * first), in name order: 200 with {@code schedules} and {@code nextCursor} (null on the last
+   * page), or 503 while the scheduler is not running.
+   */
+  StatusQuery.Answer page(String cursor, int limit, boolean forwarded) {
+    KafkaStreams streams = runtime.streamsForApi();
+    if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
+      return OwnerForward.error(
+          503, "scheduler is " + (streams == null ? "starting" : streams.state()));
+    }
+    TreeMap<String, ObjectNode> merged = new TreeMap<>();
+    List<String> unreachable = new ArrayList<>();
+    try {
+      local(streams, cursor, limit, clock.millis(), merged);
+    } catch (RuntimeException e) {
+      return OwnerForward.error(503, "store not queryable: " + e.getMessage());
+    }
+    if (!forwarded) {
+      for (StreamsMetadata m : streams.metadataForAllStreamsClients()) {
+        HostInfo host = m.hostInfo();
+        if (host.equals(runtime.self) || host.equals(HostInfo.unavailable())) {
+          continue;
+        }
+        StatusQuery.Answer a = forward.get(host, path(cursor, limit), "schedules");
+        if (a.status() != 200) {
+          unreachable.add(host.host() + ":" + host.port());
+          continue;
+        }
+        for (JsonNode n : WireCodec.readTree(a.json()).path("schedules")) {
+          keepNewer(merged, (ObjectNode) n);
+        }
+      }
+    }
+    ObjectNode out = WireCodec.mapper().createObjectNode();
+    ArrayNode list = out.putArray("schedules");
+    String last = null;
+    for (ObjectNode n : merged.values()) {
+      if (list.size() == limit) {
+        break;
+      }
+      list.add(n);
+      last = n.get("name").asText();
+    }
+    // an instance answers limit + 1 when it has more, so a full page with more names means more
+    out.put("nextCursor", merged.size() > limit ? last : null);
+    out.put("partial", !unreachable.isEmpty());
+    ArrayNode missing = out.putArray("unreachable");
+    unreachable.forEach(missing::add);
+    if (forwarded) {
+      // the asking instance pages over the merge: it needs this instance's next name too
+      merged.values().stream().skip(limit).findFirst().ifPresent(list::add);
+    }
+    return new StatusQuery.Answer(200, WireCodec.encodeToString(out));
+  }
+
+  /**
+   * This instance's active schedules after {@code cursor}: at most {@code limit + 1}, each with its
+   * newest fire whose instant has passed (from its state or from {@link Stores#SCHEDULE_FIRES},
+   * {@link FireLog#withLatest}).
+   */
+  private static void local(
+      KafkaStreams streams, String cursor, int limit, long now, TreeMap<String, ObjectNode> into) {
+    ReadOnlyKeyValueStore<String, ScheduleState> store =
+        streams.store(
+            StoreQueryParameters.fromNameAndType(
+                Stores.SCHEDULES, QueryableStoreTypes.<String, ScheduleState>keyValueStore()));
+    TreeMap<String, ScheduleState> page = new TreeMap<>();
+    try (KeyValueIterator<String, ScheduleState> it = store.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, ScheduleState> kv = it.next();
+        if (kv.value == null
+            || kv.value.deleted()
+            || kv.value.definition() == null
+            || (cursor != null && kv.key.compareTo(cursor) <= 0)) {
+          continue;
+        }
+        page.put(kv.key, kv.value);
+        if (page.size() > limit + 1) {
+          page.pollLastEntry();
+        }
+      }
+    }
+    ReadOnlyKeyValueStore<Bytes, byte[]> log =
+        streams.store(
+            StoreQueryParameters.fromNameAndType(
+                Stores.SCHEDULE_FIRES, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
+    page.forEach(
+        (name, s) -> {
+          ObjectNode line = ScheduleView.summary(name, FireLog.withLatest(log, name, s, now), now);
+          if (line != null) {
+            keepNewer(into, line);
+            if (into.size() > limit + 1) {
+              into.pollLastEntry();
+            }
+          }
+        });
+  }
+
+  private static void keepNewer(TreeMap<String, ObjectNode> into, ObjectNode line) {
+    into.merge(
+        line.get("name").asText(),
+        line,
+        (a, b) -> a.path("version").asLong() >= b.path("version").asLong() ? a : b);
+  }
+
+  private static String path(String cursor, int limit) {
+    return "/api/schedules?forwarded=true&limit="
+        + limit
+        + (cursor == null ? "" : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
+  }
+}

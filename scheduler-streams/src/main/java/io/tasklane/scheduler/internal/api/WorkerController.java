@@ -1,0 +1,43 @@
+package io.tasklane.scheduler.internal.api;
+
+import io.micronaut.core.annotation.Internal;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.internal.ops.WorkerRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET /api/workers} (viewer): every worker process of the namespace as its heartbeats on
+ * {@code <ns>.workers} show it ({@link WorkerRegistry}), live or lost, with what each handler runs.
+ * Answered from this instance's registry, which holds every worker: no fan-out.
+ */
+@Controller("/api/workers")
+@ExecuteOn(TaskExecutors.BLOCKING)
+@Internal
+public class WorkerController {
+  private final SchedulerRuntime runtime;
+
+  WorkerController(SchedulerRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  @Get(produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> list() {
+    WorkerRegistry registry = runtime.registry();
+    long now = registry.now();
+    List<Map<String, Object>> workers = new ArrayList<>();
+    for (WorkerRegistry.Seen s : registry.all()) {
+      workers.add(registry.view(s, now));
+    }
+    return HttpResponse.ok(WireCodec.encodeToString(Map.of("workers", workers)))
+        .contentType(MediaType.APPLICATION_JSON_TYPE);
+  }
+}

@@ -1,0 +1,198 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.TaskState;
+import io.tasklane.core.Wire;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hop "due → handler topic": a due task is sent to {@code <ns>.handler.<handler>} as a {@link
+ * Dispatch} carrying a fresh nonce (kept in the task's record, {@link DispatchNonces}) and goes
+ * DISPATCHED, or waits as NO_HANDLER while that topic does not exist, or waits in its handler's
+ * queue ({@link FlowControlQueues}) while the handler has {@code max-dispatched} attempts out in
+ * this partition; each tick the punctuator releases queued tasks into the free slots ({@link
+ * #releaseQueued}). A paused handler's due tasks ({@link HandlerPauses}) wait in its queue the same
+ * way, and its queue is not released until it is resumed: the index scan never sees them again, so
+ * a paused handler costs the other handlers nothing. Part of the {@link TaskLifecycle}; used on the
+ * stream task's thread (processing and punctuation); the dispatch record goes out with the commit
+ * that stores the DISPATCHED record.
+ */
+public final class Dispatcher {
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+  /** Every this many ticks the queues are found from the index, else from the counts. */
+  private static final int INDEX_READ_EVERY = 50;
+
+  /** What to do with a queue entry whose release threw. */
+  interface Failure {
+    void failed(String id, Bytes key, long now, RuntimeException error);
+  }
+
+  private final TaskLifecycle owner;
+  private final TaskStore store;
+  private final Engine engine;
+  private final Outputs out;
+  private long ticks;
+
+  Dispatcher(TaskLifecycle owner, TaskStore store, Engine engine, Outputs out) {
+    this.owner = owner;
+    this.store = store;
+    this.engine = engine;
+    this.out = out;
+  }
+
+  /**
+   * Dispatches a due task; parks it as NO_HANDLER while its handler topic does not exist, or queues
+   * it while its handler has {@code maxDispatched} attempts out (or others already queued).
+   */
+  void dispatchOrPark(TaskRecord.Edit e, long now) {
+    dispatchOrPark(e, now, false);
+  }
+
+  /**
+   * As {@link #dispatchOrPark(TaskRecord.Edit, long)}; {@code fromQueue} is true when the task
+   * leaves its handler's queue, so it does not queue behind the others again.
+   */
+  void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue) {
+    String topic = engine.topics().handler(e.task.handler());
+    e.updatedAt = now;
+    if (!engine.handlerTopics().exists(topic)) {
+      if (e.state != TaskState.NO_HANDLER) {
+        LOG.warn("task {}: handler topic {} does not exist; NO_HANDLER", e.task.id(), topic);
+        engine.metrics().count(SchedulerEvent.NO_HANDLER);
+      }
+      e.state = TaskState.NO_HANDLER;
+      e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
+      return;
+    }
+    boolean paused = engine.pauses().paused(e.task.handler());
+    if (paused
+        || store
+            .queues()
+            .mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched())) {
+      if (e.state == TaskState.NO_HANDLER) {
+        e.state = TaskState.PENDING;
+      }
+      e.timer(e.dueAt, TimerKind.QUEUED);
+      engine.metrics().count(paused ? SchedulerEvent.PAUSED_HELD : SchedulerEvent.QUEUED);
+      return;
+    }
+    e.attempt++;
+    // a schedule fire sent ahead (Transitions.schedule) starts at its instant, not now
+    Long notBefore = e.dueAt > now ? e.dueAt : null;
+    long start = notBefore == null ? now : notBefore;
+    e.deadline = start + e.task.timeoutMs() + engine.settings().timeoutGraceMs();
+    e.state = TaskState.DISPATCHED;
+    e.timer(e.deadline, TimerKind.DEADLINE);
+    e.addHistory(new AttemptEntry(e.attempt, now, 0, null, null, null));
+    e.nonce = DispatchNonces.next();
+    Dispatch dispatch =
+        new Dispatch(
+            Wire.VERSION,
+            e.task,
+            e.attempt,
+            e.deadline,
+            e.task.routingKey(),
+            now,
+            notBefore,
+            e.nonce);
+    out.dispatch(dispatch, now, engine.spans().dispatched(dispatch, topic));
+    if (notBefore != null) {
+      engine.metrics().count(SchedulerEvent.DISPATCHED_AHEAD);
+    }
+    // A task enqueued as "run now" (dueAt in the past) counts from its creation instead.
+    engine.metrics().dispatched(Math.max(0, now - Math.max(e.dueAt, e.task.createdAt())));
+  }
+
+  /**
+   * Sends the dispatch of {@code r}'s current attempt again, as it was first sent (same attempt,
+   * deadline, {@code notBefore} and nonce), when its deadline is still ahead and its handler topic
+   * exists: the stream task reopened after a crash or a failed produce that may have lost it while
+   * its DISPATCHED record was kept ({@link TimerRepair}). The record does not change. A worker that
+   * already got the first copy answers both with the same nonce; the first answer settles the
+   * attempt and the second is fenced. Counted {@code dispatch.resent}. Punctuator only.
+   */
+  void resend(String id, TaskRecord r, long now) {
+    long dispatchedAt = TimerRepair.dispatchedAt(r);
+    if (dispatchedAt == Long.MIN_VALUE || r.deadline() <= now) {
+      return;
+    }
+    String topic = engine.topics().handler(r.task().handler());
+    if (!engine.handlerTopics().exists(topic)) {
+      return;
+    }
+    Long notBefore = r.dueAt() > dispatchedAt ? r.dueAt() : null;
+    Dispatch dispatch =
+        new Dispatch(
+            Wire.VERSION,
+            r.task(),
+            r.attempt(),
+            r.deadline(),
+            r.task().routingKey(),
+            dispatchedAt,
+            notBefore,
+            r.nonce());
+    out.dispatch(dispatch, now);
+    engine.metrics().count(SchedulerEvent.DISPATCH_RESENT);
+    LOG.debug("task {}: attempt {} dispatched again after a restart", id, r.attempt());
+  }
+
+  /**
+   * Dispatches up to {@code budget} queued tasks of handlers below {@code maxDispatched}, oldest
+   * due first, starting with a different handler each tick so a small budget is shared in turn. A
+   * queue entry whose release throws goes to {@code failure} (taken out of the queue so that it
+   * cannot block the queue's head tick after tick). Returns how many entries it handled. Punctuator
+   * only.
+   */
+  int releaseQueued(long now, int budget, Failure failure) {
+    FlowControlQueues queues = store.queues();
+    long tick = ticks++;
+    List<String> handlers = queues.queuedHandlers(tick % INDEX_READ_EVERY == 0);
+    if (handlers.isEmpty()) {
+      return 0;
+    }
+    Collections.rotate(handlers, -(int) (tick % handlers.size()));
+    int max = engine.settings().maxDispatched();
+    int released = 0;
+    for (String handler : handlers) {
+      if (engine.pauses().paused(handler)) {
+        continue; // held in its queue until resumed
+      }
+      int room = Math.min(budget - released, queues.freeSlots(handler, max));
+      if (room <= 0) {
+        continue;
+      }
+      ArrayDeque<Bytes> head = queues.head(handler);
+      for (int n = 0; n < room && !head.isEmpty(); n++, released++) {
+        Bytes key = head.poll();
+        try {
+          releaseOne(handler, key, now);
+        } catch (StreamsException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          failure.failed(TaskIndexKey.taskId(key), key, now, e);
+        }
+      }
+    }
+    return released;
+  }
+
+  private void releaseOne(String handler, Bytes key, long now) {
+    String id = TaskIndexKey.taskId(key);
+    TaskRecord previous = store.get(id);
+    if (!FlowControlQueues.isQueuedUnder(previous, id, key)) {
+      owner.removeQueueEntry(key);
+      engine.metrics().count(SchedulerEvent.TIMER_STALE);
+      return;
+    }
+    TaskRecord.Edit e = previous.edit().noTimer();
+    dispatchOrPark(e, now, true);
+    owner.commit(id, previous, e);
+  }
+}

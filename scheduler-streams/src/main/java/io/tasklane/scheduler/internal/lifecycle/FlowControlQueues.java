@@ -1,0 +1,164 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+import io.tasklane.core.TaskState;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.common.utils.Bytes;
+
+/**
+ * Flow control of one stream task: the per-handler queues (the queued groups of the search index,
+ * {@link TaskIndexKey}) and the per-handler {@link HandlerLoad} that decides whether a due task is
+ * dispatched or queued. The load is counted the first time it is asked after the stream task's
+ * processors open: the queued entries of the search index (after moving there those an earlier
+ * version kept in the due index), then the DISPATCHED entries of the search index ({@link
+ * TaskIndex}) whose record is DISPATCHED under a deadline with that very entry (a stale entry left
+ * by a crash does not take a slot); each of those gives its deadline to the stream task's {@link
+ * DeadlineTimers}. That range holds the dispatched tasks only, so the count after a restart or a
+ * failover costs the same with 10 tasks pending or 10 million (a range over the due index's time
+ * entries, as before, read every pending task's timer). Used on the stream task's thread only.
+ */
+final class FlowControlQueues {
+  /** Queue keys read per range: one copy of the cached keys per batch instead of one per tick. */
+  static final int HEAD_BATCH = 2_000;
+
+  private final DueIndex index;
+  private final TaskIndex search;
+  private final Function<String, TaskRecord> records;
+  private final Supplier<HandlerLoad> load;
+  private final Supplier<DeadlineTimers> deadlines;
+  private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
+
+  /**
+   * @param records reads a task record by id (may throw on a record that does not decode)
+   * @param load the stream task's load, looked up at each use
+   * @param deadlines the stream task's deadlines, given those of the attempts counted
+   */
+  FlowControlQueues(
+      DueIndex index,
+      TaskIndex search,
+      Function<String, TaskRecord> records,
+      Supplier<HandlerLoad> load,
+      Supplier<DeadlineTimers> deadlines) {
+    this.index = index;
+    this.search = search;
+    this.records = records;
+    this.load = load;
+    this.deadlines = deadlines;
+  }
+
+  /** Counts the load from the index unless it is counted already. */
+  void countLoad() {
+    count(load.get());
+  }
+
+  /**
+   * True when a due task of {@code handler} must wait in its queue: the handler has {@code
+   * maxDispatched} attempts out, or (unless the task leaves the queue right now) others queued.
+   */
+  boolean mustQueue(String handler, boolean fromQueue, int maxDispatched) {
+    HandlerLoad l = counted();
+    return l.dispatched(handler) >= maxDispatched || (!fromQueue && l.queued(handler) > 0);
+  }
+
+  /** How many more attempts of {@code handler} may go out (zero or less: none). */
+  int freeSlots(String handler, int maxDispatched) {
+    return maxDispatched - counted().dispatched(handler);
+  }
+
+  /**
+   * The handlers with a queue: read from the index when {@code fromIndex} (the truth, but a range
+   * over the cached store copies the cached keys in it first), else from the counts (a hint; a
+   * wrong one never strands a queue since the index is read now and then).
+   */
+  List<String> queuedHandlers(boolean fromIndex) {
+    return fromIndex ? search.queuedHandlers() : load.get().queuedHandlers();
+  }
+
+  /**
+   * The batch of {@code handler}'s queue keys at hand, in due order, read from the index when the
+   * last batch is used up. Tasks queued meanwhile with an earlier due time wait for the next batch.
+   * Empty when the queue is empty; then the handler's queued count is forgotten too.
+   */
+  ArrayDeque<Bytes> head(String handler) {
+    ArrayDeque<Bytes> head = heads.computeIfAbsent(handler, h -> new ArrayDeque<>());
+    if (head.isEmpty()) {
+      search.readQueue(handler, HEAD_BATCH, head);
+    }
+    if (head.isEmpty()) {
+      load.get().queueEmpty(handler);
+      heads.remove(handler);
+    }
+    return head;
+  }
+
+  /**
+   * True when {@code r}, the record of task {@code id}, still waits in its queue under {@code key}.
+   */
+  static boolean isQueuedUnder(TaskRecord r, String id, Bytes key) {
+    return r != null && r.timerKind() == TimerKind.QUEUED && key.equals(TaskIndexKey.of(id, r));
+  }
+
+  private HandlerLoad counted() {
+    HandlerLoad l = load.get();
+    count(l);
+    return l;
+  }
+
+  private void count(HandlerLoad l) {
+    if (l.counted()) {
+      return;
+    }
+    moveLegacyQueues();
+    search.forEachQueued(l::countQueued);
+    search.forEachIn(
+        TaskState.DISPATCHED,
+        (id, key) -> {
+          TaskRecord r = readable(id);
+          if (r != null
+              && r.task() != null
+              && r.state() == TaskState.DISPATCHED
+              && r.timerKind() == TimerKind.DEADLINE
+              && key.equals(TaskIndexKey.of(id, r))) {
+            l.countDispatched(r.task().handler());
+            deadlines.get().add(r.timerAt(), id);
+          }
+        });
+    l.markCounted();
+  }
+
+  /**
+   * Moves the queue entries an earlier version kept in the due index ({@code 0xFF ‖ handler ‖ 0x00
+   * ‖ dueAt ‖ id}) to the search index's queued groups, in their due order, once per stream task
+   * opening (the range is empty after the first): the task's PENDING or RETRYING search entry is
+   * replaced by its queued one and the due-index key deleted. An entry whose record no longer waits
+   * under it is only deleted.
+   */
+  private void moveLegacyQueues() {
+    index.forEachLegacyQueueKey(
+        (key, handler) -> {
+          String id = DueIndexKey.queuedTaskId(key, handler);
+          TaskRecord r = readable(id);
+          if (r != null
+              && r.task() != null
+              && r.timerKind() == TimerKind.QUEUED
+              && r.timerAt() == DueIndexKey.queuedDueAt(key, handler)) {
+            search.remove(TaskIndexKey.of(r.state(), handler, false, r.updatedAt(), id));
+            search.reassert(id, r);
+          }
+          index.remove(key);
+        });
+  }
+
+  /** The record, or null when it cannot be read (its timer fails and is handled when it fires). */
+  private TaskRecord readable(String id) {
+    try {
+      return records.apply(id);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,312 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The only way into the four stores of one stream task. Writing a record also moves its timer's
+ * entry in the {@link DueIndex} (a time key, or a queue key), its search entry and {@link
+ * StateCounts} ({@link TaskIndex}), its handler's load in the {@link FlowControlQueues} and the
+ * report figures ({@link ReportRecorder}), so none of them drifts from the records; the {@link
+ * TimerRepair} writes back entries a crash lost. One instance per stream task, owned by its {@link
+ * TaskLifecycle} (the only class that writes through it), used on the stream task's thread only
+ * (processing and punctuation). A record and then its due-index and search entries are written
+ * through to RocksDB and the changelogs at once, so no index leads its record; the counts go to
+ * their store's cache and reach the changelog at the next commit (under {@code exactly_once_v2} all
+ * in the commit's transaction; {@link Stores}). A record written or read lately is read back from
+ * the stream task's {@link TaskMemory}.
+ */
+final class TaskStore {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskStore.class);
+  private final KeyValueStore<String, TaskRecord> tasks;
+  private final DueIndex index;
+  private final TaskIndex search;
+  private final FlowControlQueues queues;
+  private final TimerRepair repair;
+  private final FinishedPurge purge;
+  private final TaskMemory.Shared shared;
+  private final TaskId taskId;
+  private TaskMemory memory;
+  private final Map<ReportGrain, WindowStore<String, byte[]>> reports;
+
+  /**
+   * Opens the stores of the stream task; its {@link TaskMemory} is derived afresh from them (they
+   * were just restored, or the task moved or crashed).
+   */
+  TaskStore(ProcessingContext context, TaskMemory.Shared shared) {
+    this.shared = shared;
+    this.taskId = context.taskId();
+    this.memory = shared.open();
+    this.tasks = context.getStateStore(Stores.TASKS);
+    this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), this::memory);
+    this.search =
+        new TaskIndex(
+            context.getStateStore(Stores.TASK_INDEX),
+            new StateCounts(
+                context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts, tasks::all));
+    this.queues =
+        new FlowControlQueues(
+            index, search, this::get, () -> memory().load, () -> memory().deadlines);
+    this.repair = new TimerRepair(tasks, index, search, this::memory);
+    this.purge = new FinishedPurge(search, this::get, this::memory);
+    this.reports = ReportRecorder.stores(context);
+  }
+
+  /**
+   * The stream task closes (moved, crashed or shut down): the report figures not yet merged are
+   * merged (best effort).
+   */
+  void close() {
+    try {
+      memory().reports.closed(taskId);
+      memory().reports.flush(0, true, reports);
+    } catch (RuntimeException e) {
+      LOG.debug("report figures of {} not merged at close: {}", taskId, e.toString());
+    }
+  }
+
+  /**
+   * Forgets what the stream task keeps in memory, to be derived from the stores again, as when it
+   * reopens after a crash or a move (tests).
+   */
+  void forgetMemory() {
+    memory = shared.open();
+  }
+
+  /** The due-index the schedules' timers share with the tasks'. */
+  DueIndex dueIndex() {
+    return index;
+  }
+
+  /**
+   * Merges the report figures into the report stores and hands the queued counts to the backlog
+   * rule, each once a second (punctuator).
+   */
+  void flushReports(long now) {
+    TaskMemory m = memory();
+    m.reports.flush(now, false, reports);
+    m.reports.backlog(taskId, m.load, now);
+  }
+
+  /** Rewrites the state counts once when they are of an earlier format ({@link StateCounts}). */
+  void upgradeCounts() {
+    search.upgradeCounts();
+  }
+
+  /**
+   * Notes {@code now} as the instant the stream task opened unless one is noted already: called
+   * with the time of its first input record or punctuation since its processors opened (Kafka
+   * Streams sets the context's clock only then). See {@link TimerRepair}.
+   */
+  void opened(long now) {
+    TaskMemory m = memory();
+    if (m.openedAt == Long.MIN_VALUE) {
+      m.openedAt = now;
+    }
+  }
+
+  /** Per-handler queues and load. */
+  FlowControlQueues queues() {
+    return queues;
+  }
+
+  /**
+   * The record of {@code id}, null when none; a DISPATCHED record written or read lately is read
+   * from memory (a result's routing check and its transition then decode no record at all).
+   */
+  TaskRecord get(String id) {
+    Map<String, TaskRecord> recent = memory().recent;
+    TaskRecord r = recent.get(id);
+    if (r == null) {
+      r = tasks.get(id);
+      remember(id, r);
+    }
+    return r;
+  }
+
+  /**
+   * The routing key records about task {@code id} must carry: its envelope's ({@code orderingKey}
+   * or id) when the task lives here, else the id (results and commands for a task that is not here
+   * are keyed by its id; an ordering key would have brought them to the task).
+   */
+  String routingKeyOf(String id) {
+    TaskRecord r = get(id);
+    return r != null && r.task() != null ? r.task().routingKey() : id;
+  }
+
+  /** Stores {@code next} (replacing {@code previous}, null when new) with its timer and count. */
+  void put(String id, TaskRecord previous, TaskRecord next) {
+    write(id, previous, next, movedTimer(previous, next));
+  }
+
+  private static boolean inIndex(TaskRecord r) {
+    return r != null && r.hasTimer() && r.timerKind().inDueIndex();
+  }
+
+  private static boolean inMemory(TaskRecord r) {
+    return r != null && r.timerKind() == TimerKind.DEADLINE;
+  }
+
+  /** Whether {@code previous} had a timer entry that {@code next} no longer has. */
+  private static boolean movedTimer(TaskRecord previous, TaskRecord next) {
+    return previous != null
+        && previous.hasTimer()
+        && (previous.timerAt() != next.timerAt() || previous.timerKind() != next.timerKind());
+  }
+
+  /**
+   * Stores {@code next} in place of {@code fired}, whose time entry (DUE, DEADLINE or PURGE) the
+   * punctuator took out of the index when it fired ({@link #removeEntry}).
+   */
+  void putFired(String id, TaskRecord fired, TaskRecord next) {
+    write(id, fired, next, false);
+  }
+
+  /** Forgets a task: its record, its timer and its count. */
+  void delete(String id, TaskRecord previous) {
+    forget(id, previous);
+    if (inIndex(previous)) {
+      index.delete(id, previous);
+    } else if (inMemory(previous)) {
+      memory().deadlines.remove(previous.timerAt(), id);
+    }
+  }
+
+  /** Forgets {@code fired}, whose time entry the punctuator took out of the index already. */
+  void deleteFired(String id, TaskRecord fired) {
+    forget(id, fired);
+  }
+
+  /**
+   * Up to {@code bound} timers due at or before {@code now}: the attempts' deadlines first ({@link
+   * DeadlineTimers}, taken out of memory), then the due-index's time entries, each in due order.
+   */
+  List<DueIndex.Entry> due(long now, int bound) {
+    List<DueIndex.Entry> due = memory().deadlines.due(now, bound);
+    if (due.size() < bound) {
+      List<DueIndex.Entry> stored = index.due(now, bound - due.size());
+      if (due.isEmpty()) {
+        return stored;
+      }
+      due.addAll(stored);
+    }
+    return due;
+  }
+
+  /** The value of the due-index entry {@code key} now, or null when it is no longer there. */
+  byte[] entry(Bytes key) {
+    return index.get(key);
+  }
+
+  /** Takes an entry read from the index out of it: it fires, is stale, or failed. */
+  void removeEntry(Bytes key) {
+    index.remove(key);
+  }
+
+  /** Takes a queue entry (a search entry) out: its task no longer waits under it, or failed. */
+  void removeQueueEntry(Bytes key) {
+    search.remove(key);
+  }
+
+  /**
+   * Forgets up to {@code bound} finished tasks whose retention has passed ({@link FinishedPurge});
+   * returns how many search entries it handled. Punctuator only.
+   */
+  int purgeFinished(
+      long now,
+      long retentionMs,
+      int bound,
+      FinishedPurge.Failure failure,
+      SchedulerMetrics metrics) {
+    return purge.purge(now, retentionMs, bound, this::delete, failure, metrics);
+  }
+
+  /**
+   * Forgets a task whose record cannot be read, found by its search entry {@code key}: the entry
+   * and the record go (its count cannot be told and stays).
+   */
+  void forgetUnreadable(String id, Bytes key) {
+    search.remove(key);
+    tasks.put(id, null);
+    memory().recent.remove(id);
+  }
+
+  /** Writes {@code record}'s index entry again (a repeated input, see {@link TimerRepair}). */
+  void reassertTimer(String id, TaskRecord record) {
+    repair.reassert(id, record);
+  }
+
+  /**
+   * Writes back lost index entries of the next records, at most {@code slice} and for at most
+   * {@code budgetNanos}, and hands the DISPATCHED ones dispatched shortly before the stream task
+   * opened to {@code lost} (see {@link TimerRepair}).
+   */
+  void repairTimers(
+      int slice,
+      long budgetNanos,
+      SchedulerMetrics metrics,
+      long now,
+      TimerRepair.LostDispatch lost) {
+    repair.repairNextSlice(slice, budgetNanos, metrics, now, lost);
+  }
+
+  /**
+   * Writes the record, then (so that no index leads it) its timer entries, its search entry and its
+   * count; {@code deleteTimer}: the entry of {@code previous}'s timer goes.
+   */
+  private void write(String id, TaskRecord previous, TaskRecord next, boolean deleteTimer) {
+    search.upgradeCounts(); // before the record: a count afresh must not see it and then add it
+    tasks.put(id, next);
+    if (deleteTimer && inIndex(previous)) {
+      index.delete(id, previous);
+    } else if (deleteTimer && inMemory(previous)) {
+      memory().deadlines.remove(previous.timerAt(), id);
+    }
+    if (inIndex(next)) {
+      index.put(id, next);
+    } else if (inMemory(next)) {
+      memory().deadlines.add(next.timerAt(), id);
+    }
+    long waitWas = WaitTimers.at(previous);
+    long waitAt = WaitTimers.at(next);
+    if (waitWas != waitAt) {
+      if (waitWas >= 0) {
+        index.remove(DueIndexKey.of(waitWas, WaitTimers.timerId(id)));
+      }
+      if (waitAt >= 0) {
+        index.put(waitAt, WaitTimers.timerId(id), TimerKind.WAIT);
+      }
+    }
+    search.moved(id, previous, next);
+    remember(id, next);
+    memory().load.moved(previous, next);
+    memory().reports.moved(id, previous, next);
+  }
+
+  private void forget(String id, TaskRecord previous) {
+    search.upgradeCounts();
+    tasks.put(id, null);
+    long waitAt = WaitTimers.at(previous);
+    if (waitAt >= 0) {
+      index.remove(DueIndexKey.of(waitAt, WaitTimers.timerId(id)));
+    }
+    search.moved(id, previous, null);
+    memory().recent.remove(id);
+    memory().load.moved(previous, null);
+  }
+
+  private void remember(String id, TaskRecord record) {
+    memory().remember(id, record);
+  }
+
+  private TaskMemory memory() {
+    return memory;
+  }
+}

@@ -1,0 +1,84 @@
+package io.tasklane.scheduler.internal.ops;
+
+import io.tasklane.core.HandlerSetting;
+import io.tasklane.core.LogText;
+import io.tasklane.core.WireCodec;
+import io.tasklane.core.WireFormatException;
+import io.tasklane.scheduler.internal.lifecycle.HandlerPauses;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The latest {@link HandlerSetting} of every handler, read from the compacted {@code
+ * <ns>.handler-settings} from the beginning by its own thread ({@code tasklane-handler-settings},
+ * {@link CompactedTopicReader}), on every instance, so every partition's dispatcher sees a pause.
+ * Thread-safe: written by the reader thread, read by stream threads and the API.
+ */
+public final class HandlerSettingsStore implements HandlerPauses, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HandlerSettingsStore.class);
+
+  private final Map<String, HandlerSetting> settings = new ConcurrentHashMap<>();
+  private CompactedTopicReader reader;
+
+  /** Starts reading {@code topic} with {@code clients} settings. */
+  public void start(Properties clients, String topic) {
+    reader = new CompactedTopicReader(clients, topic, "tasklane-handler-settings", this::apply);
+    reader.start();
+  }
+
+  /** Reader thread: one record. */
+  void apply(ConsumerRecord<String, byte[]> r) {
+    if (r.key() == null) {
+      return;
+    }
+    if (r.value() == null) {
+      settings.remove(r.key());
+      return;
+    }
+    try {
+      HandlerSetting s = WireCodec.decodeHandlerSetting(r.value());
+      if (r.key().equals(s.handler())) {
+        settings.put(r.key(), s);
+      } else {
+        LOG.warn(
+            "skipping handler setting keyed {} for handler {}",
+            LogText.escape(r.key()),
+            LogText.escape(s.handler()));
+      }
+    } catch (WireFormatException e) {
+      LOG.warn(
+          "skipping handler setting {} at offset {}: {}",
+          LogText.escape(r.key()),
+          r.offset(),
+          LogText.escape(e.getMessage(), 1_000));
+    }
+  }
+
+  @Override
+  public boolean paused(String handler) {
+    HandlerSetting s = settings.get(handler);
+    return s != null && s.paused();
+  }
+
+  /** The setting of {@code handler} (the defaults when nobody changed it). */
+  public HandlerSetting get(String handler) {
+    return settings.getOrDefault(handler, HandlerSetting.defaults(handler));
+  }
+
+  /** Every handler with a setting, by name. */
+  public Map<String, HandlerSetting> all() {
+    return new TreeMap<>(settings);
+  }
+
+  @Override
+  public void close() {
+    if (reader != null) {
+      reader.close();
+    }
+  }
+}

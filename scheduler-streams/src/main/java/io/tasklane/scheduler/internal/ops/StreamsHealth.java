@@ -1,0 +1,40 @@
+package io.tasklane.scheduler.internal.ops;
+
+import io.micronaut.core.annotation.Internal;
+import io.micronaut.core.async.publisher.Publishers;
+import io.micronaut.health.HealthStatus;
+import io.micronaut.management.health.indicator.HealthIndicator;
+import io.micronaut.management.health.indicator.HealthResult;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
+import jakarta.inject.Singleton;
+import java.util.Map;
+import org.apache.kafka.streams.KafkaStreams;
+import org.reactivestreams.Publisher;
+
+/** {@code /health}: UP while Kafka Streams is RUNNING or rebalancing, DOWN otherwise. */
+@Singleton
+@Internal
+public final class StreamsHealth implements HealthIndicator {
+  private final SchedulerRuntime runtime;
+
+  StreamsHealth(SchedulerRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  @Override
+  public Publisher<HealthResult> getResult() {
+    KafkaStreams s = runtime.streams();
+    KafkaStreams.State state = s == null ? KafkaStreams.State.CREATED : s.state();
+    String halted = runtime.haltReason();
+    boolean up =
+        halted == null
+            && (state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING);
+    return Publishers.just(
+        HealthResult.builder("kafka-streams", up ? HealthStatus.UP : HealthStatus.DOWN)
+            .details(
+                halted == null
+                    ? Map.of("state", state.name())
+                    : Map.of("state", state.name(), "stopped", halted))
+            .build());
+  }
+}

@@ -1,0 +1,98 @@
+package io.tasklane.scheduler.internal.topology;
+
+import io.tasklane.scheduler.internal.lifecycle.Engine;
+import io.tasklane.scheduler.internal.lifecycle.TaskLifecycle;
+import io.tasklane.scheduler.internal.lifecycle.TimerFiring;
+import io.tasklane.scheduler.internal.schedules.ScheduleMachine;
+import io.tasklane.scheduler.internal.schedules.ScheduleNotices;
+import io.tasklane.scheduler.internal.schedules.ScheduleStore;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * The one processor of a stream task of the task sub-topology: reads {@code <ns>.tasks}, {@code
+ * results}, {@code control} and {@code dependencies} (co-partitioned) and hands each record to the
+ * input of its topic ({@link AdmissionInput}, {@link ResultInput}, {@link ControlInput}), which
+ * translate it into calls on the stream task's {@link TaskLifecycle} and {@link ScheduleMachine}.
+ * Both are made once, in {@link #init}, and are all the stream task keeps: no state is shared with
+ * other stream tasks. Its punctuator ({@link TaskLifecycle#punctuator}) fires their timers. Used on
+ * the stream task's thread.
+ */
+public final class TaskProcessor implements Processor<String, byte[], String, Object> {
+  private final Engine engine;
+  private ProcessorContext<String, Object> context;
+  private TaskLifecycle tasks;
+  private AdmissionInput admission;
+  private ResultInput results;
+  private ControlInput control;
+
+  TaskProcessor(Engine engine) {
+    this.engine = engine;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Object> ctx) {
+    this.context = ctx;
+    this.tasks = new TaskLifecycle(ctx, engine);
+    ScheduleStore store =
+        new ScheduleStore(ctx, tasks.scheduleTimers(), engine.settings().scheduleLeadMs());
+    ScheduleMachine schedules = new ScheduleMachine(store, engine, tasks.out, tasks::admitHere);
+    tasks.onFinished(
+        ScheduleNotices.listener(
+            ctx.taskId().partition(), engine.settings().partitions(), schedules, tasks.out));
+    tasks.onScheduleTimers(
+        new TimerFiring.ScheduleTimers() {
+          @Override
+          public void fire(String timerId, long at, long now) {
+            schedules.fire(ScheduleStore.nameOf(timerId), at, now);
+          }
+
+          @Override
+          public void repairNextSlice(int slice, long budgetNanos) {
+            schedules.repairNextSlice(slice, budgetNanos);
+          }
+        });
+    this.admission = new AdmissionInput(ctx, tasks, schedules);
+    this.results = new ResultInput(ctx, tasks);
+    this.control = new ControlInput(ctx, tasks);
+    ctx.schedule(
+        engine.settings().punctuationInterval(),
+        PunctuationType.WALL_CLOCK_TIME,
+        tasks.punctuator());
+    engine
+        .memory()
+        .opened(
+            ctx.taskId(),
+            () -> {
+              tasks.forgetMemory();
+              store.forgetMemory();
+            });
+  }
+
+  /** The stream task closes (moved, crashed or shut down): so do its stores. */
+  @Override
+  public void close() {
+    if (tasks != null) {
+      tasks.close();
+    }
+  }
+
+  @Override
+  public void process(Record<String, byte[]> record) {
+    String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
+    tasks.timed(record.timestamp(), context.currentSystemTimeMs(), () -> route(topic, record));
+  }
+
+  private void route(String topic, Record<String, byte[]> record) {
+    if (topic.equals(engine.topics().results())) {
+      results.handle(record);
+    } else if (topic.equals(engine.topics().tasks())) {
+      admission.handle(record);
+    } else {
+      control.handle(record);
+    }
+  }
+}
