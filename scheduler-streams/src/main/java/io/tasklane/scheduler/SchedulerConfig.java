@@ -1,16 +1,13 @@
 package io.tasklane.scheduler;
 
-import io.tasklane.core.SecretMasker;
 import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.TopicReplication;
 import io.tasklane.core.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The scheduler's configuration, read from {@code tasklane.scheduler.*} (kebab-case keys: {@code
@@ -191,100 +188,70 @@ public record SchedulerConfig(
   }
 
   public SchedulerConfig {
-    require(
+    ConfigChecks.require(
         "bootstrap-servers",
         bootstrapServers != null && !bootstrapServers.isBlank(),
         "is required");
     namespace = namespace == null ? Topics.DEFAULT_NAMESPACE : namespace;
     new Topics(namespace);
     applicationId = applicationId == null ? namespace + "-scheduler" : applicationId;
-    require(
+    ConfigChecks.require(
         "application-id",
         applicationId.matches("[a-zA-Z0-9._-]{1,200}"),
         "must match [a-zA-Z0-9._-]{1,200}");
     workerGroupPrefix = workerGroupPrefix == null ? namespace + "-worker" : workerGroupPrefix;
-    require(
+    ConfigChecks.require(
         "worker-group-prefix",
         workerGroupPrefix.matches("[a-zA-Z0-9._-]{1,200}"),
         "must match [a-zA-Z0-9._-]{1,200} (the workers' group-id)");
-    range("partitions", partitions, 1, 10_000);
-    punctuationInterval = orDefault(punctuationInterval, DEFAULT_PUNCTUATION_INTERVAL);
-    range(
+    ConfigChecks.range("partitions", partitions, 1, 10_000);
+    punctuationInterval = ConfigChecks.orDefault(punctuationInterval, DEFAULT_PUNCTUATION_INTERVAL);
+    ConfigChecks.range(
         "punctuation-interval", punctuationInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
-    range("scan-bound", scanBound, 1, 1_000_000);
+    ConfigChecks.range("scan-bound", scanBound, 1, 1_000_000);
     processingGuarantee =
         processingGuarantee == null ? DEFAULT_PROCESSING_GUARANTEE : processingGuarantee;
     commitInterval =
-        orDefault(
+        ConfigChecks.orDefault(
             commitInterval,
             processingGuarantee == ProcessingGuarantee.EXACTLY_ONCE_V2
                 ? DEFAULT_COMMIT_INTERVAL_EOS
                 : DEFAULT_COMMIT_INTERVAL_ALOS);
-    range("commit-interval", commitInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
-    range("num-standby-replicas", numStandbyReplicas, 0, 10);
+    ConfigChecks.range(
+        "commit-interval", commitInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
+    ConfigChecks.range("num-standby-replicas", numStandbyReplicas, 0, 10);
     stateDir = stateDir == null ? DEFAULT_STATE_DIR : stateDir;
-    retention = orDefault(retention, DEFAULT_RETENTION);
-    range("retention", retention, Duration.ofMinutes(1), Duration.ofDays(3650));
-    range("snooze-cap", snoozeCap, 1, 100_000);
-    timeoutGrace = orDefault(timeoutGrace, DEFAULT_TIMEOUT_GRACE);
-    range("timeout-grace", timeoutGrace, Duration.ZERO, Duration.ofHours(1));
-    range("max-dispatched", maxDispatched, 1, 1_000_000);
-    topicRefreshInterval = orDefault(topicRefreshInterval, DEFAULT_TOPIC_REFRESH_INTERVAL);
-    range(
+    retention = ConfigChecks.orDefault(retention, DEFAULT_RETENTION);
+    ConfigChecks.range("retention", retention, Duration.ofMinutes(1), Duration.ofDays(3650));
+    ConfigChecks.range("snooze-cap", snoozeCap, 1, 100_000);
+    timeoutGrace = ConfigChecks.orDefault(timeoutGrace, DEFAULT_TIMEOUT_GRACE);
+    ConfigChecks.range("timeout-grace", timeoutGrace, Duration.ZERO, Duration.ofHours(1));
+    ConfigChecks.range("max-dispatched", maxDispatched, 1, 1_000_000);
+    topicRefreshInterval =
+        ConfigChecks.orDefault(topicRefreshInterval, DEFAULT_TOPIC_REFRESH_INTERVAL);
+    ConfigChecks.range(
         "topic-refresh-interval",
         topicRefreshInterval,
         Duration.ofMillis(100),
         Duration.ofMinutes(10));
-    require(
+    ConfigChecks.require(
         "advertised-host",
         advertisedHost == null || advertisedHost.matches("[a-zA-Z0-9.:\\[\\]_-]{1,253}"),
         "'" + advertisedHost + "' is not a host name or address");
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
-    kafka.keySet().forEach(SchedulerConfig::refuseProtected);
+    kafka.keySet().forEach(ConfigChecks::refuseProtected);
     apiTokens = apiTokens == null ? List.of() : List.copyOf(apiTokens);
-    require(
-        "api.tokens",
-        !apiTokens.isEmpty(),
-        "needs at least one token, the syntax is name:token:role (role viewer, operator or admin,"
-            + " several"
-            + " separated by commas), each token at least "
-            + TokenStrength.MIN_LENGTH
-            + " characters and no placeholder, "
-            + TokenStrength.HOW
-            + "; every endpoint but /health requires one");
-    Set<String> names = new HashSet<>();
-    Set<String> secrets = new HashSet<>();
-    for (ApiToken t : apiTokens) {
-      require(
-          "api.tokens",
-          names.add(t.name()),
-          "token name " + ApiToken.label(t.name()) + " is used twice");
-      require(
-          "api.tokens",
-          secrets.add(t.token()),
-          "token " + ApiToken.label(t.name()) + " repeats another token");
-    }
-    range("max-waiters-per-task", maxWaitersPerTask, 1, 1_000_000);
-    range("worker-lost-heartbeats", workerLostHeartbeats, 1, 100);
-    if (interInstanceToken != null) {
-      String weak = TokenStrength.weakness(interInstanceToken);
-      require(
-          "inter-instance-token",
-          weak == null,
-          "is refused, " + TokenStrength.HOW + " (it " + weak + ")");
-      require(
-          "inter-instance-token",
-          !secrets.contains(interInstanceToken),
-          "must differ from every api token");
-    }
+    ConfigChecks.tokens(apiTokens, interInstanceToken);
+    ConfigChecks.range("max-waiters-per-task", maxWaitersPerTask, 1, 1_000_000);
+    ConfigChecks.range("worker-lost-heartbeats", workerLostHeartbeats, 1, 100);
     api = api == null ? ApiSettings.DEFAULT : api;
-    range("search-scan-bound", searchScanBound, 100, 1_000_000);
-    range("log-lines-per-task", logLinesPerTask, 1, 10_000);
-    range("log-bytes-per-task", logBytesPerTask, 1_024, 16 * 1024 * 1024);
+    ConfigChecks.range("search-scan-bound", searchScanBound, 100, 1_000_000);
+    ConfigChecks.range("log-lines-per-task", logLinesPerTask, 1, 10_000);
+    ConfigChecks.range("log-bytes-per-task", logBytesPerTask, 1_024, 16 * 1024 * 1024);
     alerts = alerts == null ? AlertConfig.NONE : alerts;
-    range("store-memory-mb", storeMemoryMb, 16, 65_536);
-    scheduleLead = orDefault(scheduleLead, DEFAULT_SCHEDULE_LEAD);
-    range("schedule-lead", scheduleLead, Duration.ZERO, Duration.ofMinutes(1));
+    ConfigChecks.range("store-memory-mb", storeMemoryMb, 16, 65_536);
+    scheduleLead = ConfigChecks.orDefault(scheduleLead, DEFAULT_SCHEDULE_LEAD);
+    ConfigChecks.range("schedule-lead", scheduleLead, Duration.ZERO, Duration.ofMinutes(1));
     replication = replication == null ? TopicReplication.DEFAULT : replication;
   }
 
@@ -296,73 +263,7 @@ public record SchedulerConfig(
   /** The configuration as it may be logged: tokens and secret Kafka settings masked. */
   @Override
   public String toString() {
-    return "SchedulerConfig[bootstrapServers="
-        + SecretMasker.maskText(bootstrapServers)
-        + ", namespace="
-        + namespace
-        + ", applicationId="
-        + applicationId
-        + ", partitions="
-        + partitions
-        + ", punctuationInterval="
-        + punctuationInterval
-        + ", scanBound="
-        + scanBound
-        + ", processingGuarantee="
-        + processingGuarantee.streamsValue()
-        + ", commitInterval="
-        + commitInterval
-        + ", numStandbyReplicas="
-        + numStandbyReplicas
-        + ", stateDir="
-        + stateDir
-        + ", retention="
-        + retention
-        + ", snoozeCap="
-        + snoozeCap
-        + ", timeoutGrace="
-        + timeoutGrace
-        + ", maxDispatched="
-        + maxDispatched
-        + ", topicRefreshInterval="
-        + topicRefreshInterval
-        + ", advertisedHost="
-        + (advertisedHost == null ? "(detected)" : advertisedHost)
-        + ", kafka="
-        + SecretMasker.mask(kafka)
-        + ", apiTokens="
-        + apiTokens
-        + ", maxWaitersPerTask="
-        + maxWaitersPerTask
-        + ", interInstanceToken="
-        + (interInstanceToken == null ? "(generated)" : SecretMasker.MASK)
-        + ", api="
-        + api
-        + ", workerGroupPrefix="
-        + workerGroupPrefix
-        + ", workerLostHeartbeats="
-        + workerLostHeartbeats
-        + ", searchScanBound="
-        + searchScanBound
-        + ", logLinesPerTask="
-        + logLinesPerTask
-        + ", logBytesPerTask="
-        + logBytesPerTask
-        + ", alerts="
-        + alerts
-        + ", storeMemoryMb="
-        + storeMemoryMb
-        + ", scheduleLead="
-        + scheduleLead
-        + ", replication="
-        + replication
-        + ", interInstanceTrustStore="
-        + interInstanceTrustStore
-        + "]";
-  }
-
-  private static Duration orDefault(Duration d, Duration dflt) {
-    return d == null ? dflt : d;
+    return ConfigChecks.describe(this);
   }
 
   /**
@@ -372,60 +273,5 @@ public record SchedulerConfig(
    * processing.guarantee} (the typed {@code processing-guarantee}); {@code enable.auto.commit} and
    * {@code isolation.level}, which Kafka Streams sets itself.
    */
-  public static final Set<String> PROTECTED_KAFKA_KEYS =
-      Set.of(
-          "acks",
-          "enable.idempotence",
-          "transactional.id",
-          "processing.guarantee",
-          "enable.auto.commit",
-          "isolation.level");
-
-  private static final List<String> CLIENT_PREFIXES =
-      List.of(
-          "producer.",
-          "consumer.",
-          "main.consumer.",
-          "restore.consumer.",
-          "global.consumer.",
-          "admin.");
-
-  private static void refuseProtected(String key) {
-    String bare = key;
-    for (String prefix : CLIENT_PREFIXES) {
-      if (key.startsWith(prefix)) {
-        bare = key.substring(prefix.length());
-      }
-    }
-    if (bare.equals("processing.guarantee")) {
-      require("kafka." + key, false, "cannot be set: use " + PREFIX + ".processing-guarantee");
-    }
-    if (key.equals("commit.interval.ms")) {
-      require("kafka." + key, false, "cannot be set: use " + PREFIX + ".commit-interval");
-    }
-    require(
-        "kafka." + key,
-        !PROTECTED_KAFKA_KEYS.contains(bare),
-        "cannot be set: the scheduler (or Kafka Streams) sets it itself and its delivery"
-            + " guarantees depend on it (refused, also with a Streams client prefix: "
-            + String.join(", ", new TreeSet<>(PROTECTED_KAFKA_KEYS))
-            + ")");
-  }
-
-  private static void require(String key, boolean ok, String message) {
-    if (!ok) {
-      throw new SchedulerException(PREFIX + "." + key + ": " + message);
-    }
-  }
-
-  private static void range(String key, long value, long min, long max) {
-    require(key, value >= min && value <= max, value + " is outside " + min + " to " + max);
-  }
-
-  private static void range(String key, Duration value, Duration min, Duration max) {
-    require(
-        key,
-        value.compareTo(min) >= 0 && value.compareTo(max) <= 0,
-        value + " is outside " + min + " to " + max);
-  }
+  public static final Set<String> PROTECTED_KAFKA_KEYS = ConfigChecks.PROTECTED_KAFKA_KEYS;
 }

@@ -147,4 +147,20 @@ class SchedulerLayoutTest {
         .resideInAnyPackage(INTERNAL + ".api..", INTERNAL + ".topology..")
         .check(classes);
   }
+
+  /** Classes small enough to read in one sitting: no source file of the module over 300 lines. */
+  @Test
+  void noMainClassIsOver300Lines() throws java.io.IOException {
+    java.nio.file.Path main = java.nio.file.Path.of("src", "main", "java");
+    java.util.List<String> over = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(main)) {
+      for (java.nio.file.Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        long lines = java.nio.file.Files.readAllLines(f).size();
+        if (lines > 300) {
+          over.add(main.relativize(f) + " (" + lines + " lines)");
+        }
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(over).as("files over 300 lines").isEmpty();
+  }
 }

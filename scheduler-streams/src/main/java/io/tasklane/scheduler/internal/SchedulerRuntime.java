@@ -7,13 +7,10 @@ import io.micronaut.core.annotation.Internal;
 import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.tasklane.core.ReplicationCheck;
-import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.TopicReplication;
 import io.tasklane.core.Topics;
 import io.tasklane.core.tracing.Tracing;
-import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
-import io.tasklane.scheduler.SchedulerException;
 import io.tasklane.scheduler.internal.api.InterInstance;
 import io.tasklane.scheduler.internal.api.InterInstanceClient;
 import io.tasklane.scheduler.internal.api.StatusQuery;
@@ -34,8 +31,6 @@ import io.tasklane.scheduler.internal.ops.WorkerRegistry;
 import io.tasklane.scheduler.internal.topology.TopologyFactory;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -111,7 +106,7 @@ public final class SchedulerRuntime {
           replication.factor(),
           replication.minInsyncReplicas(),
           replication.brokers());
-      this.partitions = checkTopics();
+      this.partitions = TopicSetup.ensure(admin, config, topics, replication);
     } catch (RuntimeException e) {
       admin.close(Duration.ofSeconds(5));
       throw e;
@@ -119,13 +114,7 @@ public final class SchedulerRuntime {
     this.watcher =
         new TopicWatcher(admin, topics, config.partitions(), replication, config.applicationId());
     watcher.refresh();
-    io.micrometer.core.instrument.Gauge.builder(
-            "tasklane.scheduler.under.replicated.partitions",
-            () -> watcher.underReplicated().values().stream().mapToInt(Integer::intValue).sum())
-        .description(
-            "Partitions of Tasklane's and Kafka Streams' topics with fewer in-sync replicas than"
-                + " replicas, as of the last topic refresh")
-        .register(registry);
+    watcher.registerGauge(registry);
     this.workerRegistry =
         new WorkerRegistry(java.time.Clock.systemUTC(), config.workerLostHeartbeats());
     this.workers =
@@ -158,89 +147,6 @@ public final class SchedulerRuntime {
             });
   }
 
-  /** Creates the missing topics and checks them; returns their (common) partition count. */
-  private int checkTopics() {
-    int p = config.partitions();
-    // Added after the others: made with the count tasks already has, so that it is co-partitioned.
-    int dependencies = TopicAdmin.partitions(admin, topics.tasks()).orElse(p);
-    List<TopicAdmin.Spec> specs =
-        new java.util.ArrayList<>(
-            List.of(
-                TopicAdmin.Spec.of(topics.tasks(), p),
-                TopicAdmin.Spec.of(topics.results(), p),
-                TopicAdmin.Spec.of(topics.control(), p),
-                TopicAdmin.Spec.of(topics.dependencies(), dependencies),
-                TopicAdmin.Spec.of(topics.logs(), p),
-                TopicAdmin.Spec.of(topics.schedulerDlt(), p),
-                auditTopic()));
-    specs.addAll(TopicAdmin.operatorTopics(topics));
-    TopicAdmin.ensure(admin, specs, replication);
-    // Kafka Streams' changelogs and repartition topics of an earlier run, made with its settings
-    ReplicationCheck.requireSafe(admin, streamsTopics(), replication);
-    Map<String, Integer> counts = partitionCounts(10);
-    String refused = CoPartitioning.atStart(counts);
-    if (refused != null) {
-      throw new SchedulerException(refused);
-    }
-    return counts.get(topics.tasks());
-  }
-
-  /** The existing internal topics of this Kafka Streams application. */
-  private java.util.Set<String> streamsTopics() {
-    try {
-      String prefix = config.applicationId() + "-";
-      return admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
-          .filter(n -> n.startsWith(prefix))
-          .filter(n -> n.endsWith("-changelog") || n.endsWith("-repartition"))
-          .collect(java.util.stream.Collectors.toSet());
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      throw new SchedulerException("cannot list the topics: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SchedulerException("interrupted while listing the topics", e);
-    }
-  }
-
-  /**
-   * {@code <ns>.audit}: one partition (the API's actions are few, and one partition keeps them in
-   * order), deleted after {@code audit-retention}. An existing topic is left as it is.
-   */
-  private TopicAdmin.Spec auditTopic() {
-    return new TopicAdmin.Spec(
-        topics.audit(),
-        1,
-        (short) -1,
-        Map.of(
-            "cleanup.policy",
-            "delete",
-            "retention.ms",
-            String.valueOf(config.api().auditRetention().toMillis())));
-  }
-
-  /**
-   * Partition counts of the co-partitioned topics. A topic created a moment ago may not be in the
-   * metadata yet (-1): describe again for up to 10 s before judging.
-   */
-  private Map<String, Integer> partitionCounts(int seconds) {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
-    while (true) {
-      Map<String, Integer> counts = new java.util.LinkedHashMap<>();
-      for (String t :
-          List.of(topics.tasks(), topics.results(), topics.control(), topics.dependencies())) {
-        counts.put(t, TopicAdmin.partitions(admin, t).orElse(-1));
-      }
-      if (!counts.containsValue(-1) || System.nanoTime() > deadline) {
-        return counts;
-      }
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return counts;
-      }
-    }
-  }
-
   @EventListener
   void onStartup(ServerStartupEvent event) {
     start(event.getSource().getPort());
@@ -251,22 +157,7 @@ public final class SchedulerRuntime {
       return;
     }
     self = new HostInfo(AdvertisedHost.of(config, bindHost), httpPort);
-    EngineSettings settings =
-        EngineSettings.builder()
-            .punctuationInterval(config.punctuationInterval())
-            .scheduleLead(config.scheduleLead())
-            .scanBound(config.scanBound())
-            .retentionMs(config.retention().toMillis())
-            .timeoutGraceMs(config.timeoutGrace().toMillis())
-            .snoozeCap(config.snoozeCap())
-            .noHandlerRecheckMs(config.topicRefreshInterval().toMillis())
-            .maxDispatched(config.maxDispatched())
-            .partitions(partitions)
-            .healTimers(config.processingGuarantee() != ProcessingGuarantee.EXACTLY_ONCE_V2)
-            .maxWaitersPerTask(config.maxWaitersPerTask())
-            .logLinesPerTask(config.logLinesPerTask())
-            .logBytesPerTask(config.logBytesPerTask())
-            .build();
+    EngineSettings settings = StreamsProps.engine(config, partitions);
     Engine engine =
         new Engine(
             topics,
@@ -314,7 +205,9 @@ public final class SchedulerRuntime {
   private void checkPartitions() {
     try {
       String reason =
-          haltReason == null ? CoPartitioning.changed(partitionCounts(0), partitions) : null;
+          haltReason == null
+              ? CoPartitioning.changed(TopicSetup.partitionCounts(admin, topics, 0), partitions)
+              : null;
       if (reason != null) {
         haltReason = reason;
         LOG.error("tasklane scheduler stopped: {}", reason);

@@ -1,7 +1,9 @@
 package io.tasklane.scheduler.internal;
 
 import io.tasklane.core.TopicReplication;
+import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
+import io.tasklane.scheduler.internal.lifecycle.EngineSettings;
 import io.tasklane.scheduler.internal.lifecycle.SchedulerMetrics;
 import io.tasklane.scheduler.internal.topology.OutputErrors;
 import java.util.Map;
@@ -115,5 +117,24 @@ public final class StreamsProps {
     p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, OutputErrors.class.getName());
     p.put(OutputErrors.METRICS_CONFIG, metrics);
     return p;
+  }
+
+  /** The stream threads' settings from {@code config}, for {@code partitions} partitions. */
+  static EngineSettings engine(SchedulerConfig config, int partitions) {
+    return EngineSettings.builder()
+        .punctuationInterval(config.punctuationInterval())
+        .scheduleLead(config.scheduleLead())
+        .scanBound(config.scanBound())
+        .retentionMs(config.retention().toMillis())
+        .timeoutGraceMs(config.timeoutGrace().toMillis())
+        .snoozeCap(config.snoozeCap())
+        .noHandlerRecheckMs(config.topicRefreshInterval().toMillis())
+        .maxDispatched(config.maxDispatched())
+        .partitions(partitions)
+        .healTimers(config.processingGuarantee() != ProcessingGuarantee.EXACTLY_ONCE_V2)
+        .maxWaitersPerTask(config.maxWaitersPerTask())
+        .logLinesPerTask(config.logLinesPerTask())
+        .logBytesPerTask(config.logBytesPerTask())
+        .build();
   }
 }

@@ -1,10 +1,8 @@
 package io.tasklane.scheduler.internal.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micronaut.core.annotation.Internal;
-import io.tasklane.core.DurationText;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.ScheduleValidator;
@@ -79,27 +77,6 @@ public final class ScheduleCommands {
   }
 
   /**
-   * The wait bound of {@code ?wait=} ({@code 5s} when absent).
-   *
-   * @throws Refused 400 naming {@code wait} and its limit
-   */
-  static long waitMs(String text) {
-    if (text == null) {
-      return DEFAULT_WAIT_MS;
-    }
-    long ms;
-    try {
-      ms = DurationText.parse("wait", text);
-    } catch (InvalidTaskException e) {
-      throw new Refused(400, "invalid", e.getMessage());
-    }
-    if (ms > MAX_WAIT_MS) {
-      throw new Refused(400, "invalid", "wait: " + text + " is longer than the limit of 30s");
-    }
-    return ms;
-  }
-
-  /**
    * {@code PUT /api/schedules/{name}}: the definition in {@code body} (the record's JSON; {@code
    * type}, {@code v} and {@code name} may be left out), validated as the scheduler validates it
    * (the cron parsed too). Its version is the body's when at least 1, else {@code max(now, stored
@@ -120,7 +97,7 @@ public final class ScheduleCommands {
     long version = given.version() >= 1 ? given.version() : nextVersion(stored);
     ScheduleDefinition d = given.toBuilder().version(version).build();
     if (stored != null && stored.path("version").asLong() >= version) {
-      return withWarnings(
+      return ScheduleRequests.withWarnings(
           ignored(
               "define",
               name,
@@ -132,14 +109,16 @@ public final class ScheduleCommands {
                   + stored.path("version").asLong()),
           warnings);
     }
-    return withWarnings(send("define", name, actor, version, false, d, waitMs), warnings);
+    return ScheduleRequests.withWarnings(
+        send("define", name, actor, version, false, d, waitMs), warnings);
   }
 
   /** {@code POST /api/schedules/{name}/pause} or {@code /resume}: the stored definition again. */
   StatusQuery.Answer setEnabled(String name, boolean enabled, String actor, long waitMs) {
     String action = enabled ? "resume" : "pause";
     JsonNode stored = stored(name, true);
-    ScheduleDefinition current = decode((ObjectNode) stored.get("definition").deepCopy());
+    ScheduleDefinition current =
+        ScheduleRequests.decode((ObjectNode) stored.get("definition").deepCopy());
     if (current.enabled() == enabled) {
       return ignored(action, name, actor, enabled ? "not paused" : "already paused");
     }
@@ -180,27 +159,7 @@ public final class ScheduleCommands {
           "name: the body names '" + o.get("name").asText() + "' but the path '" + name + "'");
     }
     o.put("name", name);
-    return decode(o);
-  }
-
-  /** A definition from its JSON, {@code type} and {@code v} filled in when left out. */
-  private static ScheduleDefinition decode(ObjectNode o) {
-    if (!o.has("type")) {
-      o.put("type", "schedule");
-    }
-    if (!o.has("v")) {
-      o.put("v", io.tasklane.core.Wire.VERSION);
-    }
-    TaskTopicRecord r;
-    try {
-      r = WireCodec.decodeTaskRecord(WireCodec.encode(o));
-    } catch (WireFormatException | InvalidTaskException e) {
-      throw new Refused(400, "invalid", e.getMessage());
-    }
-    if (!(r instanceof ScheduleDefinition d)) {
-      throw new Refused(400, "invalid", "type: must be 'schedule'");
-    }
-    return d;
+    return ScheduleRequests.decode(o);
   }
 
   /** The schedule's status JSON, or null when unknown; 404 when {@code mustExist} and absent. */
@@ -302,16 +261,5 @@ public final class ScheduleCommands {
       o.put("version", version);
     }
     return new StatusQuery.Answer(status, WireCodec.encodeToString(o));
-  }
-
-  /** {@code answer} with a {@code warnings} array added to its JSON object, when there are any. */
-  private static StatusQuery.Answer withWarnings(StatusQuery.Answer answer, List<String> warnings) {
-    if (warnings.isEmpty()) {
-      return answer;
-    }
-    ObjectNode o = (ObjectNode) WireCodec.readTree(answer.json());
-    ArrayNode a = o.putArray("warnings");
-    warnings.forEach(a::add);
-    return new StatusQuery.Answer(answer.status(), WireCodec.encodeToString(o));
   }
 }

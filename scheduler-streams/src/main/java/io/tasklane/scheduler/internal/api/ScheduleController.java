@@ -139,7 +139,7 @@ public class ScheduleController {
         throw new ScheduleCommands.Refused(
             400, "invalid", "name: not a schedule name: " + ScheduleValidator.NAME.pattern());
       }
-      return answer(run.apply(ScheduleCommands.waitMs(wait)));
+      return answer(run.apply(ScheduleRequests.waitMs(wait)));
     } catch (ScheduleCommands.Refused e) {
       audit.record(actor, action, "schedule/" + name, AuditLog.REFUSED, e.getMessage());
       return error(e.status, e.code, e.getMessage());

@@ -1,20 +1,13 @@
 package io.tasklane.scheduler.internal.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tasklane.core.HandlerNames;
 import io.tasklane.core.TaskState;
 import io.tasklane.scheduler.SchedulerConfig.Role;
 import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -65,8 +58,8 @@ record TaskFilter(
   /** The keys whose value is a list: comma-separated, or a JSON array of strings in a body. */
   private static final Set<String> LISTS = Set.of("state", "handler");
 
-  private static final int MAX_TEXT = 500;
-  private static final int MAX_HANDLERS = 100;
+  static final int MAX_TEXT = 500;
+  static final int MAX_HANDLERS = 100;
 
   TaskFilter {
     raw = Map.copyOf(raw);
@@ -155,17 +148,17 @@ record TaskFilter(
     }
     return new TaskFilter(
         raw,
-        states(raw.get("state")),
-        handlers(raw.get("handler")),
-        text(raw, "key"),
-        idPrefix(raw.get("idPrefix")),
-        text(raw, "errorType"),
-        time(raw, "createdFrom", Long.MIN_VALUE),
-        time(raw, "createdTo", Long.MAX_VALUE),
-        time(raw, "updatedFrom", Long.MIN_VALUE),
-        time(raw, "updatedTo", Long.MAX_VALUE),
-        time(raw, "dueFrom", Long.MIN_VALUE),
-        time(raw, "dueTo", Long.MAX_VALUE),
+        FilterValues.states(raw.get("state")),
+        FilterValues.handlers(raw.get("handler")),
+        FilterValues.text(raw, "key"),
+        FilterValues.idPrefix(raw.get("idPrefix")),
+        FilterValues.text(raw, "errorType"),
+        FilterValues.time(raw, "createdFrom", Long.MIN_VALUE),
+        FilterValues.time(raw, "createdTo", Long.MAX_VALUE),
+        FilterValues.time(raw, "updatedFrom", Long.MIN_VALUE),
+        FilterValues.time(raw, "updatedTo", Long.MAX_VALUE),
+        FilterValues.time(raw, "dueFrom", Long.MIN_VALUE),
+        FilterValues.time(raw, "dueTo", Long.MAX_VALUE),
         payload);
   }
 
@@ -230,76 +223,5 @@ record TaskFilter(
       return false;
     }
     return payload == null || payload.matches(r.task().payload());
-  }
-
-  private static Set<TaskState> states(String v) {
-    if (v == null) {
-      return null;
-    }
-    Set<TaskState> out = EnumSet.noneOf(TaskState.class);
-    for (String s : v.split(",")) {
-      try {
-        out.add(TaskState.valueOf(s.trim().toUpperCase(Locale.ROOT)));
-      } catch (IllegalArgumentException e) {
-        throw new BadQueryException(
-            "state",
-            "'" + abbreviate(s) + "' is not one of " + Arrays.toString(TaskState.values()));
-      }
-    }
-    return out;
-  }
-
-  private static Set<String> handlers(String v) {
-    if (v == null) {
-      return null;
-    }
-    Set<String> out = new TreeSet<>();
-    for (String h : v.split(",")) {
-      if (!HandlerNames.PATTERN.matcher(h.trim()).matches()) {
-        throw new BadQueryException(
-            "handler", "'" + abbreviate(h) + "' is not a handler name " + HandlerNames.PATTERN);
-      }
-      out.add(h.trim());
-    }
-    if (out.size() > MAX_HANDLERS) {
-      throw new BadQueryException("handler", "at most " + MAX_HANDLERS + " handlers");
-    }
-    return out;
-  }
-
-  private static String idPrefix(String v) {
-    if (v != null && !v.matches("[0-9a-f-]{1,36}")) {
-      throw new BadQueryException(
-          "idPrefix", "must be 1 to 36 characters of a lower-case task id ([0-9a-f-])");
-    }
-    return v;
-  }
-
-  private static String text(Map<String, String> raw, String k) {
-    String v = raw.get(k);
-    if (v != null && v.length() > MAX_TEXT) {
-      throw new BadQueryException(k, "at most " + MAX_TEXT + " characters");
-    }
-    return v;
-  }
-
-  /** Epoch millis or an ISO-8601 instant ({@code 2026-01-01T00:00:00Z}). */
-  static long time(Map<String, String> raw, String k, long absent) {
-    String v = raw.get(k);
-    if (v == null) {
-      return absent;
-    }
-    try {
-      return v.chars().allMatch(Character::isDigit) && v.length() <= 15
-          ? Long.parseLong(v)
-          : Instant.parse(v).toEpochMilli();
-    } catch (NumberFormatException | DateTimeParseException e) {
-      throw new BadQueryException(
-          k, "'" + abbreviate(v) + "' is neither epoch millis nor an ISO-8601 instant");
-    }
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= 40 ? s : s.substring(0, 40) + "…";
   }
 }

@@ -103,7 +103,7 @@ public record TaskQuery(
         order.equals("asc"),
         limit,
         cursor == null || cursor.isEmpty() ? null : SearchPosition.decode(cursor, sort),
-        TaskFilter.time(params, "asOf", now),
+        FilterValues.time(params, "asOf", now),
         "ids".equals(params.get("fields")));
   }
 

@@ -274,16 +274,7 @@ final class TaskStore {
     } else if (inMemory(next)) {
       memory().deadlines.add(next.timerAt(), id);
     }
-    long waitWas = WaitTimers.at(previous);
-    long waitAt = WaitTimers.at(next);
-    if (waitWas != waitAt) {
-      if (waitWas >= 0) {
-        index.remove(DueIndexKey.of(waitWas, WaitTimers.timerId(id)));
-      }
-      if (waitAt >= 0) {
-        index.put(waitAt, WaitTimers.timerId(id), TimerKind.WAIT);
-      }
-    }
+    WaitTimers.move(index, id, previous, next);
     search.moved(id, previous, next);
     remember(id, next);
     memory().load.moved(previous, next);
@@ -293,10 +284,7 @@ final class TaskStore {
   private void forget(String id, TaskRecord previous) {
     search.upgradeCounts();
     tasks.put(id, null);
-    long waitAt = WaitTimers.at(previous);
-    if (waitAt >= 0) {
-      index.remove(DueIndexKey.of(waitAt, WaitTimers.timerId(id)));
-    }
+    WaitTimers.move(index, id, previous, null);
     search.moved(id, previous, null);
     memory().recent.remove(id);
     memory().load.moved(previous, null);

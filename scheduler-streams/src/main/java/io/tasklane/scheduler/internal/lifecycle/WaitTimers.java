@@ -41,6 +41,24 @@ final class WaitTimers {
     return ms > Long.MAX_VALUE - due ? -1 : due + ms;
   }
 
+  /**
+   * Moves task {@code id}'s wait entry in {@code index} from where {@code previous} had it to where
+   * {@code next} (null: forgotten) has it, when they differ.
+   */
+  static void move(DueIndex index, String id, TaskRecord previous, TaskRecord next) {
+    long was = at(previous);
+    long at = next == null ? -1 : at(next);
+    if (was == at) {
+      return;
+    }
+    if (was >= 0) {
+      index.remove(DueIndexKey.of(was, timerId(id)));
+    }
+    if (at >= 0) {
+      index.put(at, timerId(id), TimerKind.WAIT);
+    }
+  }
+
   static String timerId(String taskId) {
     return PREFIX + taskId;
   }

@@ -8,7 +8,6 @@ import io.tasklane.scheduler.internal.lifecycle.HandlerWorkers;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,8 +63,7 @@ public final class Alerts implements AlertSignals {
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, Counter> waitTimeouts = new ConcurrentHashMap<>();
   private final ArrayDeque<AlertGroup> recent = new ArrayDeque<>();
-  private final Map<Object, Map<String, Integer>> queuedByStreamTask = new ConcurrentHashMap<>();
-  private final Map<String, Long> aboveSince = new HashMap<>(); // delivery thread only
+  private final BacklogRule backlog = new BacklogRule();
   private final RelayWatch relay;
 
   public Alerts(AlertConfig config, Clock clock, MeterRegistry registry, Sink sink) {
@@ -179,11 +177,7 @@ public final class Alerts implements AlertSignals {
     if (sink == null || config.backlog() == null) {
       return;
     }
-    if (queued == null) {
-      queuedByStreamTask.remove(streamTask);
-    } else {
-      queuedByStreamTask.put(streamTask, queued);
-    }
+    backlog.queued(streamTask, queued);
   }
 
   /**
@@ -220,7 +214,7 @@ public final class Alerts implements AlertSignals {
   void tick() {
     long now = clock.millis();
     if (sink != null && config.backlog() != null) {
-      checkBacklog(now);
+      backlog.check(now, config.backlog(), (handler, summary) -> raise(BACKLOG, handler, summary));
     }
     for (String k : List.copyOf(open.keySet())) {
       open.computeIfPresent(
@@ -246,35 +240,6 @@ public final class Alerts implements AlertSignals {
       out.add(g.view());
     }
     return out;
-  }
-
-  private void checkBacklog(long now) {
-    Map<String, Long> sums = new HashMap<>();
-    for (Map<String, Integer> m : queuedByStreamTask.values()) {
-      m.forEach((h, n) -> sums.merge(h, (long) n, Long::sum));
-    }
-    AlertConfig.Backlog rule = config.backlog();
-    aboveSince.keySet().removeIf(h -> sums.getOrDefault(h, 0L) <= rule.threshold());
-    sums.forEach(
-        (h, n) -> {
-          if (n <= rule.threshold()) {
-            return;
-          }
-          long since = aboveSince.computeIfAbsent(h, x -> now);
-          if (now - since >= rule.sustained().toMillis()) {
-            raise(
-                BACKLOG,
-                h,
-                n
-                    + " tasks of handler "
-                    + h
-                    + " queued in the scheduler for "
-                    + (now - since)
-                    + " ms (threshold "
-                    + rule.threshold()
-                    + ")");
-          }
-        });
   }
 
   private void flush(AlertGroup g) {

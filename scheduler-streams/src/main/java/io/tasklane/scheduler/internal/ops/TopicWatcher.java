@@ -111,4 +111,18 @@ public final class TopicWatcher implements HandlerTopics {
       LOG.warn("could not refresh the handler topics; keeping the last list: {}", t.toString());
     }
   }
+
+  /**
+   * Registers {@code tasklane.scheduler.under.replicated.partitions} in {@code registry}, read from
+   * the last refresh.
+   */
+  public void registerGauge(io.micrometer.core.instrument.MeterRegistry registry) {
+    io.micrometer.core.instrument.Gauge.builder(
+            "tasklane.scheduler.under.replicated.partitions",
+            () -> underReplicated().values().stream().mapToInt(Integer::intValue).sum())
+        .description(
+            "Partitions of Tasklane's and Kafka Streams' topics with fewer in-sync replicas than"
+                + " replicas, as of the last topic refresh")
+        .register(registry);
+  }
 }
