@@ -163,4 +163,54 @@ class SchedulerLayoutTest {
     }
     org.assertj.core.api.Assertions.assertThat(over).as("files over 300 lines").isEmpty();
   }
+
+  /**
+   * The API and the gauges read tasks and schedules through the query interfaces ({@code
+   * TaskReads}, {@code ScheduleReads}), never the store layout: no index key, count key, record
+   * encoding or store of tasks, and no task store named in their sources (store names are
+   * constants, inlined where used, so the sources are read).
+   */
+  @Test
+  void theApiReadsTasksThroughTheQueryInterfaceOnly() throws java.io.IOException {
+    noClasses()
+        .that()
+        .resideInAnyPackage(INTERNAL + ".api..", INTERNAL + ".ops..")
+        .should()
+        .dependOnClassesThat()
+        .haveNameMatching(
+            LIFECYCLE.replace(".", "\\.")
+                + "\\.(TaskIndexKey|DueIndexKey|StateCounts|TaskIndex|DueIndex|TaskStore"
+                + "|TaskRecordSerde|TaskRecordCodec|CompactBytes|TaskMemory)(\\$.*)?")
+        .orShould()
+        .dependOnClassesThat()
+        .haveNameMatching(
+            INTERNAL.replace(".", "\\.")
+                + "\\.schedules\\.(FireLog|FireLogCodec|ScheduleStore)(\\$.*)?")
+        .check(classes);
+    java.util.List<String> named = new java.util.ArrayList<>();
+    for (String pkg : java.util.List.of("api", "ops")) {
+      java.nio.file.Path dir =
+          java.nio.file.Path.of(
+              "src", "main", "java", "io", "tasklane", "scheduler", "internal", pkg);
+      try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(dir)) {
+        for (java.nio.file.Path f : files.toList()) {
+          String text = java.nio.file.Files.readString(f);
+          for (String store :
+              java.util.List.of(
+                  "TASKS",
+                  "TASK_INDEX",
+                  "STATE_COUNTS",
+                  "DUE_INDEX",
+                  "TASK_LOGS",
+                  "SCHEDULES",
+                  "SCHEDULE_FIRES")) {
+            if (text.contains("Stores." + store)) {
+              named.add(f.getFileName() + " names Stores." + store);
+            }
+          }
+        }
+      }
+    }
+    org.assertj.core.api.Assertions.assertThat(named).isEmpty();
+  }
 }

@@ -1,7 +1,7 @@
 package io.tasklane.scheduler.internal.api;
 
 import io.tasklane.scheduler.internal.SchedulerRuntime;
-import io.tasklane.scheduler.internal.lifecycle.Stores;
+import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -72,7 +72,7 @@ public final class FanOut {
   public List<HostInfo> others() {
     List<HostInfo> out = new ArrayList<>();
     for (StreamsMetadata m : streams().metadataForAllStreamsClients()) {
-      if (m.stateStoreNames().contains(Stores.TASKS)
+      if (TaskReads.holdsTasks(m.stateStoreNames())
           && !m.hostInfo().equals(runtime.self)
           && !m.hostInfo().equals(HostInfo.unavailable())) {
         out.add(m.hostInfo());

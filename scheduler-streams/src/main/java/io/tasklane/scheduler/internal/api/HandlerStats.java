@@ -6,9 +6,7 @@ import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.ReportBucket;
 import io.tasklane.scheduler.internal.lifecycle.ReportGrain;
-import io.tasklane.scheduler.internal.lifecycle.StateCounts;
-import io.tasklane.scheduler.internal.lifecycle.Stores;
-import io.tasklane.scheduler.internal.lifecycle.TaskIndex;
+import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.EnumMap;
@@ -22,7 +20,6 @@ import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 
 /**
@@ -151,21 +148,13 @@ public final class HandlerStats {
   private Map<String, Figures> local(KafkaStreams streams, long now) {
     Map<String, Figures> out = new TreeMap<>();
     for (int p : fanOut.localPartitions()) {
-      ReadOnlyKeyValueStore<String, Long> counts = fanOut.store(Stores.STATE_COUNTS, p);
-      try (KeyValueIterator<String, Long> it = counts.all()) {
-        while (it.hasNext()) {
-          KeyValue<String, Long> kv = it.next();
-          int sep = kv.key.indexOf(StateCounts.SEP);
-          if (sep > 0 && kv.value != null && kv.value > 0) {
-            out.computeIfAbsent(kv.key.substring(sep + 1), h -> new Figures())
-                .counts
-                .merge(TaskState.valueOf(kv.key.substring(0, sep)), kv.value, Long::sum);
-          }
-        }
+      TaskReads reads = TaskReads.of(name -> fanOut.store(name, p));
+      for (TaskReads.GroupCount c : reads.counts()) {
+        out.computeIfAbsent(c.handler(), h -> new Figures())
+            .counts
+            .merge(c.state(), c.count(), Long::sum);
       }
-      TaskIndex.forEachQueued(
-          fanOut.store(Stores.TASK_INDEX, p),
-          h -> out.computeIfAbsent(h, x -> new Figures()).backlog++);
+      reads.forEachQueued(h -> out.computeIfAbsent(h, x -> new Figures()).backlog++);
       ReadOnlyWindowStore<String, byte[]> minutes = window(streams, p);
       try (KeyValueIterator<Windowed<String>, byte[]> it =
           minutes.fetchAll(Instant.ofEpochMilli(since(now)), Instant.ofEpochMilli(now))) {

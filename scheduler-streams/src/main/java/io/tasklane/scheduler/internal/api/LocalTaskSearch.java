@@ -1,7 +1,7 @@
 package io.tasklane.scheduler.internal.api;
 
 import io.tasklane.core.TaskState;
-import io.tasklane.scheduler.internal.lifecycle.TaskIndexKey;
+import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
 import io.tasklane.scheduler.internal.lifecycle.TimerKind;
 import java.util.ArrayList;
@@ -10,10 +10,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.Function;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * One page of a search over the partitions this instance owns, read from their search index ({@link
@@ -26,14 +22,11 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class LocalTaskSearch {
   /** The stores of one partition. */
-  public record Partition(
-      ReadOnlyKeyValueStore<Bytes, byte[]> index,
-      ReadOnlyKeyValueStore<String, TaskRecord> tasks,
-      Collection<Group> groups) {}
+  public record Partition(TaskReads reads, Collection<Group> groups) {}
 
   /**
    * A (state, handler) group: one contiguous range of the index; {@code queued}: the group of its
-   * tasks queued for a slot ({@link TaskIndexKey}).
+   * tasks queued for a slot.
    */
   public record Group(TaskState state, String handler, boolean queued) {
     public Group(TaskState state, String handler) {
@@ -133,71 +126,56 @@ public final class LocalTaskSearch {
   }
 
   private static Head open(Partition p, Group g, TaskQuery q) {
-    byte[] prefix = TaskIndexKey.prefix(g.state(), g.handler(), g.queued());
     long lo = Math.max(0, q.filter().updatedFrom());
     long hi = Math.max(0, q.filter().updatedTo());
-    Bytes from = TaskIndexKey.at(prefix, lo);
-    Bytes to = TaskIndexKey.after(prefix, hi);
     SearchPosition c = q.sort() == TaskQuery.Sort.UPDATED ? q.cursor() : null;
-    if (c != null && q.asc() && c.value() >= lo) {
-      from = TaskIndexKey.of(g.state(), g.handler(), g.queued(), c.value(), c.id());
-    } else if (c != null && !q.asc() && c.value() <= hi) {
-      to = TaskIndexKey.of(g.state(), g.handler(), g.queued(), c.value(), c.id());
-    }
-    KeyValueIterator<Bytes, byte[]> it =
-        q.asc() ? p.index().range(from, to) : p.index().reverseRange(from, to);
-    return new Head(it, prefix.length, g, p.tasks()::get);
+    TaskReads.SearchScan scan =
+        p.reads()
+            .scan(
+                g.state(),
+                g.handler(),
+                g.queued(),
+                lo,
+                hi,
+                c == null ? 0 : c.value(),
+                c == null ? null : c.id(),
+                q.asc());
+    return new Head(scan, g, p.reads()::task);
   }
 
   /** The current entry of one group's range. */
   private static final class Head {
-    final KeyValueIterator<Bytes, byte[]> it;
-    final int prefixLength;
+    final TaskReads.SearchScan scan;
     final Group group;
     final Function<String, TaskRecord> records;
-    KeyValue<Bytes, byte[]> current;
     SearchPosition pos;
 
-    Head(
-        KeyValueIterator<Bytes, byte[]> it,
-        int prefixLength,
-        Group group,
-        Function<String, TaskRecord> records) {
-      this.it = it;
-      this.prefixLength = prefixLength;
+    Head(TaskReads.SearchScan scan, Group group, Function<String, TaskRecord> records) {
+      this.scan = scan;
       this.group = group;
       this.records = records;
     }
 
-    /**
-     * Moves to the next entry. An entry deleted while the range was read (the stream thread moved
-     * the task on) comes with a null value: skipped.
-     */
+    /** Moves to the next entry (an entry deleted while the range is read is skipped). */
     boolean advance() {
-      do {
-        if (!it.hasNext()) {
-          return false;
-        }
-        current = it.next();
-      } while (current.value == null);
-      pos =
-          new SearchPosition(
-              TaskIndexKey.updatedAt(current.key, prefixLength),
-              TaskIndexKey.taskId(current.key, prefixLength));
+      if (!scan.next()) {
+        return false;
+      }
+      pos = new SearchPosition(scan.updatedAt(), scan.id());
       return true;
     }
 
     /** The row of the current entry when it matches {@code q}, else null. */
     TaskRow row(TaskQuery q) {
       String id = pos.id();
-      long created = TaskIndexKey.createdAt(current.value);
+      long created = scan.createdAt();
       TaskFilter f = q.filter();
       if (created > q.asOf() || !f.matchesEntry(id, created)) {
         return null;
       }
       boolean needsRecord = f.needsRecord() || q.sort() == TaskQuery.Sort.DUE || !q.idsOnly();
       if (!needsRecord) {
-        String ok = TaskIndexKey.orderingKey(current.value);
+        String ok = scan.orderingKey();
         return TaskRow.ofEntry(id, group.state(), group.handler(), pos.value(), ok, created);
       }
       TaskRecord r = records.apply(id);
@@ -213,7 +191,7 @@ public final class LocalTaskSearch {
     }
 
     void close() {
-      it.close();
+      scan.close();
     }
   }
 }

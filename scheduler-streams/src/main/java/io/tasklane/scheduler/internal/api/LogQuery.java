@@ -5,18 +5,17 @@ import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
 import io.tasklane.scheduler.internal.lifecycle.TaskLogs;
+import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * {@code GET /api/tasks/{id}/logs}: a task's handler log lines from {@link Stores#TASK_LOGS}, read
@@ -40,8 +39,7 @@ public final class LogQuery {
   StatusQuery.Answer find(String id, Integer attempt, boolean forwarded) {
     try {
       KafkaStreams streams = fanOut.streams();
-      KeyQueryMetadata meta =
-          streams.queryMetadataForKey(Stores.TASK_LOGS, id, Serdes.String().serializer());
+      KeyQueryMetadata meta = TaskReads.logsOwner(streams, id);
       HostInfo owner = meta == null ? null : meta.activeHost();
       if (owner == null || owner.equals(HostInfo.unavailable())) {
         return OwnerForward.error(503, "no instance owns the task's logs right now (rebalancing)");
@@ -57,12 +55,15 @@ public final class LogQuery {
                     + (attempt == null ? "" : "&attempt=" + attempt),
                 "the task's logs");
       }
-      ReadOnlyKeyValueStore<String, TaskLogs> store =
-          streams.store(
-              StoreQueryParameters.fromNameAndType(
-                      Stores.TASK_LOGS, QueryableStoreTypes.<String, TaskLogs>keyValueStore())
-                  .withPartition(meta.partition()));
-      return new StatusQuery.Answer(200, json(id, store.get(id), attempt));
+      TaskLogs logs =
+          TaskReads.of(
+                  store ->
+                      streams.store(
+                          StoreQueryParameters.fromNameAndType(
+                                  store, QueryableStoreTypes.keyValueStore())
+                              .withPartition(meta.partition())))
+              .logs(id);
+      return new StatusQuery.Answer(200, json(id, logs, attempt));
     } catch (FanOut.Unavailable e) {
       return e.answer;
     } catch (RuntimeException e) {

@@ -7,7 +7,7 @@ import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
-import io.tasklane.scheduler.internal.schedules.FireLog;
+import io.tasklane.scheduler.internal.schedules.ScheduleReads;
 import io.tasklane.scheduler.internal.schedules.ScheduleState;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -17,15 +17,11 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.state.HostInfo;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The schedule list ({@code GET /api/schedules}): every instance lists the schedules of the
@@ -119,38 +115,27 @@ public final class ScheduleList {
 
   /**
    * This instance's active schedules after {@code cursor}: at most {@code limit + 1}, each with its
-   * newest fire whose instant has passed (from its state or from {@link Stores#SCHEDULE_FIRES},
-   * {@link FireLog#withLatest}).
+   * newest fire whose instant has passed (from its state or from the fire log, {@link
+   * ScheduleReads#withLatest}).
    */
   private static void local(
       KafkaStreams streams, String cursor, int limit, long now, TreeMap<String, ObjectNode> into) {
-    ReadOnlyKeyValueStore<String, ScheduleState> store =
-        streams.store(
-            StoreQueryParameters.fromNameAndType(
-                Stores.SCHEDULES, QueryableStoreTypes.<String, ScheduleState>keyValueStore()));
-    TreeMap<String, ScheduleState> page = new TreeMap<>();
-    try (KeyValueIterator<String, ScheduleState> it = store.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, ScheduleState> kv = it.next();
-        if (kv.value == null
-            || kv.value.deleted()
-            || kv.value.definition() == null
-            || (cursor != null && kv.key.compareTo(cursor) <= 0)) {
-          continue;
-        }
-        page.put(kv.key, kv.value);
-        if (page.size() > limit + 1) {
-          page.pollLastEntry();
-        }
-      }
-    }
-    ReadOnlyKeyValueStore<Bytes, byte[]> log =
-        streams.store(
-            StoreQueryParameters.fromNameAndType(
-                Stores.SCHEDULE_FIRES, QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
+    ScheduleReads reads =
+        ScheduleReads.of(
+            store ->
+                streams.store(
+                    StoreQueryParameters.fromNameAndType(
+                        store, QueryableStoreTypes.keyValueStore())));
+    TreeMap<String, ScheduleState> page =
+        reads.first(
+            limit + 1,
+            (name, s) ->
+                !s.deleted()
+                    && s.definition() != null
+                    && (cursor == null || name.compareTo(cursor) > 0));
     page.forEach(
         (name, s) -> {
-          ObjectNode line = ScheduleView.summary(name, FireLog.withLatest(log, name, s, now), now);
+          ObjectNode line = ScheduleView.summary(name, reads.withLatest(name, s, now), now);
           if (line != null) {
             keepNewer(into, line);
             if (into.size() > limit + 1) {

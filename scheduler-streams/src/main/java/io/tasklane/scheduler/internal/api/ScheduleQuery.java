@@ -4,19 +4,16 @@ import io.micronaut.core.annotation.Internal;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
 import io.tasklane.scheduler.internal.schedules.FireHistory;
-import io.tasklane.scheduler.internal.schedules.FireLog;
+import io.tasklane.scheduler.internal.schedules.ScheduleReads;
 import io.tasklane.scheduler.internal.schedules.ScheduleState;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Finds a schedule's state ({@link ScheduleView}) through interactive queries: in this instance's
@@ -43,8 +40,7 @@ public final class ScheduleQuery {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));
     }
-    KeyQueryMetadata meta =
-        streams.queryMetadataForKey(Stores.SCHEDULES, name, Serdes.String().serializer());
+    KeyQueryMetadata meta = ScheduleReads.owner(streams, name);
     HostInfo owner = meta == null ? null : meta.activeHost();
     if (owner == null || owner.equals(HostInfo.unavailable())) {
       return OwnerForward.error(503, "no instance owns the schedule right now (rebalancing)");
@@ -53,21 +49,18 @@ public final class ScheduleQuery {
       return forwarded ? OwnerForward.error(503, "ownership moved; retry") : forward(owner, name);
     }
     try {
-      ReadOnlyKeyValueStore<String, ScheduleState> store =
-          streams.store(
-              StoreQueryParameters.fromNameAndType(
-                      Stores.SCHEDULES, QueryableStoreTypes.<String, ScheduleState>keyValueStore())
-                  .withPartition(meta.partition()));
-      ScheduleState state = store.get(name);
+      ScheduleReads reads =
+          ScheduleReads.of(
+              store ->
+                  streams.store(
+                      StoreQueryParameters.fromNameAndType(
+                              store, QueryableStoreTypes.keyValueStore())
+                          .withPartition(meta.partition())));
+      ScheduleState state = reads.state(name);
       if (state == null) {
         return OwnerForward.error(404, "no schedule '" + name + "'");
       }
-      ReadOnlyKeyValueStore<Bytes, byte[]> log =
-          streams.store(
-              StoreQueryParameters.fromNameAndType(
-                      Stores.SCHEDULE_FIRES, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())
-                  .withPartition(meta.partition()));
-      ScheduleState full = FireLog.withHistory(log, name, state, FireHistory.KEEP);
+      ScheduleState full = reads.withHistory(name, state, FireHistory.KEEP);
       return new StatusQuery.Answer(200, ScheduleView.json(name, full, runtime.workers()));
     } catch (RuntimeException e) {
       return OwnerForward.error(503, "store not queryable: " + e.getMessage());

@@ -2,18 +2,16 @@ package io.tasklane.scheduler.internal.api;
 
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
-import io.tasklane.scheduler.internal.lifecycle.Stores;
+import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Finds a task's record through interactive queries: in this instance's store when it owns the
@@ -46,8 +44,7 @@ public final class StatusQuery {
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));
     }
     String key = routingKey == null ? id : routingKey;
-    KeyQueryMetadata meta =
-        streams.queryMetadataForKey(Stores.TASKS, key, Serdes.String().serializer());
+    KeyQueryMetadata meta = TaskReads.owner(streams, key);
     HostInfo owner = meta == null ? null : meta.activeHost();
     if (owner == null || owner.equals(HostInfo.unavailable())) {
       return OwnerForward.error(503, "no instance owns the key right now (rebalancing)");
@@ -58,12 +55,14 @@ public final class StatusQuery {
           : forward(owner, id, key);
     }
     try {
-      ReadOnlyKeyValueStore<String, TaskRecord> store =
-          streams.store(
-              StoreQueryParameters.fromNameAndType(
-                      Stores.TASKS, QueryableStoreTypes.<String, TaskRecord>keyValueStore())
-                  .withPartition(meta.partition()));
-      TaskRecord record = store.get(id);
+      TaskRecord record =
+          TaskReads.of(
+                  name ->
+                      streams.store(
+                          StoreQueryParameters.fromNameAndType(
+                                  name, QueryableStoreTypes.keyValueStore())
+                              .withPartition(meta.partition())))
+              .task(id);
       if (record == null || (record.task() != null && !record.task().routingKey().equals(key))) {
         return OwnerForward.error(404, notFound(id, routingKey));
       }

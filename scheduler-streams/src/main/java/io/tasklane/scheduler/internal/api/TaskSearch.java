@@ -7,10 +7,7 @@ import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.SchedulerConfig.Role;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
-import io.tasklane.scheduler.internal.lifecycle.StateCounts;
-import io.tasklane.scheduler.internal.lifecycle.Stores;
-import io.tasklane.scheduler.internal.lifecycle.TaskIndex;
-import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
+import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -21,11 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.HostInfo;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * {@code GET /api/tasks} searches and {@code GET /api/tasks/counts}: each instance answers for the
@@ -162,13 +155,12 @@ public final class TaskSearch {
   private List<LocalTaskSearch.Partition> partitions(TaskFilter filter) {
     List<LocalTaskSearch.Partition> out = new ArrayList<>();
     for (int p : fanOut.localPartitions()) {
-      ReadOnlyKeyValueStore<Bytes, byte[]> index = fanOut.store(Stores.TASK_INDEX, p);
-      ReadOnlyKeyValueStore<String, TaskRecord> tasks = fanOut.store(Stores.TASKS, p);
+      TaskReads reads = TaskReads.of(name -> fanOut.store(name, p));
       List<LocalTaskSearch.Group> groups = new ArrayList<>();
       if (filter.states() != null && filter.handlers() != null) {
         filter.states().forEach(s -> filter.handlers().forEach(h -> groups.add(group(s, h))));
       } else {
-        counts(fanOut.store(Stores.STATE_COUNTS, p))
+        counts(reads)
             .forEach(
                 (g, n) -> {
                   if ((filter.states() == null || filter.states().contains(g.state()))
@@ -179,13 +171,13 @@ public final class TaskSearch {
       }
       List<LocalTaskSearch.Group> queued = new ArrayList<>();
       for (LocalTaskSearch.Group g : groups) {
-        if (TaskIndex.QUEUEABLE.contains(g.state())) {
+        if (TaskReads.QUEUEABLE.contains(g.state())) {
           queued.add(new LocalTaskSearch.Group(g.state(), g.handler(), true));
         }
       }
       groups.addAll(
           queued); // a PENDING or RETRYING task queued for a slot is in a group of its own
-      out.add(new LocalTaskSearch.Partition(index, tasks, groups));
+      out.add(new LocalTaskSearch.Partition(reads, groups));
     }
     return out;
   }
@@ -194,20 +186,11 @@ public final class TaskSearch {
     return new LocalTaskSearch.Group(s, h);
   }
 
-  /** The non-zero per-(state, handler) counts of one state-count store. */
-  private static Map<LocalTaskSearch.Group, Long> counts(ReadOnlyKeyValueStore<String, Long> s) {
+  /** The non-zero per-(state, handler) counts of one partition. */
+  private static Map<LocalTaskSearch.Group, Long> counts(TaskReads reads) {
     Map<LocalTaskSearch.Group, Long> out = new LinkedHashMap<>();
-    try (KeyValueIterator<String, Long> it = s.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, Long> kv = it.next();
-        int sep = kv.key.indexOf(StateCounts.SEP);
-        if (sep > 0 && kv.value != null && kv.value > 0) {
-          out.merge(
-              group(TaskState.valueOf(kv.key.substring(0, sep)), kv.key.substring(sep + 1)),
-              kv.value,
-              Long::sum);
-        }
-      }
+    for (TaskReads.GroupCount c : reads.counts()) {
+      out.merge(group(c.state(), c.handler()), c.count(), Long::sum);
     }
     return out;
   }
@@ -223,7 +206,7 @@ public final class TaskSearch {
     }
     Map<String, Map<TaskState, Long>> sum = new TreeMap<>();
     for (int p : fanOut.localPartitions()) {
-      counts(fanOut.<String, Long>store(Stores.STATE_COUNTS, p))
+      counts(TaskReads.of(name -> fanOut.store(name, p)))
           .forEach((g, n) -> add(sum, g.handler(), g.state(), n));
     }
     if (!forwarded) {

@@ -8,8 +8,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.tasklane.core.TaskState;
 import io.tasklane.scheduler.internal.lifecycle.SchedulerEvent;
 import io.tasklane.scheduler.internal.lifecycle.SchedulerMetrics;
-import io.tasklane.scheduler.internal.lifecycle.StateCounts;
-import io.tasklane.scheduler.internal.lifecycle.Stores;
+import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,11 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Micrometer view of the scheduler: event counters, dispatch lateness and scan time timers, and
@@ -134,20 +130,14 @@ public final class MicrometerMetrics implements SchedulerMetrics {
       if (s == null) {
         return sum;
       }
-      ReadOnlyKeyValueStore<String, Long> store =
-          s.store(
-              StoreQueryParameters.fromNameAndType(
-                  Stores.STATE_COUNTS, QueryableStoreTypes.<String, Long>keyValueStore()));
-      // The composite store iterates every local partition's store: sum them.
-      try (KeyValueIterator<String, Long> it = store.all()) {
-        while (it.hasNext()) {
-          KeyValue<String, Long> kv = it.next();
-          TaskState state = StateCounts.stateOf(kv.key);
-          if (state != null && kv.value != null) {
-            sum.merge(state.name(), kv.value, Long::sum); // STATE and every STATE/handler
-          }
-        }
-      }
+      // The composite stores read every local partition's store: the counts are summed.
+      TaskReads.of(
+              name ->
+                  s.store(
+                      StoreQueryParameters.fromNameAndType(
+                          name, QueryableStoreTypes.keyValueStore())))
+          .countEntriesByState()
+          .forEach((state, n) -> sum.merge(state.name(), n, Long::sum)); // STATE and STATE/handler
     } catch (RuntimeException e) {
       // Rebalancing or not yet running: report zeros rather than fail the scrape.
     }
@@ -160,10 +150,12 @@ public final class MicrometerMetrics implements SchedulerMetrics {
       if (s == null) {
         return 0;
       }
-      return s.store(
-              StoreQueryParameters.fromNameAndType(
-                  Stores.DUE_INDEX, QueryableStoreTypes.keyValueStore()))
-          .approximateNumEntries();
+      return TaskReads.of(
+              name ->
+                  s.store(
+                      StoreQueryParameters.fromNameAndType(
+                          name, QueryableStoreTypes.keyValueStore())))
+          .armedTimers();
     } catch (RuntimeException e) {
       return Double.NaN;
     }

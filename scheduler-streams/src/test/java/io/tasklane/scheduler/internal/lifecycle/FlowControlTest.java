@@ -372,8 +372,7 @@ class FlowControlTest {
     List<TaskEnvelope> sent = sendDue(5); // 3 out, 2 queued
     TaskEnvelope later = Driver.task(T0 + 60_000); // PENDING with a due timer
     d.send(later);
-    KeyValueStore<Bytes, byte[]> index = d.driver.getKeyValueStore(Stores.TASK_INDEX);
-    KeyValueStore<String, TaskRecord> tasks = d.driver.getKeyValueStore(Stores.TASKS);
+    TaskReads reads = TaskReads.of(name -> d.driver.getKeyValueStore(name));
     List<LocalTaskSearch.Group> groups =
         List.of(
             new LocalTaskSearch.Group(TaskState.PENDING, Driver.HANDLER),
@@ -387,7 +386,7 @@ class FlowControlTest {
 
     LocalTaskSearch.Page page =
         new LocalTaskSearch(10_000)
-            .search(List.of(new LocalTaskSearch.Partition(index, tasks, groups)), q);
+            .search(List.of(new LocalTaskSearch.Partition(reads, groups)), q);
 
     assertThat(page.rows())
         .extracting(TaskRow::id)

@@ -1,0 +1,208 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+import io.tasklane.core.TaskState;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * The query interface of the task lifecycle: what the HTTP API and the gauges may read of the tasks
+ * of one partition (or of every local partition at once, when the stores given are Kafka Streams'
+ * composite ones), typed — never a store key, an index encoding or a count key. The store layout
+ * can change behind it without touching its readers. Read-only, over Kafka Streams' interactive
+ * queries; called on any thread (Micronaut's blocking executor, a metrics scrape).
+ */
+public final class TaskReads {
+  /** Reaches one store of what is read by its name; throws when it is not queryable now. */
+  @FunctionalInterface
+  public interface StoreSource {
+    ReadOnlyKeyValueStore<?, ?> store(String name);
+  }
+
+  /** The tasks of one (state, handler) with their number. */
+  public record GroupCount(TaskState state, String handler, long count) {}
+
+  /** The states whose tasks may wait in a handler's queue for a slot (a group of their own). */
+  public static final List<TaskState> QUEUEABLE = TaskIndex.QUEUEABLE;
+
+  private final StoreSource source;
+
+  private TaskReads(StoreSource source) {
+    this.source = source;
+  }
+
+  /** The reads over the stores {@code source} reaches. */
+  public static TaskReads of(StoreSource source) {
+    return new TaskReads(source);
+  }
+
+  /**
+   * Where the task of routing key {@code routingKey} lives: its partition and the instance that
+   * owns it now (null while unknown).
+   */
+  public static KeyQueryMetadata owner(KafkaStreams streams, String routingKey) {
+    return streams.queryMetadataForKey(Stores.TASKS, routingKey, Serdes.String().serializer());
+  }
+
+  /**
+   * Where the log lines of task {@code id} live (they are keyed by task id, in a sub-topology of
+   * their own): their partition and the instance that owns it now.
+   */
+  public static KeyQueryMetadata logsOwner(KafkaStreams streams, String id) {
+    return streams.queryMetadataForKey(Stores.TASK_LOGS, id, Serdes.String().serializer());
+  }
+
+  /** The log lines kept of task {@code id} (in the logs' partition), or null when none. */
+  public TaskLogs logs(String id) {
+    return this.<String, TaskLogs>store(Stores.TASK_LOGS).get(id);
+  }
+
+  /** Whether an instance whose stores are {@code storeNames} holds task stores. */
+  public static boolean holdsTasks(java.util.Collection<String> storeNames) {
+    return storeNames.contains(Stores.TASKS);
+  }
+
+  /** The record of task {@code id}, or null when none. */
+  public TaskRecord task(String id) {
+    return this.<String, TaskRecord>store(Stores.TASKS).get(id);
+  }
+
+  /** The non-zero number of tasks per (state, handler), in the stores' order. */
+  public List<GroupCount> counts() {
+    List<GroupCount> out = new ArrayList<>();
+    try (KeyValueIterator<String, Long> it = this.<String, Long>store(Stores.STATE_COUNTS).all()) {
+      while (it.hasNext()) {
+        KeyValue<String, Long> kv = it.next();
+        int sep = kv.key.indexOf(StateCounts.SEP);
+        if (sep > 0 && kv.value != null && kv.value > 0) {
+          out.add(
+              new GroupCount(
+                  TaskState.valueOf(kv.key.substring(0, sep)),
+                  kv.key.substring(sep + 1),
+                  kv.value));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Every count entry summed by its state, the state totals and the per-handler counts alike (what
+   * the state gauges have always shown).
+   */
+  public Map<TaskState, Long> countEntriesByState() {
+    Map<TaskState, Long> sum = new EnumMap<>(TaskState.class);
+    try (KeyValueIterator<String, Long> it = this.<String, Long>store(Stores.STATE_COUNTS).all()) {
+      while (it.hasNext()) {
+        KeyValue<String, Long> kv = it.next();
+        TaskState state = StateCounts.stateOf(kv.key);
+        if (state != null && kv.value != null) {
+          sum.merge(state, kv.value, Long::sum);
+        }
+      }
+    }
+    return sum;
+  }
+
+  /** Hands the handler of every task queued for a slot to {@code handler}, one call per task. */
+  public void forEachQueued(Consumer<String> handler) {
+    TaskIndex.forEachQueued(this.<Bytes, byte[]>store(Stores.TASK_INDEX), handler);
+  }
+
+  /** About how many timers are armed (the due-index's estimate of its entries). */
+  public long armedTimers() {
+    return store(Stores.DUE_INDEX).approximateNumEntries();
+  }
+
+  /**
+   * The search entries of the tasks in {@code state} of {@code handler} ({@code queued}: the ones
+   * queued for a slot) last changed between {@code from} and {@code to}, in change order ({@code
+   * asc}) or its reverse, starting at the entry of {@code cursorId} changed at {@code cursorAt}
+   * when {@code cursorId} is not null (that entry included). Close it after use.
+   */
+  public SearchScan scan(
+      TaskState state,
+      String handler,
+      boolean queued,
+      long from,
+      long to,
+      long cursorAt,
+      String cursorId,
+      boolean asc) {
+    byte[] prefix = TaskIndexKey.prefix(state, handler, queued);
+    Bytes lo = TaskIndexKey.at(prefix, from);
+    Bytes hi = TaskIndexKey.after(prefix, to);
+    if (cursorId != null && asc && cursorAt >= from) {
+      lo = TaskIndexKey.of(state, handler, queued, cursorAt, cursorId);
+    } else if (cursorId != null && !asc && cursorAt <= to) {
+      hi = TaskIndexKey.of(state, handler, queued, cursorAt, cursorId);
+    }
+    ReadOnlyKeyValueStore<Bytes, byte[]> index = store(Stores.TASK_INDEX);
+    return new SearchScan(asc ? index.range(lo, hi) : index.reverseRange(lo, hi), prefix.length);
+  }
+
+  /** One group's search entries as {@link #scan} read them. Not thread-safe. */
+  public static final class SearchScan implements AutoCloseable {
+    private final KeyValueIterator<Bytes, byte[]> it;
+    private final int prefixLength;
+    private KeyValue<Bytes, byte[]> current;
+
+    private SearchScan(KeyValueIterator<Bytes, byte[]> it, int prefixLength) {
+      this.it = it;
+      this.prefixLength = prefixLength;
+    }
+
+    /**
+     * Moves to the next entry; false at the end. An entry deleted while the range is read (the
+     * stream thread moved the task on) is skipped.
+     */
+    public boolean next() {
+      do {
+        if (!it.hasNext()) {
+          return false;
+        }
+        current = it.next();
+      } while (current.value == null);
+      return true;
+    }
+
+    /** The task's id. */
+    public String id() {
+      return TaskIndexKey.taskId(current.key, prefixLength);
+    }
+
+    /** When the task last changed, as its entry says. */
+    public long updatedAt() {
+      return TaskIndexKey.updatedAt(current.key, prefixLength);
+    }
+
+    /** When the task was created. */
+    public long createdAt() {
+      return TaskIndexKey.createdAt(current.value);
+    }
+
+    /** The task's ordering key, or null. */
+    public String orderingKey() {
+      return TaskIndexKey.orderingKey(current.value);
+    }
+
+    @Override
+    public void close() {
+      it.close();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+    return (ReadOnlyKeyValueStore<K, V>) source.store(name);
+  }
+}
