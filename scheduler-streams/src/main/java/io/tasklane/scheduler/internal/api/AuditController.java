@@ -1,7 +1,5 @@
 package io.tasklane.scheduler.internal.api;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micronaut.core.annotation.Internal;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
@@ -15,7 +13,6 @@ import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditEntry;
 import io.tasklane.scheduler.internal.ops.AuditReader;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 
@@ -72,18 +69,7 @@ public class AuditController {
     } finally {
       readers.release();
     }
-    ObjectNode body = WireCodec.mapper().createObjectNode();
-    ArrayNode out = body.putArray("entries");
-    for (AuditEntry e : entries) {
-      ObjectNode o = out.addObject();
-      o.put("at", e.at());
-      o.put("atIso", Instant.ofEpochMilli(e.at()).toString());
-      o.put("actor", e.actor());
-      o.put("action", e.action());
-      o.put("target", e.target());
-      o.put("outcome", e.outcome());
-      o.put("detail", e.detail());
-    }
+    AuditResponse body = AuditResponse.of(entries);
     return HttpResponse.ok(WireCodec.encodeToString(body))
         .contentType(MediaType.APPLICATION_JSON_TYPE);
   }

@@ -4,11 +4,8 @@ import io.tasklane.core.CancelCommand;
 import io.tasklane.core.ControlCommand;
 import io.tasklane.core.ControlRecord;
 import io.tasklane.core.TaskState;
-import java.time.Instant;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -82,23 +79,24 @@ final class BulkJob {
     this.startedAt = startedAt;
   }
 
-  Map<String, Object> json() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("job", id);
-    m.put("action", action.path());
-    m.put("filter", filter.shown()); // a payload filter's value masked
-    TaskRow.time(m, "asOf", asOf);
-    m.put("state", state.name());
-    m.put("matched", matched.get());
-    m.put("applied", applied.get());
-    m.put("ignored", ignored.get());
-    m.put("failed", failed.get());
-    TaskRow.time(m, "startedAt", startedAt);
+  JobResponse json() {
     long f = finishedAt;
-    m.put("finishedAt", f == 0 ? null : f);
-    m.put("finishedAtIso", f == 0 ? null : Instant.ofEpochMilli(f).toString());
-    m.put("actor", actor);
-    m.put("error", error);
-    return m;
+    return new JobResponse(
+        id,
+        action.path(),
+        filter.shown(), // a payload filter's value masked
+        asOf,
+        JobResponse.iso(asOf),
+        state.name(),
+        matched.get(),
+        applied.get(),
+        ignored.get(),
+        failed.get(),
+        startedAt,
+        JobResponse.iso(startedAt),
+        f == 0 ? null : f,
+        JobResponse.iso(f),
+        actor,
+        error);
   }
 }

@@ -150,14 +150,7 @@ public class SessionController {
   }
 
   private static MutableHttpResponse<String> ok(String name, Role role, String csrf, long until) {
-    Map<String, Object> body = new java.util.LinkedHashMap<>();
-    body.put("name", name);
-    body.put("role", role == null ? null : role.label());
-    body.put("csrf", csrf);
-    if (until > 0) {
-      body.put("expiresAt", until);
-      body.put("expiresAtIso", java.time.Instant.ofEpochMilli(until).toString());
-    }
+    SessionResponse body = SessionResponse.of(name, role, csrf, until);
     return HttpResponse.ok(WireCodec.encodeToString(body))
         .contentType(MediaType.APPLICATION_JSON_TYPE);
   }

@@ -1,0 +1,142 @@
+package io.tasklane.scheduler.internal.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import io.tasklane.core.WireCodec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * The typed response records of the API against {@code openapi.yml}: each record's JSON properties
+ * (as the API's mapper writes them) are exactly its schema's, nested records and lists of records
+ * included, so the document cannot drift from what the API answers. Every {@code *Response} record
+ * of the API must be listed here.
+ */
+class ResponseSchemaTest {
+  private static final ObjectMapper MAPPER = WireCodec.mapper();
+
+  /** Each response record and the schema (a component, or an endpoint's 200 answer) it answers. */
+  private static final Map<Class<?>, String> SCHEMAS =
+      Map.of(
+          SessionResponse.class, "#/components/schemas/Session",
+          JobResponse.class, "#/components/schemas/Job",
+          AuditResponse.class, "/api/audit get 200",
+          AuditResponse.Entry.class, "#/components/schemas/AuditEntry");
+
+  @SuppressWarnings("unchecked")
+  private static final Map<String, Object> DOC = new Yaml().load(OpenApiController.read());
+
+  @Test
+  void everyResponseRecordMatchesItsSchema() {
+    List<String> mismatches = new ArrayList<>();
+    SCHEMAS.forEach(
+        (type, where) ->
+            compare(MAPPER.constructType(type), schema(where), type.getSimpleName(), mismatches));
+    assertThat(mismatches).isEmpty();
+  }
+
+  @Test
+  void everyResponseRecordOfTheApiIsChecked() throws IOException {
+    Path dir = Path.of("src/main/java/io/tasklane/scheduler/internal/api");
+    Set<String> records = new TreeSet<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      files
+          .map(f -> f.getFileName().toString())
+          .filter(n -> n.endsWith("Response.java"))
+          .forEach(n -> records.add(n.substring(0, n.length() - ".java".length())));
+    }
+    Set<String> checked = new TreeSet<>();
+    SCHEMAS.keySet().forEach(c -> checked.add(c.getSimpleName()));
+    assertThat(checked).containsAll(records);
+  }
+
+  @Test
+  void aPropertyMissingFromTheSchemaIsFound() {
+    List<String> mismatches = new ArrayList<>();
+    compare(
+        MAPPER.constructType(JobResponse.class),
+        schema("#/components/schemas/Session"),
+        "JobResponse",
+        mismatches);
+    assertThat(mismatches).isNotEmpty();
+  }
+
+  private static void compare(
+      JavaType type, Map<String, Object> schema, String path, List<String> mismatches) {
+    Map<String, Object> props = properties(schema);
+    List<BeanPropertyDefinition> defs =
+        MAPPER.getSerializationConfig().introspect(type).findProperties();
+    Set<String> json = new TreeSet<>();
+    defs.forEach(d -> json.add(d.getName()));
+    if (!json.equals(props.keySet())) {
+      mismatches.add(path + ": the record writes " + json + ", the schema has " + props.keySet());
+      return;
+    }
+    for (BeanPropertyDefinition d : defs) {
+      JavaType t = d.getPrimaryType();
+      Map<String, Object> p = resolve(asMap(props.get(d.getName())));
+      if (t.isCollectionLikeType() && isRecord(t.getContentType())) {
+        compare(
+            t.getContentType(),
+            resolve(asMap(p.get("items"))),
+            path + "." + d.getName() + "[]",
+            mismatches);
+      } else if (isRecord(t)) {
+        compare(t, p, path + "." + d.getName(), mismatches);
+      }
+    }
+  }
+
+  private static boolean isRecord(JavaType t) {
+    return t != null && t.getRawClass().isRecord();
+  }
+
+  private static Map<String, Object> properties(Map<String, Object> schema) {
+    Map<String, Object> p = asMap(resolve(schema).get("properties"));
+    return p == null ? Map.of() : p;
+  }
+
+  /**
+   * A component ({@code #/components/schemas/X}) or an endpoint's JSON answer ({@code path method
+   * status}).
+   */
+  private static Map<String, Object> schema(String where) {
+    if (where.startsWith("#/")) {
+      return resolve(Map.of("$ref", where));
+    }
+    String[] w = where.split(" ");
+    Map<String, Object> op = asMap(asMap(asMap(DOC.get("paths")).get(w[0])).get(w[1]));
+    Map<String, Object> answer = asMap(asMap(op.get("responses")).get(w[2]));
+    return resolve(
+        asMap(asMap(asMap(answer.get("content")).get("application/json")).get("schema")));
+  }
+
+  private static Map<String, Object> resolve(Map<String, Object> schema) {
+    if (schema == null || !schema.containsKey("$ref")) {
+      return schema;
+    }
+    String[] parts = ((String) schema.get("$ref")).substring(2).split("/");
+    Map<String, Object> node = DOC;
+    for (String part : parts) {
+      node = asMap(node.get(part));
+    }
+    return resolve(node);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> asMap(Object o) {
+    return (Map<String, Object>) o;
+  }
+}
