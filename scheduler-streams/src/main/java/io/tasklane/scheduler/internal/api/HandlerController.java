@@ -22,7 +22,6 @@ import io.tasklane.scheduler.internal.ops.HandlerLag;
 import io.tasklane.scheduler.internal.ops.HandlerSettingsStore;
 import io.tasklane.scheduler.internal.ops.WorkerRegistry;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,15 +71,14 @@ public class HandlerController {
       }
     }
     HandlerStats.All all = allOrNull();
-    List<Map<String, Object>> out = new ArrayList<>();
+    List<HandlerResponse> out = new ArrayList<>();
     for (String h : names()) {
       out.add(view(h, all));
     }
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("handlers", out);
-    m.put("partial", all == null || !all.missing().isEmpty());
-    m.put("missing", all == null ? List.of() : all.missing());
-    return json(200, m);
+    return json(
+        200,
+        new HandlersResponse(
+            out, all == null || !all.missing().isEmpty(), all == null ? List.of() : all.missing()));
   }
 
   @Get(value = "/{name}", produces = MediaType.APPLICATION_JSON)
@@ -182,7 +180,7 @@ public class HandlerController {
   }
 
   /** One handler's view with every instance's figures, or without them while unavailable. */
-  private Map<String, Object> view(String name) {
+  private HandlerResponse view(String name) {
     return view(name, allOrNull());
   }
 
@@ -196,7 +194,7 @@ public class HandlerController {
   }
 
   /** One handler's view: settings, workers, lag, and the figures of {@code all} (null: none). */
-  private Map<String, Object> view(String name, HandlerStats.All all) {
+  private HandlerResponse view(String name, HandlerStats.All all) {
     HandlerSetting setting = runtime.handlerSettings().get(name);
     WorkerRegistry registry = runtime.registry();
     long now = registry.now();
@@ -215,24 +213,22 @@ public class HandlerController {
         }
       }
     }
-    Map<String, Object> v = new LinkedHashMap<>();
-    v.put("name", name);
-    v.put("paused", setting.paused());
-    v.put("concurrency", setting.concurrency() != null ? setting.concurrency() : reported);
-    v.put("concurrencySet", setting.concurrency());
-    v.put("workers", workers);
-    v.put("inFlight", inFlight);
-    v.put("lag", runtime.lag().lag(name, runtime.topics.handler(name)));
-    v.put("updatedAt", setting.updatedAt() > 0 ? setting.updatedAt() : null);
-    v.put(
-        "updatedAtIso",
-        setting.updatedAt() > 0 ? Instant.ofEpochMilli(setting.updatedAt()).toString() : null);
-    v.put("updatedBy", setting.actor());
-    if (all != null) {
-      HandlerStats.put(v, all.of(name), all.since(), clock.millis());
-    }
-    v.put("partial", all == null || !all.missing().isEmpty());
-    return v;
+    HandlerStats.Figures f = all == null ? null : all.of(name);
+    return new HandlerResponse(
+        name,
+        setting.paused(),
+        setting.concurrency() != null ? setting.concurrency() : reported,
+        setting.concurrency(),
+        workers,
+        inFlight,
+        runtime.lag().lag(name, runtime.topics.handler(name)),
+        HandlerResponse.time(setting.updatedAt()),
+        HandlerResponse.iso(setting.updatedAt()),
+        setting.actor(),
+        f == null ? null : HandlerResponse.counts(f),
+        f == null ? null : f.backlog,
+        f == null ? null : HandlerResponse.Recent.of(f, all.since(), clock.millis()),
+        all == null || !all.missing().isEmpty());
   }
 
   private static HttpResponse<String> checkName(String name) {

@@ -117,34 +117,6 @@ public final class HandlerStats {
     return out;
   }
 
-  /** The fields {@code figures} adds to a handler's view, at {@code now}. */
-  public static void put(Map<String, Object> view, Figures f, long since, long now) {
-    Map<String, Long> counts = new LinkedHashMap<>();
-    for (TaskState s : TaskState.values()) {
-      counts.put(s.name(), f.counts.getOrDefault(s, 0L));
-    }
-    view.put("counts", counts);
-    view.put("backlog", f.backlog);
-    double minutes = Math.max(1, now - since) / 60_000.0;
-    Map<String, Object> recent = new LinkedHashMap<>();
-    recent.put("since", since);
-    recent.put("sinceIso", Instant.ofEpochMilli(since).toString());
-    recent.put("succeeded", f.recent.succeeded);
-    recent.put("failed", f.recent.failed);
-    recent.put("dead", f.recent.dead);
-    recent.put("cancelled", f.recent.cancelled);
-    recent.put("succeededPerMin", rate(f.recent.succeeded, minutes));
-    recent.put("failedPerMin", rate(f.recent.failed, minutes));
-    Map<String, Object> point = f.recent.point(since);
-    recent.put("runTimeMs", point.get("runTimeMs"));
-    recent.put("latenessMs", point.get("latenessMs"));
-    view.put("recent", recent);
-  }
-
-  private static double rate(long n, double minutes) {
-    return Math.round(n / minutes * 100) / 100.0;
-  }
-
   private Map<String, Figures> local(KafkaStreams streams, long now) {
     Map<String, Figures> out = new TreeMap<>();
     for (int p : fanOut.localPartitions()) {

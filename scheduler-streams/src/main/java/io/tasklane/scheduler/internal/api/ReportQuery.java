@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -80,18 +79,19 @@ public final class ReportQuery {
         buckets.merge(p.get("start").asLong(), b, ReportBucket::add);
       }
     }
-    List<Object> points = new ArrayList<>();
-    buckets.forEach((start, b) -> points.add(b.point(start)));
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("handler", handler);
-    m.put("bucket", grain.label());
-    m.put("since", since);
-    m.put("sinceIso", Instant.ofEpochMilli(since).toString());
-    m.put("until", until);
-    m.put("untilIso", Instant.ofEpochMilli(until).toString());
-    m.put("points", points);
-    m.put("partial", !others.missing().isEmpty());
-    m.put("missing", others.missing());
+    List<ReportResponse.Point> points = new ArrayList<>();
+    buckets.forEach((start, b) -> points.add(ReportResponse.Point.of(start, b)));
+    ReportResponse m =
+        new ReportResponse(
+            handler,
+            grain.label(),
+            since,
+            Instant.ofEpochMilli(since).toString(),
+            until,
+            Instant.ofEpochMilli(until).toString(),
+            points,
+            !others.missing().isEmpty(),
+            others.missing());
     return new StatusQuery.Answer(200, WireCodec.encodeToString(m));
   }
 

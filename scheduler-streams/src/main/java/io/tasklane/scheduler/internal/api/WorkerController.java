@@ -10,9 +10,6 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.WorkerRegistry;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * {@code GET /api/workers} (viewer): every worker process of the namespace as its heartbeats on
@@ -31,13 +28,7 @@ public class WorkerController {
 
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> list() {
-    WorkerRegistry registry = runtime.registry();
-    long now = registry.now();
-    List<Map<String, Object>> workers = new ArrayList<>();
-    for (WorkerRegistry.Seen s : registry.all()) {
-      workers.add(registry.view(s, now));
-    }
-    return HttpResponse.ok(WireCodec.encodeToString(Map.of("workers", workers)))
+    return HttpResponse.ok(WireCodec.encodeToString(WorkersResponse.of(runtime.registry())))
         .contentType(MediaType.APPLICATION_JSON_TYPE);
   }
 }

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param worker the worker that answered, or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record AttemptEntry(
+public record AttemptEntry(
     int attempt, long dispatchedAt, long endedAt, String outcome, String error, String worker) {
 
   AttemptEntry ended(long at, String newOutcome, String newError, String newWorker) {

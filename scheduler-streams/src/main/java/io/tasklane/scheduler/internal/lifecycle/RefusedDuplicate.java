@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param dueAt its due time
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record RefusedDuplicate(long refusedAt, long createdAt, Source source, String handler, long dueAt) {
+public record RefusedDuplicate(
+    long refusedAt, long createdAt, Source source, String handler, long dueAt) {
 
   static RefusedDuplicate of(TaskEnvelope refused, long now) {
     return new RefusedDuplicate(

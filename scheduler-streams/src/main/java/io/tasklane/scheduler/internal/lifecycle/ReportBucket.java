@@ -92,6 +92,22 @@ public final class ReportBucket {
     return m;
   }
 
+  /** Run time p50, p99 and max in ms, or null when nothing ran. */
+  public long[] runTimeMs() {
+    return figures(runTime);
+  }
+
+  /** Lateness p50, p99 and max in ms, or null when nothing was dispatched. */
+  public long[] latenessMs() {
+    return figures(lateness);
+  }
+
+  private static long[] figures(Histogram h) {
+    return h.getTotalCount() == 0
+        ? null
+        : new long[] {h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue()};
+  }
+
   /** The point as another instance sends it: {@code start} and the encoded bucket (base64). */
   public Map<String, Object> raw(long start) {
     return Map.of("start", start, "bucket", Base64.getEncoder().encodeToString(encode()));

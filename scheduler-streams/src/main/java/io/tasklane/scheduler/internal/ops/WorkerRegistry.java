@@ -6,10 +6,8 @@ import io.tasklane.core.WireFormatException;
 import io.tasklane.core.WorkerHeartbeat;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,35 +123,6 @@ public final class WorkerRegistry implements AutoCloseable {
   /** Whether {@code s} is live as of {@code now} and consumes {@code handler}. */
   private boolean serves(Seen s, String handler, long now) {
     return live(s, now) && s.beat().handlers().stream().anyMatch(h -> h.name().equals(handler));
-  }
-
-  /** The {@code GET /api/workers} view of {@code s} as of {@code now}. */
-  public Map<String, Object> view(Seen s, long now) {
-    WorkerHeartbeat b = s.beat();
-    Map<String, Object> w = new LinkedHashMap<>();
-    w.put("id", b.id());
-    w.put("name", b.name());
-    w.put("host", b.host());
-    w.put("pid", b.pid());
-    w.put("version", b.version());
-    w.put("startedAt", b.startedAt());
-    w.put("startedAtIso", Instant.ofEpochMilli(b.startedAt()).toString());
-    w.put("lastSeenAt", s.lastSeenAt());
-    w.put("lastSeenAtIso", Instant.ofEpochMilli(s.lastSeenAt()).toString());
-    w.put("heartbeatIntervalMs", b.intervalMs());
-    w.put("live", live(s, now));
-    w.put("holdsDispatches", b.holdsDispatches());
-    List<Map<String, Object>> handlers = new ArrayList<>();
-    for (WorkerHeartbeat.HandlerBeat h : b.handlers()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("name", h.name());
-      m.put("concurrency", h.concurrency());
-      m.put("inFlight", h.inFlight());
-      m.put("running", h.running());
-      handlers.add(m);
-    }
-    w.put("handlers", handlers);
-    return w;
   }
 
   /** The clock the views are judged by. */

@@ -29,11 +29,18 @@ class ResponseSchemaTest {
 
   /** Each response record and the schema (a component, or an endpoint's 200 answer) it answers. */
   private static final Map<Class<?>, String> SCHEMAS =
-      Map.of(
-          SessionResponse.class, "#/components/schemas/Session",
-          JobResponse.class, "#/components/schemas/Job",
-          AuditResponse.class, "/api/audit get 200",
-          AuditResponse.Entry.class, "#/components/schemas/AuditEntry");
+      Map.ofEntries(
+          Map.entry(SessionResponse.class, "#/components/schemas/Session"),
+          Map.entry(JobResponse.class, "#/components/schemas/Job"),
+          Map.entry(AuditResponse.class, "/api/audit get 200"),
+          Map.entry(AuditResponse.Entry.class, "#/components/schemas/AuditEntry"),
+          Map.entry(WorkersResponse.class, "/api/workers get 200"),
+          Map.entry(WorkersResponse.Worker.class, "#/components/schemas/Worker"),
+          Map.entry(ReportResponse.class, "#/components/schemas/Report"),
+          Map.entry(ReportResponse.Percentiles.class, "#/components/schemas/Percentiles"),
+          Map.entry(HandlerResponse.class, "#/components/schemas/Handler"),
+          Map.entry(HandlersResponse.class, "/api/handlers get 200"),
+          Map.entry(TaskResponse.class, "#/components/schemas/TaskView"));
 
   @SuppressWarnings("unchecked")
   private static final Map<String, Object> DOC = new Yaml().load(OpenApiController.read());
