@@ -31,6 +31,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * A real multi-node KRaft Kafka cluster on loopback for tests and tools that must see what a
@@ -338,11 +339,25 @@ public final class KafkaCluster implements AutoCloseable {
     throw new LocalStackException("replicas not in sync after " + timeout + ": " + behind, null);
   }
 
-  /** Descriptions (replicas, in-sync replicas, leaders) of {@code topics}. */
+  /**
+   * Descriptions (replicas, in-sync replicas, leaders) of {@code topics}. A topic created a moment
+   * ago may not be in the metadata of the broker that answers yet: asked again for up to 15 s.
+   */
   public Map<String, TopicDescription> describe(Collection<String> topics) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     try (Admin admin = admin()) {
-      return admin.describeTopics(topics).allTopicNames().get(15, TimeUnit.SECONDS);
-    } catch (ExecutionException | TimeoutException e) {
+      while (true) {
+        try {
+          return admin.describeTopics(topics).allTopicNames().get(15, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof UnknownTopicOrPartitionException)
+              || System.nanoTime() > deadline) {
+            throw new LocalStackException("cannot describe " + topics, e);
+          }
+          Processes.pause(200);
+        }
+      }
+    } catch (TimeoutException e) {
       throw new LocalStackException("cannot describe " + topics, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
