@@ -23,6 +23,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  */
 public final class TaskProcessor implements Processor<String, byte[], String, Object> {
   private final Engine engine;
+  private final String resultsTopic;
+  private final String tasksTopic;
   private ProcessorContext<String, Object> context;
   private TaskLifecycle tasks;
   private AdmissionInput admission;
@@ -31,6 +33,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, Ob
 
   TaskProcessor(Engine engine) {
     this.engine = engine;
+    this.resultsTopic = engine.topics().results(); // named once: routing runs for every record
+    this.tasksTopic = engine.topics().tasks();
   }
 
   @Override
@@ -87,9 +91,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, Ob
   }
 
   private void route(String topic, Record<String, byte[]> record) {
-    if (topic.equals(engine.topics().results())) {
+    if (topic.equals(resultsTopic)) {
       results.handle(record);
-    } else if (topic.equals(engine.topics().tasks())) {
+    } else if (topic.equals(tasksTopic)) {
       admission.handle(record);
     } else {
       control.handle(record);
