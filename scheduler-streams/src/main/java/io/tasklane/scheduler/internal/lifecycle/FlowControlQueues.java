@@ -30,6 +30,7 @@ final class FlowControlQueues {
   private final Function<String, TaskRecord> records;
   private final Supplier<HandlerLoad> load;
   private final Supplier<DeadlineTimers> deadlines;
+  private final DeferredWrites held;
   private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
 
   /**
@@ -42,7 +43,9 @@ final class FlowControlQueues {
       TaskIndex search,
       Function<String, TaskRecord> records,
       Supplier<HandlerLoad> load,
-      Supplier<DeadlineTimers> deadlines) {
+      Supplier<DeadlineTimers> deadlines,
+      DeferredWrites held) {
+    this.held = held;
     this.index = index;
     this.search = search;
     this.records = records;
@@ -118,16 +121,22 @@ final class FlowControlQueues {
         TaskState.DISPATCHED,
         (id, key) -> {
           TaskRecord r = readable(id);
-          if (r != null
-              && r.task() != null
-              && r.state() == TaskState.DISPATCHED
-              && r.timerKind() == TimerKind.DEADLINE
-              && key.equals(TaskIndexKey.of(id, r))) {
-            l.countDispatched(r.task().handler());
-            deadlines.get().add(r.timerAt(), id);
+          if (r != null && key.equals(TaskIndexKey.of(id, r))) {
+            countDispatched(l, id, r);
           }
         });
+    held.forEach((id, r) -> countDispatched(l, id, r)); // written at the commit, not yet indexed
     l.markCounted();
+  }
+
+  private void countDispatched(HandlerLoad l, String id, TaskRecord r) {
+    if (r != null
+        && r.task() != null
+        && r.state() == TaskState.DISPATCHED
+        && r.timerKind() == TimerKind.DEADLINE) {
+      l.countDispatched(r.task().handler());
+      deadlines.get().add(r.timerAt(), id);
+    }
   }
 
   /**

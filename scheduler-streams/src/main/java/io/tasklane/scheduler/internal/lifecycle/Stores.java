@@ -26,6 +26,9 @@ public final class Stores {
    * Handler log lines by task id ({@link TaskLogs} as JSON), from {@code <ns>.logs}; a sub-topology
    * of its own, purged after the retention.
    */
+  /** The {@link CommitHook} of a stream task: no data, the moment before each commit. */
+  public static final String COMMIT_HOOK = "tasklane-commit-hook";
+
   public static final String TASK_LOGS = "tasklane-task-logs";
 
   /** Recurring schedules by name: {@code ScheduleState} as JSON. */

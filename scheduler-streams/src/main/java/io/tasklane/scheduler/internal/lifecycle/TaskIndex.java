@@ -36,14 +36,30 @@ public final class TaskIndex {
    * forgotten): moves its entry and its counts.
    */
   void moved(String id, TaskRecord previous, TaskRecord next) {
-    Bytes before = TaskIndexKey.of(id, previous);
+    move(id, TaskIndexKey.of(id, previous), next, true);
+    counted(previous, next);
+  }
+
+  /**
+   * Moves task {@code id}'s entry from {@code present} (the key the index holds for it, null when
+   * none) to that of {@code next} (null: forgotten); with {@code putNow} false the new entry is not
+   * written yet ({@link DeferredWrites}). Returns the key the index holds for the task afterwards.
+   */
+  Bytes move(String id, Bytes present, TaskRecord next, boolean putNow) {
     Bytes after = TaskIndexKey.of(id, next);
-    if (before != null && !before.equals(after)) {
-      store.put(before, null);
+    if (present != null && !present.equals(after)) {
+      store.put(present, null);
+      present = null;
     }
-    if (after != null && !after.equals(before)) {
+    if (after != null && present == null && putNow) {
       store.put(after, TaskIndexKey.value(next));
+      return after;
     }
+    return present;
+  }
+
+  /** Moves the counts of a task from {@code previous}'s state and handler to {@code next}'s. */
+  void counted(TaskRecord previous, TaskRecord next) {
     counts.moved(state(previous), handler(previous), state(next), handler(next));
   }
 

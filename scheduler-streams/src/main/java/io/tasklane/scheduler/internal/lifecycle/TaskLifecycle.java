@@ -122,9 +122,14 @@ public final class TaskLifecycle {
     store.forgetMemory();
   }
 
-  /** The routing key records about task {@code id} must carry ({@link TaskStore#routingKeyOf}). */
+  /**
+   * The routing key records about task {@code id} must carry: its envelope's ({@code orderingKey}
+   * or id) when the task lives here, else the id (results and commands for a task that is not here
+   * are keyed by its id; an ordering key would have brought them to the task).
+   */
   public String routingKeyOf(String id) {
-    return store.routingKeyOf(id);
+    TaskRecord r = store.get(id);
+    return r != null && r.task() != null ? r.task().routingKey() : id;
   }
 
   // ---- inputs ----

@@ -1,14 +1,9 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.WindowStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The only way into the four stores of one stream task. Writing a record also moves its timer's
@@ -20,21 +15,21 @@ import org.slf4j.LoggerFactory;
  * (processing and punctuation). A record and then its due-index and search entries are written
  * through to RocksDB and the changelogs at once, so no index leads its record; the counts go to
  * their store's cache and reach the changelog at the next commit (under {@code exactly_once_v2} all
- * in the commit's transaction; {@link Stores}). A record written or read lately is read back from
+ * in the commit's transaction; {@link Stores}), except a DISPATCHED record and its search entry,
+ * held until the commit ({@link DeferredWrites}). A record written or read lately is read back from
  * the stream task's {@link TaskMemory}.
  */
 final class TaskStore {
-  private static final Logger LOG = LoggerFactory.getLogger(TaskStore.class);
   private final KeyValueStore<String, TaskRecord> tasks;
   private final DueIndex index;
   private final TaskIndex search;
   private final FlowControlQueues queues;
   private final TimerRepair repair;
   private final FinishedPurge purge;
+  private final DeferredWrites deferred;
   private final TaskMemory.Shared shared;
-  private final TaskId taskId;
   private TaskMemory memory;
-  private final Map<ReportGrain, WindowStore<String, byte[]>> reports;
+  private final ReportStores reports;
 
   /**
    * Opens the stores of the stream task; its {@link TaskMemory} is derived afresh from them (they
@@ -42,7 +37,6 @@ final class TaskStore {
    */
   TaskStore(ProcessingContext context, TaskMemory.Shared shared) {
     this.shared = shared;
-    this.taskId = context.taskId();
     this.memory = shared.open();
     this.tasks = context.getStateStore(Stores.TASKS);
     this.index = new DueIndex(context.getStateStore(Stores.DUE_INDEX), this::memory);
@@ -51,12 +45,14 @@ final class TaskStore {
             context.getStateStore(Stores.TASK_INDEX),
             new StateCounts(
                 context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts, tasks::all));
+    this.deferred = new DeferredWrites(tasks, search);
+    deferred.writeAt(context.getStateStore(Stores.COMMIT_HOOK));
     this.queues =
         new FlowControlQueues(
-            index, search, this::get, () -> memory().load, () -> memory().deadlines);
-    this.repair = new TimerRepair(tasks, index, search, this::memory);
+            index, search, this::get, () -> memory().load, () -> memory().deadlines, deferred);
+    this.repair = new TimerRepair(tasks, index, search, this::memory, deferred::holds);
     this.purge = new FinishedPurge(search, this::get, this::memory);
-    this.reports = ReportRecorder.stores(context);
+    this.reports = new ReportStores(context);
   }
 
   /**
@@ -64,12 +60,7 @@ final class TaskStore {
    * merged (best effort).
    */
   void close() {
-    try {
-      memory().reports.closed(taskId);
-      memory().reports.flush(0, true, reports);
-    } catch (RuntimeException e) {
-      LOG.debug("report figures of {} not merged at close: {}", taskId, e.toString());
-    }
+    reports.closed(memory().reports);
   }
 
   /**
@@ -77,6 +68,7 @@ final class TaskStore {
    * reopens after a crash or a move (tests).
    */
   void forgetMemory() {
+    deferred.flush();
     memory = shared.open();
   }
 
@@ -90,9 +82,7 @@ final class TaskStore {
    * rule, each once a second (punctuator).
    */
   void flushReports(long now) {
-    TaskMemory m = memory();
-    m.reports.flush(now, false, reports);
-    m.reports.backlog(taskId, m.load, now);
+    reports.tick(memory(), now);
   }
 
   /** Rewrites the state counts once when they are of an earlier format ({@link StateCounts}). */
@@ -118,27 +108,21 @@ final class TaskStore {
   }
 
   /**
-   * The record of {@code id}, null when none; a DISPATCHED record written or read lately is read
-   * from memory (a result's routing check and its transition then decode no record at all).
+   * The record of {@code id}, null when none: a record held until the commit ({@link
+   * DeferredWrites}), else a DISPATCHED record written or read lately from memory (a result's
+   * routing check and its transition then decode no record at all), else the stored one.
    */
   TaskRecord get(String id) {
-    Map<String, TaskRecord> recent = memory().recent;
-    TaskRecord r = recent.get(id);
+    TaskRecord r = deferred.get(id);
+    if (r != null) {
+      return r;
+    }
+    r = memory().recent.get(id);
     if (r == null) {
       r = tasks.get(id);
-      remember(id, r);
+      memory().remember(id, r);
     }
     return r;
-  }
-
-  /**
-   * The routing key records about task {@code id} must carry: its envelope's ({@code orderingKey}
-   * or id) when the task lives here, else the id (results and commands for a task that is not here
-   * are keyed by its id; an ordering key would have brought them to the task).
-   */
-  String routingKeyOf(String id) {
-    TaskRecord r = get(id);
-    return r != null && r.task() != null ? r.task().routingKey() : id;
   }
 
   /** Stores {@code next} (replacing {@code previous}, null when new) with its timer and count. */
@@ -172,10 +156,15 @@ final class TaskStore {
   /** Forgets a task: its record, its timer and its count. */
   void delete(String id, TaskRecord previous) {
     forget(id, previous);
-    if (inIndex(previous)) {
-      index.delete(id, previous);
-    } else if (inMemory(previous)) {
-      memory().deadlines.remove(previous.timerAt(), id);
+    dropTimer(id, previous);
+  }
+
+  /** Takes {@code r}'s timer out of the due-index or out of memory, where it is. */
+  private void dropTimer(String id, TaskRecord r) {
+    if (inIndex(r)) {
+      index.delete(id, r);
+    } else if (inMemory(r)) {
+      memory().deadlines.remove(r.timerAt(), id);
     }
   }
 
@@ -233,6 +222,7 @@ final class TaskStore {
    * and the record go (its count cannot be told and stays).
    */
   void forgetUnreadable(String id, Bytes key) {
+    deferred.release(id, null);
     search.remove(key);
     tasks.put(id, null);
     memory().recent.remove(id);
@@ -240,7 +230,9 @@ final class TaskStore {
 
   /** Writes {@code record}'s index entry again (a repeated input, see {@link TimerRepair}). */
   void reassertTimer(String id, TaskRecord record) {
-    repair.reassert(id, record);
+    if (!deferred.holds(id)) { // a held record's entries are written with it
+      repair.reassert(id, record);
+    }
   }
 
   /**
@@ -259,15 +251,18 @@ final class TaskStore {
 
   /**
    * Writes the record, then (so that no index leads it) its timer entries, its search entry and its
-   * count; {@code deleteTimer}: the entry of {@code previous}'s timer goes.
+   * count; {@code deleteTimer}: the entry of {@code previous}'s timer goes. A DISPATCHED record and
+   * its search entry wait for the commit ({@link DeferredWrites}).
    */
   private void write(String id, TaskRecord previous, TaskRecord next, boolean deleteTimer) {
     search.upgradeCounts(); // before the record: a count afresh must not see it and then add it
-    tasks.put(id, next);
-    if (deleteTimer && inIndex(previous)) {
-      index.delete(id, previous);
-    } else if (deleteTimer && inMemory(previous)) {
-      memory().deadlines.remove(previous.timerAt(), id);
+    Bytes entry = deferred.release(id, previous);
+    boolean defer = deferred.defers(next);
+    if (!defer) {
+      tasks.put(id, next);
+    }
+    if (deleteTimer) {
+      dropTimer(id, previous);
     }
     if (inIndex(next)) {
       index.put(id, next);
@@ -275,23 +270,25 @@ final class TaskStore {
       memory().deadlines.add(next.timerAt(), id);
     }
     WaitTimers.move(index, id, previous, next);
-    search.moved(id, previous, next);
-    remember(id, next);
+    entry = search.move(id, entry, next, !defer);
+    search.counted(previous, next);
+    if (defer) {
+      deferred.hold(id, next, entry);
+    }
+    memory().remember(id, next);
     memory().load.moved(previous, next);
     memory().reports.moved(id, previous, next);
   }
 
   private void forget(String id, TaskRecord previous) {
     search.upgradeCounts();
+    Bytes entry = deferred.release(id, previous);
     tasks.put(id, null);
     WaitTimers.move(index, id, previous, null);
-    search.moved(id, previous, null);
+    search.move(id, entry, null, true);
+    search.counted(previous, null);
     memory().recent.remove(id);
     memory().load.moved(previous, null);
-  }
-
-  private void remember(String id, TaskRecord record) {
-    memory().remember(id, record);
   }
 
   private TaskMemory memory() {

@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.TaskState;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -43,16 +44,23 @@ final class TimerRepair {
   private final DueIndex index;
   private final TaskIndex search;
   private final Supplier<TaskMemory> memory;
+  private final Predicate<String> held;
 
+  /**
+   * @param held whether a task's newer record is held until the commit ({@link DeferredWrites}):
+   *     its stored record is out of date and its entries are written with the held one
+   */
   TimerRepair(
       KeyValueStore<String, TaskRecord> tasks,
       DueIndex index,
       TaskIndex search,
-      Supplier<TaskMemory> memory) {
+      Supplier<TaskMemory> memory,
+      Predicate<String> held) {
     this.tasks = tasks;
     this.index = index;
     this.search = search;
     this.memory = memory;
+    this.held = held;
   }
 
   /**
@@ -148,7 +156,7 @@ final class TimerRepair {
         deadline,
         metrics,
         (id, r) -> {
-          if (r == null) {
+          if (r == null || held.test(id)) {
             return;
           }
           dispatched.accept(id, r);

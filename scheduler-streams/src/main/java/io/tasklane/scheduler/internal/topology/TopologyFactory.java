@@ -3,6 +3,7 @@ package io.tasklane.scheduler.internal.topology;
 import io.tasklane.core.ControlRecord;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.lifecycle.CommitHook;
 import io.tasklane.scheduler.internal.lifecycle.DispatchPartitioner;
 import io.tasklane.scheduler.internal.lifecycle.Engine;
 import io.tasklane.scheduler.internal.lifecycle.ReportGrain;
@@ -60,6 +61,7 @@ public final class TopologyFactory {
         Stores.SOURCE_CONTROL,
         Stores.SOURCE_DEPENDENCIES);
     String[] processors = {Stores.TASK_PROCESSOR};
+    t.addStateStore(CommitHook.builder(), processors);
     t.addStateStore(Stores.tasks(), processors);
     t.addStateStore(Stores.dueIndex(), processors);
     t.addStateStore(Stores.stateCounts(), processors);
