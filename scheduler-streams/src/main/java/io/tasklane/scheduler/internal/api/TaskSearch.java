@@ -160,14 +160,12 @@ public final class TaskSearch {
       if (filter.states() != null && filter.handlers() != null) {
         filter.states().forEach(s -> filter.handlers().forEach(h -> groups.add(group(s, h))));
       } else {
-        counts(reads)
-            .forEach(
-                (g, n) -> {
-                  if ((filter.states() == null || filter.states().contains(g.state()))
-                      && (filter.handlers() == null || filter.handlers().contains(g.handler()))) {
-                    groups.add(g);
-                  }
-                });
+        for (TaskReads.Group g : reads.groups()) {
+          if ((filter.states() == null || filter.states().contains(g.state()))
+              && (filter.handlers() == null || filter.handlers().contains(g.handler()))) {
+            groups.add(group(g.state(), g.handler()));
+          }
+        }
       }
       List<LocalTaskSearch.Group> queued = new ArrayList<>();
       for (LocalTaskSearch.Group g : groups) {

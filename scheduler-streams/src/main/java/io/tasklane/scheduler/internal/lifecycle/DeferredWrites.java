@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.TaskState;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -8,26 +9,44 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The writes of DISPATCHED records, held in memory until the stream task commits ({@link
- * CommitHook}). A no-op task's attempt comes back within a commit interval (1 s under at-least-once
- * by default), so the record of its dispatch and the search entry of its DISPATCHED state are then
- * never written: the result's transition replaces them, and a task costs two changelog records and
- * a record of about a kilobyte less. An attempt still out when the stream task commits is written
- * in that commit, before the input offsets (or the transaction) are committed, so what a commit
- * covers is in the stores as before.
+ * The writes of DISPATCHED records, held in memory and written at a later commit of the stream task
+ * ({@link CommitHook}). Most attempts come back within a second or two, so the record of the
+ * dispatch and its search entry are then never written: the result's transition replaces them, and
+ * a task costs two changelog records and a task record of a few hundred bytes less. The state
+ * counts follow the stored records: they move when a record is written, from the stored one, and
+ * are written once per commit ({@link StateCounts#flush}).
+ *
+ * <p>When a held record is written: a task that left the flow-control queue (its stored record is
+ * still the queued one) is written at the second commit after its dispatch, since a crash before
+ * then loses nothing: its queue entry is gone, but the write-back pass after the restart ({@link
+ * TimerRepair}) puts it back from the stored record, and the task is dispatched again (its first
+ * attempt's result, if it comes, is fenced or refused as a mismatch; the worker's idempotency store
+ * keeps the effect single). Any other task (admitted straight to a dispatch, a retry, a released
+ * waiter: nothing stored would bring it back) is written at the first commit, which is also the one
+ * that commits the input (or the punctuation) that dispatched it, so what a commit covers is stored
+ * as before. A clean close commits, and so writes, everything held; a dirty close drops it with the
+ * rest of the uncommitted work.
  *
  * <p>What leaves with a dispatch is written at once as before: the queue entry the task leaves (so
- * that no reader of the queue meets it again), the state counts, the deadline in memory. Readers on
- * the stream thread see a held record ({@link TaskStore#get}); the API's readers on other threads
- * see the stored one, a dispatch up to one commit interval late. After a kill -9 a held dispatch is
- * lost with the rest of the uncommitted work: under at-least-once its input is replayed and the
- * task dispatched again, and the first attempt's result is refused (its nonce is not the current
- * one); under {@code exactly_once_v2} the dispatch itself is aborted with the transaction. Owned by
- * the stream task's {@link TaskStore}, used on its stream thread only.
+ * that no reader of the queue meets it again), its deadline in memory, the flow-control load.
+ * Readers on the stream thread see a held record ({@link TaskStore#get}); the API's readers on
+ * other threads see the stored one and the stored counts. Owned by the stream task's {@link
+ * TaskStore}, used on its stream thread only.
  */
 final class DeferredWrites {
-  /** A held record and the search entry the index holds for the task now (null: none). */
-  private record Held(TaskRecord record, Bytes entry) {}
+  /** A held record, the search entry the index holds for the task now, and its stored record. */
+  static final class Held {
+    final TaskRecord record;
+    final Bytes entry;
+    final TaskRecord stored;
+    private boolean committedOnce;
+
+    private Held(TaskRecord record, Bytes entry, TaskRecord stored) {
+      this.record = record;
+      this.entry = entry;
+      this.stored = stored;
+    }
+  }
 
   private final Map<String, Held> held = new LinkedHashMap<>();
   private final KeyValueStore<String, TaskRecord> tasks;
@@ -39,13 +58,13 @@ final class DeferredWrites {
     this.search = search;
   }
 
-  /** Holds writes from now on, written at each commit through {@code hook}. */
+  /** Holds writes from now on, written at the commits {@code hook} tells of. */
   void writeAt(CommitHook hook) {
-    hook.beforeCommit(this::flush, held::clear);
+    hook.beforeCommit(this::commit, held::clear);
     enabled = true;
   }
 
-  /** Whether the write of {@code next} waits for the commit. */
+  /** Whether the write of {@code next} is held. */
   boolean defers(TaskRecord next) {
     return enabled && next != null && next.state() == TaskState.DISPATCHED;
   }
@@ -65,30 +84,51 @@ final class DeferredWrites {
     return held.containsKey(id);
   }
 
+  /** Lets go of {@code id}'s held record and returns it, null when none was held. */
+  Held release(String id) {
+    return held.remove(id);
+  }
+
   /**
-   * Lets go of {@code id}'s held record, if any, and returns the search entry the index holds for
-   * the task now: the held record's, else that of {@code previous}, the stored record.
+   * Holds {@code record} of {@code id}, whose search entry in the index is {@code entry} now and
+   * whose stored record is {@code stored} (null: none).
    */
-  Bytes release(String id, TaskRecord previous) {
-    Held h = held.remove(id);
-    return h != null ? h.entry : TaskIndexKey.of(id, previous);
+  void hold(String id, TaskRecord record, Bytes entry, TaskRecord stored) {
+    held.put(id, new Held(record, entry, stored));
   }
 
-  /** Holds {@code record} of {@code id}, whose search entry in the index is {@code entry} now. */
-  void hold(String id, TaskRecord record, Bytes entry) {
-    held.put(id, new Held(record, entry));
+  /** Before a commit: writes what is due, then the counts. */
+  private void commit() {
+    write(false);
   }
 
-  /** Writes every held record and its search entry (the commit hook; a reopen in tests). */
+  /** Writes every held record, then the counts (a reopen in tests). */
   void flush() {
-    if (held.isEmpty()) {
-      return;
-    }
-    for (Map.Entry<String, Held> e : held.entrySet()) {
+    write(true);
+  }
+
+  private void write(boolean all) {
+    Iterator<Map.Entry<String, Held>> it = held.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<String, Held> e = it.next();
       Held h = e.getValue();
-      tasks.put(e.getKey(), h.record);
-      search.move(e.getKey(), h.entry, h.record, true);
+      if (all || h.committedOnce || !requeued(h.stored)) {
+        tasks.put(e.getKey(), h.record);
+        search.move(e.getKey(), h.entry, h.record, true);
+        search.counted(h.stored, h.record);
+        it.remove();
+      } else {
+        h.committedOnce = true;
+      }
     }
-    held.clear();
+    search.flushCounts();
+  }
+
+  /** Whether a crash would bring the task back from its stored record: it is a queued one. */
+  private static boolean requeued(TaskRecord stored) {
+    return stored != null
+        && stored.task() != null
+        && stored.timerKind() == TimerKind.QUEUED
+        && (stored.state() == TaskState.PENDING || stored.state() == TaskState.RETRYING);
   }
 }

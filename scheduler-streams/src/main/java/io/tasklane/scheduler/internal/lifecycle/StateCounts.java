@@ -35,6 +35,9 @@ public final class StateCounts {
   private final Supplier<Map<String, Long>> known;
   private final Supplier<KeyValueIterator<String, TaskRecord>> records;
 
+  /** The keys whose count changed since the last {@link #flush}. */
+  private final java.util.Set<String> changed = new java.util.LinkedHashSet<>();
+
   /**
    * @param known the stream task's copies of the counts read or written so far (looked up at each
    *     use: a new map after the stream task's memory is started afresh)
@@ -136,7 +139,26 @@ public final class StateCounts {
       now = store.get(key);
     }
     long next = Math.max(0, (now == null ? 0 : now) + delta);
-    store.put(key, next);
     copies.put(key, next);
+    changed.add(key);
+  }
+
+  /**
+   * Writes every count changed since the last call, once: called before each commit of the stream
+   * task ({@link DeferredWrites}), after the records of that commit are written, so a commit holds
+   * the counts of the records it holds.
+   */
+  void flush() {
+    if (changed.isEmpty()) {
+      return;
+    }
+    Map<String, Long> copies = known.get();
+    for (String key : changed) {
+      Long n = copies.get(key);
+      if (n != null) {
+        store.put(key, n);
+      }
+    }
+    changed.clear();
   }
 }

@@ -63,10 +63,11 @@ public final class Stores {
    * commit interval at load, so the small stores' writes evicted and their folding was lost. Reads
    * of a DISPATCHED record come from the stream task's {@link TaskMemory}. Written through like the
    * schedule states, so that a fire's task is stored before its schedule moves on to the next fire
-   * (a kill -9 between the two makes the fire again, under the same task id). The indexes are
-   * written just after the record, the counts, cached, at the next flush: after a kill -9 an entry
-   * a restored record lacks is written back ({@link TimerRepair}), one it no longer matches is
-   * stale and dropped ({@link DuePunctuator}).
+   * (a kill -9 between the two makes the fire again, under the same task id); a dispatch's record
+   * is held until a commit ({@link DeferredWrites}). The indexes are written just after the record,
+   * the counts once per commit ({@link StateCounts#flush}): after a kill -9 an entry a restored
+   * record lacks is written back ({@link TimerRepair}), one it no longer matches is stale and
+   * dropped ({@link DuePunctuator}).
    */
   public static StoreBuilder<KeyValueStore<String, TaskRecord>> tasks() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
@@ -111,12 +112,17 @@ public final class Stores {
         .withCachingDisabled();
   }
 
+  /**
+   * Not cached: a count moves in the stream task's memory and is written once per commit, just
+   * before it, after the records of that commit ({@link StateCounts#flush}), whatever order Kafka
+   * Streams flushes its stores in.
+   */
   public static StoreBuilder<KeyValueStore<String, Long>> stateCounts() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(STATE_COUNTS),
             Serdes.String(),
             Serdes.Long())
-        .withCachingEnabled();
+        .withCachingDisabled();
   }
 
   public static StoreBuilder<KeyValueStore<String, TaskLogs>> taskLogs() {

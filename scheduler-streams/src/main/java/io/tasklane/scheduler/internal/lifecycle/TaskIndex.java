@@ -19,8 +19,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * same processor call and so the same commit (under {@code exactly_once_v2} the same transaction).
  * One entry per task with an envelope and a state ({@link TaskIndexKey}). A transition costs one
  * delete and one put of a small key, written through to RocksDB and the changelog (the counts are
- * cached: a count that changes many times within a commit interval leaves one changelog record);
- * its count moves only when its state or handler does. Used on the stream task's thread only.
+ * written once per commit: a count that changes many times within a commit interval leaves one
+ * changelog record); its count moves only when its state or handler does. Used on the stream task's
+ * thread only.
  */
 public final class TaskIndex {
   private final KeyValueStore<Bytes, byte[]> store;
@@ -63,6 +64,11 @@ public final class TaskIndex {
     counts.moved(state(previous), handler(previous), state(next), handler(next));
   }
 
+  /** Writes the counts changed since the last call (before each commit, {@link StateCounts}). */
+  void flushCounts() {
+    counts.flush();
+  }
+
   /**
    * Hands every entry of a task in {@code state}, of any handler, to {@code entry} (task id, key),
    * in key order: one range over that state's entries only, however many tasks other states hold.
@@ -87,6 +93,11 @@ public final class TaskIndex {
 
   /** The handlers with an entry in {@code state}: one seek per handler, from group to group. */
   List<String> handlersIn(TaskState state) {
+    return handlersIn(store, state);
+  }
+
+  /** The handlers with an entry in {@code state} in {@code store} (a search index). */
+  static List<String> handlersIn(ReadOnlyKeyValueStore<Bytes, byte[]> store, TaskState state) {
     List<String> handlers = new ArrayList<>();
     byte[] name = state.name().getBytes(StandardCharsets.US_ASCII);
     byte[] end = Arrays.copyOf(name, name.length + 1);
@@ -185,20 +196,27 @@ public final class TaskIndex {
   List<String> queuedHandlers() {
     java.util.LinkedHashSet<String> handlers = new java.util.LinkedHashSet<>();
     for (TaskState state : QUEUEABLE) {
-      Bytes from = TaskIndexKey.queuedFirst(state);
-      Bytes last = TaskIndexKey.queuedLast(state);
-      while (true) {
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(from, last)) {
-          if (!it.hasNext()) {
-            break;
-          }
-          String handler = TaskIndexKey.handler(it.next().key);
-          handlers.add(handler);
-          from = TaskIndexKey.after(TaskIndexKey.prefix(state, handler, true), Long.MAX_VALUE);
-        }
-      }
+      handlers.addAll(queuedHandlersIn(store, state));
     }
     return new ArrayList<>(handlers);
+  }
+
+  /** The handlers with a queued group in {@code state} in {@code store} (a search index). */
+  static List<String> queuedHandlersIn(
+      ReadOnlyKeyValueStore<Bytes, byte[]> store, TaskState state) {
+    List<String> handlers = new ArrayList<>();
+    Bytes from = TaskIndexKey.queuedFirst(state);
+    Bytes last = TaskIndexKey.queuedLast(state);
+    while (true) {
+      try (KeyValueIterator<Bytes, byte[]> it = store.range(from, last)) {
+        if (!it.hasNext()) {
+          return handlers;
+        }
+        String handler = TaskIndexKey.handler(it.next().key);
+        handlers.add(handler);
+        from = TaskIndexKey.after(TaskIndexKey.prefix(state, handler, true), Long.MAX_VALUE);
+      }
+    }
   }
 
   /** Calls {@code handler} with the handler of every queued entry. */

@@ -76,6 +76,26 @@ public final class TaskReads {
     return this.<String, TaskRecord>store(Stores.TASKS).get(id);
   }
 
+  /** A (state, handler) group of the search index. */
+  public record Group(TaskState state, String handler) {}
+
+  /**
+   * Every (state, handler) group that holds a search entry (a queued group counted as its state's):
+   * one seek per group, in the index itself, so a task stored a moment ago is found whatever the
+   * counts, written once per commit, say yet.
+   */
+  public List<Group> groups() {
+    ReadOnlyKeyValueStore<Bytes, byte[]> index = store(Stores.TASK_INDEX);
+    java.util.Set<Group> groups = new java.util.LinkedHashSet<>();
+    for (TaskState state : TaskState.values()) {
+      TaskIndex.handlersIn(index, state).forEach(h -> groups.add(new Group(state, h)));
+    }
+    for (TaskState state : QUEUEABLE) {
+      TaskIndex.queuedHandlersIn(index, state).forEach(h -> groups.add(new Group(state, h)));
+    }
+    return new ArrayList<>(groups);
+  }
+
   /** The non-zero number of tasks per (state, handler), in the stores' order. */
   public List<GroupCount> counts() {
     List<GroupCount> out = new ArrayList<>();

@@ -222,7 +222,7 @@ final class TaskStore {
    * and the record go (its count cannot be told and stays).
    */
   void forgetUnreadable(String id, Bytes key) {
-    deferred.release(id, null);
+    deferred.release(id);
     search.remove(key);
     tasks.put(id, null);
     memory().recent.remove(id);
@@ -256,7 +256,9 @@ final class TaskStore {
    */
   private void write(String id, TaskRecord previous, TaskRecord next, boolean deleteTimer) {
     search.upgradeCounts(); // before the record: a count afresh must not see it and then add it
-    Bytes entry = deferred.release(id, previous);
+    DeferredWrites.Held held = deferred.release(id);
+    Bytes entry = held != null ? held.entry : TaskIndexKey.of(id, previous);
+    TaskRecord stored = held != null ? held.stored : previous;
     boolean defer = deferred.defers(next);
     if (!defer) {
       tasks.put(id, next);
@@ -271,9 +273,10 @@ final class TaskStore {
     }
     WaitTimers.move(index, id, previous, next);
     entry = search.move(id, entry, next, !defer);
-    search.counted(previous, next);
     if (defer) {
-      deferred.hold(id, next, entry);
+      deferred.hold(id, next, entry, stored);
+    } else {
+      search.counted(stored, next);
     }
     memory().remember(id, next);
     memory().load.moved(previous, next);
@@ -282,11 +285,11 @@ final class TaskStore {
 
   private void forget(String id, TaskRecord previous) {
     search.upgradeCounts();
-    Bytes entry = deferred.release(id, previous);
+    DeferredWrites.Held held = deferred.release(id);
     tasks.put(id, null);
     WaitTimers.move(index, id, previous, null);
-    search.move(id, entry, null, true);
-    search.counted(previous, null);
+    search.move(id, held != null ? held.entry : TaskIndexKey.of(id, previous), null, true);
+    search.counted(held != null ? held.stored : previous, null);
     memory().recent.remove(id);
     memory().load.moved(previous, null);
   }

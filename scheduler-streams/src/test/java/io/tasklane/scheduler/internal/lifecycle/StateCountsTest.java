@@ -51,8 +51,13 @@ class StateCountsTest {
     records.close();
   }
 
+  /** Every StateCounts made, each a stream task's (a fresh start makes another). */
+  private final java.util.List<StateCounts> made = new java.util.ArrayList<>();
+
   StateCounts counts() {
-    return new StateCounts(store, memory::get, records::all);
+    StateCounts c = new StateCounts(store, memory::get, records::all);
+    made.add(c);
+    return c;
   }
 
   /** Stores {@code n} records in {@code state}, of {@code handler} (null: no envelope). */
@@ -75,7 +80,9 @@ class StateCountsTest {
     }
   }
 
+  /** The stored count after the counts are written, as before a commit. */
   long count(TaskState state, String handler) {
+    made.forEach(StateCounts::flush);
     Long n = store.get(StateCounts.key(state, handler));
     return n == null ? 0 : n;
   }
@@ -89,6 +96,9 @@ class StateCountsTest {
     counts.moved(null, null, TaskState.CANCELLED, null); // a cancel before its task
     counts.moved(TaskState.PENDING, "mail", TaskState.DISPATCHED, "mail");
     counts.moved(TaskState.PENDING, "mail", TaskState.DISPATCHED, "mail");
+    assertThat(store.get(StateCounts.key(TaskState.DISPATCHED, "mail")))
+        .as("written once per commit, not at each move")
+        .isNull();
     assertThat(count(TaskState.PENDING, "mail")).isEqualTo(3);
     assertThat(count(TaskState.DISPATCHED, "mail")).isEqualTo(2);
     assertThat(count(TaskState.PENDING, null)).as("no total kept per state").isZero();
