@@ -78,7 +78,8 @@ public final class LogQuery {
       if (attempt == null || attempt == line.attempt()) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("attempt", line.attempt());
-        TaskRow.time(m, "at", line.at());
+        m.put("at", line.at());
+        m.put("atIso", TaskResponse.iso(line.at()));
         m.put("level", line.level());
         m.put("message", line.message());
         lines.add(m);

@@ -3,15 +3,13 @@ package io.tasklane.scheduler.internal.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.TaskState;
 import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
-import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
- * One task of a listing ({@code GET /api/tasks}): its id, handler, idempotency key, state, routing
- * key, times (epoch millis, each with an ISO-8601 twin in the JSON), attempt and last error type.
- * Rows a bulk job enumerates ({@link TaskQuery#idsOnly}) come from the index entry alone: no key,
- * due time, attempt or error type. Immutable.
+ * One task of a listing ({@code GET /api/tasks}, answered as {@link TaskListingResponse.Row}): its
+ * id, handler, idempotency key, state, routing key, times (epoch millis), attempt and last error
+ * type; read back from another instance's page with {@link #fromJson}. Rows a bulk job enumerates
+ * ({@link TaskQuery#idsOnly}) come from the index entry alone: no key, due time, attempt or error
+ * type. Immutable.
  */
 public record TaskRow(
     String id,
@@ -64,21 +62,6 @@ public record TaskRow(
     return new SearchPosition(sort.of(this), id);
   }
 
-  Map<String, Object> json() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("id", id);
-    m.put("handler", handler);
-    m.put("key", key);
-    m.put("state", state.name());
-    m.put("routingKey", routingKey);
-    time(m, "createdAt", createdAt);
-    time(m, "updatedAt", updatedAt);
-    time(m, "dueAt", dueAt);
-    m.put("attempt", attempt);
-    m.put("errorType", errorType);
-    return m;
-  }
-
   static TaskRow fromJson(JsonNode n) {
     return new TaskRow(
         n.path("id").asText(),
@@ -91,11 +74,5 @@ public record TaskRow(
         n.path("dueAt").asLong(),
         n.path("attempt").asInt(),
         n.path("errorType").isTextual() ? n.path("errorType").asText() : null);
-  }
-
-  /** {@code name} and, when set, {@code nameIso}. */
-  static void time(Map<String, Object> m, String name, long millis) {
-    m.put(name, millis);
-    m.put(name + "Iso", millis > 0 ? Instant.ofEpochMilli(millis).toString() : null);
   }
 }

@@ -11,7 +11,6 @@ import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -24,8 +23,9 @@ import org.apache.kafka.streams.state.HostInfo;
  * {@code GET /api/tasks} searches and {@code GET /api/tasks/counts}: each instance answers for the
  * partitions it owns ({@link LocalTaskSearch}, the state-count stores); the instance the caller
  * asked also asks every other one ({@link FanOut}) and merges the pages in sort order, cut at the
- * earliest place an instance stopped, so the next page neither repeats nor skips a task. Called on
- * Micronaut's blocking executor; thread-safe.
+ * earliest place an instance stopped, so the next page neither repeats nor skips a task. The
+ * answers: {@link TaskListingResponse}, {@link TaskCountsResponse}. Called on Micronaut's blocking
+ * executor; thread-safe.
  */
 @Singleton
 @Internal
@@ -57,7 +57,8 @@ public final class TaskSearch {
     try {
       TaskQuery q = TaskQuery.parse(params, now, redactor, role);
       boolean forwarded = params.getOrDefault(InterInstance.FORWARDED, List.of()).contains("true");
-      return new StatusQuery.Answer(200, json(search(q, forwarded), q.sort()));
+      return new StatusQuery.Answer(
+          200, WireCodec.encodeToString(TaskListingResponse.of(search(q, forwarded), q.sort())));
     } catch (BadQueryException e) {
       return badRequest(e);
     } catch (FanOut.Unavailable e) {
@@ -68,7 +69,7 @@ public final class TaskSearch {
   /** {@code GET /api/tasks/counts}, answered like {@link #list}. */
   StatusQuery.Answer countsAnswer(String handler, boolean forwarded, long now) {
     try {
-      return new StatusQuery.Answer(200, counts(handler, forwarded, now));
+      return new StatusQuery.Answer(200, WireCodec.encodeToString(counts(handler, forwarded, now)));
     } catch (BadQueryException e) {
       return badRequest(e);
     } catch (FanOut.Unavailable e) {
@@ -126,17 +127,6 @@ public final class TaskSearch {
       next = rows.size() < q.limit() ? frontier : null;
     }
     return new Result(q.asOf(), List.copyOf(rows), partial, scanned, next);
-  }
-
-  static String json(Result r, TaskQuery.Sort sort) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("asOf", r.asOf());
-    m.put("asOfIso", Instant.ofEpochMilli(r.asOf()).toString());
-    m.put("tasks", r.rows().stream().map(TaskRow::json).toList());
-    m.put("nextCursor", r.next() == null ? null : r.next().encode(sort));
-    m.put("partial", r.partial());
-    m.put("scanned", r.scanned());
-    return WireCodec.encodeToString(m);
   }
 
   private static LocalTaskSearch.Page page(String json, TaskQuery.Sort sort) {
@@ -198,7 +188,7 @@ public final class TaskSearch {
    * given), summed over this instance's partitions and, unless {@code forwarded}, every other
    * instance's.
    */
-  String counts(String handler, boolean forwarded, long now) {
+  TaskCountsResponse counts(String handler, boolean forwarded, long now) {
     if (handler != null && !HandlerNames.PATTERN.matcher(handler).matches()) {
       throw new BadQueryException("handler", "not a handler name " + HandlerNames.PATTERN);
     }
@@ -227,26 +217,7 @@ public final class TaskSearch {
                         c.path("count").asLong()));
       }
     }
-    List<Map<String, Object>> rows = new ArrayList<>();
-    sum.forEach(
-        (h, byState) -> {
-          if (handler == null || handler.equals(h)) {
-            byState.forEach(
-                (s, n) -> {
-                  Map<String, Object> row = new LinkedHashMap<>();
-                  row.put("handler", h);
-                  row.put("state", s.name());
-                  row.put("count", n);
-                  row.put("estimated", false);
-                  rows.add(row);
-                });
-          }
-        });
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("asOf", now);
-    m.put("asOfIso", Instant.ofEpochMilli(now).toString());
-    m.put("counts", rows);
-    return WireCodec.encodeToString(m);
+    return TaskCountsResponse.of(now, sum, handler);
   }
 
   private static void add(Map<String, Map<TaskState, Long>> sum, String h, TaskState s, long n) {
