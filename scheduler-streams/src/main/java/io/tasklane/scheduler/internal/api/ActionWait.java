@@ -6,8 +6,6 @@ import io.tasklane.core.config.ConfigException;
 import io.tasklane.core.config.Durations;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The outcome of an operator command on one task: after the command is written, polls the task's
@@ -63,59 +61,32 @@ final class ActionWait {
   }
 
   /**
-   * Polls until {@code action}, written for the task that read as {@code before}, shows; the answer
-   * body: {@code id, action, outcome (applied|ignored|pending), reason, state}.
+   * Polls until {@code action}, written for the task that read as {@code before}, shows, and
+   * answers its outcome.
    */
-  Map<String, Object> await(
+  TaskActionResponse await(
       TaskAction action, String id, String routingKey, JsonNode before, Duration wait) {
     long deadline = clock.millis() + wait.toMillis();
     while (true) {
       StatusQuery.Answer a = query.find(id, routingKey, false);
       JsonNode after = task(a);
       if (action.applied(before, a.status(), after)) {
-        return answer(id, action, "applied", null, after);
+        return TaskActionResponse.of(id, action, TaskActionResponse.APPLIED, null, after);
       }
       String noOp = after == null ? null : action.noOp(after);
       if (noOp != null && !after.path("updatedAt").equals(before.path("updatedAt"))) {
-        return answer(id, action, "ignored", noOp, after);
+        return TaskActionResponse.of(id, action, TaskActionResponse.IGNORED, noOp, after);
       }
       long left = deadline - clock.millis();
       if (left <= 0) {
-        return pending(id, action);
+        return TaskActionResponse.pending(id, action);
       }
       try {
         Thread.sleep(Math.min(POLL_MS, left));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return pending(id, action);
+        return TaskActionResponse.pending(id, action);
       }
     }
-  }
-
-  /** An answer body; {@code state} from {@code task} (null once the task is gone). */
-  static Map<String, Object> answer(
-      String id, TaskAction action, String outcome, String reason, JsonNode task) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("id", id);
-    out.put("action", action.path);
-    out.put("outcome", outcome);
-    out.put("reason", reason);
-    var state = TaskAction.stateOf(task);
-    out.put("state", state == null ? null : state.name());
-    return out;
-  }
-
-  /** The answer when the bound passed without the change showing (HTTP 202). */
-  static Map<String, Object> pending(String id, TaskAction action) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("id", id);
-    out.put("action", action.path);
-    out.put("outcome", "pending");
-    return out;
-  }
-
-  /** Whether {@code answer} is a pending one. */
-  static boolean isPending(Map<String, Object> answer) {
-    return "pending".equals(answer.get("outcome"));
   }
 }

@@ -224,7 +224,7 @@ public class TaskController {
     String noOp = action.noOp(before);
     if (noOp != null) {
       audit.record(actor, action.path, target, "ignored", "routingKey=" + key + ", " + noOp);
-      return json(200, ActionWait.answer(id, action, "ignored", noOp, before));
+      return json(200, TaskActionResponse.of(id, action, TaskActionResponse.IGNORED, noOp, before));
     }
     try {
       runtime
@@ -239,8 +239,8 @@ public class TaskController {
       return json(503, Map.of("error", "could not write the command: " + e.getMessage()));
     }
     audit.record(actor, action.path, target, AuditLog.ACCEPTED, "routingKey=" + key);
-    Map<String, Object> answer = waiter.await(action, id, routingKey, before, wait);
-    return json(ActionWait.isPending(answer) ? 202 : 200, answer);
+    TaskActionResponse answer = waiter.await(action, id, routingKey, before, wait);
+    return json(answer.httpStatus(), answer);
   }
 
   private long now() {

@@ -20,9 +20,9 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * The typed response records of the API against {@code openapi.yml}: each record's JSON properties
- * (as the API's mapper writes them) are exactly its schema's, nested records and lists of records
- * included, so the document cannot drift from what the API answers. Every {@code *Response} record
- * of the API must be listed here.
+ * (as the API's mapper writes them) are exactly its schema's, nested records, lists of records and
+ * parts written in line included, so the document cannot drift from what the API answers. Every
+ * {@code *Response} record of the API must be listed here.
  */
 class ResponseSchemaTest {
   private static final ObjectMapper MAPPER = WireCodec.mapper();
@@ -42,7 +42,8 @@ class ResponseSchemaTest {
           Map.entry(HandlersResponse.class, "/api/handlers get 200"),
           Map.entry(TaskResponse.class, "#/components/schemas/TaskView"),
           Map.entry(TaskListingResponse.class, "#/components/schemas/TaskListing"),
-          Map.entry(TaskCountsResponse.class, "/api/tasks/counts get 200"));
+          Map.entry(TaskCountsResponse.class, "/api/tasks/counts get 200"),
+          Map.entry(TaskActionResponse.class, "#/components/schemas/ActionResult"));
 
   @SuppressWarnings("unchecked")
   private static final Map<String, Object> DOC = new Yaml().load(OpenApiController.read());
@@ -85,8 +86,7 @@ class ResponseSchemaTest {
   private static void compare(
       JavaType type, Map<String, Object> schema, String path, List<String> mismatches) {
     Map<String, Object> props = properties(schema);
-    List<BeanPropertyDefinition> defs =
-        MAPPER.getSerializationConfig().introspect(type).findProperties();
+    List<BeanPropertyDefinition> defs = written(type);
     Set<String> json = new TreeSet<>();
     defs.forEach(d -> json.add(d.getName()));
     if (!json.equals(props.keySet())) {
@@ -106,6 +106,27 @@ class ResponseSchemaTest {
         compare(t, p, path + "." + d.getName(), mismatches);
       }
     }
+  }
+
+  /**
+   * The properties {@code type} writes, with those of a part written in line ({@code
+   * JsonUnwrapped}) in the part's place.
+   */
+  private static List<BeanPropertyDefinition> written(JavaType type) {
+    List<BeanPropertyDefinition> out = new ArrayList<>();
+    for (BeanPropertyDefinition d :
+        MAPPER.getSerializationConfig().introspect(type).findProperties()) {
+      if (MAPPER
+              .getSerializationConfig()
+              .getAnnotationIntrospector()
+              .findUnwrappingNameTransformer(d.getPrimaryMember())
+          != null) {
+        out.addAll(written(d.getPrimaryType()));
+      } else {
+        out.add(d);
+      }
+    }
+    return out;
   }
 
   private static boolean isRecord(JavaType t) {
