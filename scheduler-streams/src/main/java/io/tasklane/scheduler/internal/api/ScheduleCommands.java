@@ -32,8 +32,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * define (a version never overwrites a higher one). Then it polls the schedule's status ({@link
  * ScheduleQuery}, forwarded to the owner) until the stored version reaches the one sent: {@code
  * applied} when it is ours, {@code ignored} when a newer one won; {@code pending} when the wait
- * bound passed first. Every operation is recorded by {@link AuditLog}. Called on Micronaut's
- * blocking executor; thread-safe.
+ * bound passed first ({@link ScheduleActionResponse}). Every operation is recorded by {@link
+ * AuditLog}. Called on Micronaut's blocking executor; thread-safe.
  */
 @Singleton
 @Internal
@@ -83,7 +83,7 @@ public final class ScheduleCommands {
    * version + 1)}; its origin is {@code api:<actor>}. The answer carries {@code warnings} when the
    * schedule's fires end early ({@link FireHorizon}).
    */
-  StatusQuery.Answer define(String name, String body, String actor, long waitMs) {
+  ScheduleActionResponse define(String name, String body, String actor, long waitMs) {
     ScheduleDefinition given = parse(name, body).toBuilder().origin("api:" + actor).build();
     Fires fires;
     try {
@@ -97,8 +97,7 @@ public final class ScheduleCommands {
     long version = given.version() >= 1 ? given.version() : nextVersion(stored);
     ScheduleDefinition d = given.toBuilder().version(version).build();
     if (stored != null && stored.path("version").asLong() >= version) {
-      return ScheduleRequests.withWarnings(
-          ignored(
+      return ignored(
               "define",
               name,
               actor,
@@ -106,15 +105,14 @@ public final class ScheduleCommands {
                   + version
                   + " is not higher than the"
                   + " stored version "
-                  + stored.path("version").asLong()),
-          warnings);
+                  + stored.path("version").asLong())
+          .withWarnings(warnings);
     }
-    return ScheduleRequests.withWarnings(
-        send("define", name, actor, version, false, d, waitMs), warnings);
+    return send("define", name, actor, version, false, d, waitMs).withWarnings(warnings);
   }
 
   /** {@code POST /api/schedules/{name}/pause} or {@code /resume}: the stored definition again. */
-  StatusQuery.Answer setEnabled(String name, boolean enabled, String actor, long waitMs) {
+  ScheduleActionResponse setEnabled(String name, boolean enabled, String actor, long waitMs) {
     String action = enabled ? "resume" : "pause";
     JsonNode stored = stored(name, true);
     ScheduleDefinition current =
@@ -129,7 +127,7 @@ public final class ScheduleCommands {
   }
 
   /** {@code DELETE /api/schedules/{name}}: an unschedule of {@code max(now, stored version)}. */
-  StatusQuery.Answer delete(String name, String actor, long waitMs) {
+  ScheduleActionResponse delete(String name, String actor, long waitMs) {
     JsonNode stored = stored(name, false);
     if (stored == null) {
       throw new Refused(404, "not-found", "no schedule '" + name + "'");
@@ -186,7 +184,7 @@ public final class ScheduleCommands {
     return Math.max(clock.millis(), stored == null ? 0 : stored.path("version").asLong() + 1);
   }
 
-  private StatusQuery.Answer send(
+  private ScheduleActionResponse send(
       String action,
       String name,
       String actor,
@@ -218,48 +216,38 @@ public final class ScheduleCommands {
       if (at >= version) {
         boolean ours = at == version && now.path("deleted").asBoolean() == delete;
         String reason = ours ? null : "superseded by version " + at;
-        return outcome(action, name, actor, version, ours ? "applied" : "ignored", reason, 200);
+        return outcome(
+            action,
+            name,
+            actor,
+            version,
+            ours ? ScheduleActionResponse.APPLIED : ScheduleActionResponse.IGNORED,
+            reason);
       }
       if (clock.millis() >= deadline) {
-        return outcome(action, name, actor, version, "pending", null, 202);
+        return outcome(action, name, actor, version, ScheduleActionResponse.PENDING, null);
       }
       try {
         Thread.sleep(POLL_MS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return outcome(action, name, actor, version, "pending", null, 202);
+        return outcome(action, name, actor, version, ScheduleActionResponse.PENDING, null);
       }
     }
   }
 
-  private StatusQuery.Answer ignored(String action, String name, String actor, String reason) {
-    return outcome(action, name, actor, -1, "ignored", reason, 200);
+  private ScheduleActionResponse ignored(String action, String name, String actor, String reason) {
+    return outcome(action, name, actor, -1, ScheduleActionResponse.IGNORED, reason);
   }
 
-  private StatusQuery.Answer outcome(
-      String action,
-      String name,
-      String actor,
-      long version,
-      String outcome,
-      String reason,
-      int status) {
+  private ScheduleActionResponse outcome(
+      String action, String name, String actor, long version, String outcome, String reason) {
     audit.record(
         actor,
         action,
         "schedule/" + name,
         outcome,
         "version=" + version + (reason == null ? "" : ", " + reason));
-    ObjectNode o = WireCodec.mapper().createObjectNode();
-    o.put("name", name);
-    o.put("action", action);
-    o.put("outcome", outcome);
-    if (!"pending".equals(outcome)) {
-      o.put("reason", reason);
-    }
-    if (version >= 0) {
-      o.put("version", version);
-    }
-    return new StatusQuery.Answer(status, WireCodec.encodeToString(o));
+    return ScheduleActionResponse.of(name, action, outcome, reason, version);
   }
 }

@@ -132,14 +132,15 @@ public class ScheduleController {
       String action,
       String name,
       String actor,
-      java.util.function.LongFunction<StatusQuery.Answer> run,
+      java.util.function.LongFunction<ScheduleActionResponse> run,
       String wait) {
     try {
       if (!ScheduleValidator.NAME.matcher(name).matches()) {
         throw new ScheduleCommands.Refused(
             400, "invalid", "name: not a schedule name: " + ScheduleValidator.NAME.pattern());
       }
-      return answer(run.apply(ScheduleRequests.waitMs(wait)));
+      ScheduleActionResponse outcome = run.apply(ScheduleRequests.waitMs(wait));
+      return json(outcome.httpStatus(), outcome);
     } catch (ScheduleCommands.Refused e) {
       audit.record(actor, action, "schedule/" + name, AuditLog.REFUSED, e.getMessage());
       return error(e.status, e.code, e.getMessage());

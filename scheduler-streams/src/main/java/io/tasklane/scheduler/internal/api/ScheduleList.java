@@ -1,8 +1,6 @@
 package io.tasklane.scheduler.internal.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
@@ -30,8 +28,8 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
  * application.server} of each Streams client, with the inter-instance token and {@code
  * forwarded=true}, through {@link OwnerForward}) and merges the pages by name. During a rebalance a
  * name may come from two instances: the higher version wins. An instance that does not answer makes
- * the page {@code partial} and is named in {@code unreachable}. Called on Micronaut's blocking
- * executor; thread-safe.
+ * the page {@code partial} and is named in {@code unreachable} ({@link ScheduleListResponse}).
+ * Called on Micronaut's blocking executor; thread-safe.
  */
 @Singleton
 @Internal
@@ -68,7 +66,7 @@ public final class ScheduleList {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));
     }
-    TreeMap<String, ObjectNode> merged = new TreeMap<>();
+    TreeMap<String, ScheduleListResponse.Line> merged = new TreeMap<>();
     List<String> unreachable = new ArrayList<>();
     try {
       local(streams, cursor, limit, clock.millis(), merged);
@@ -87,30 +85,12 @@ public final class ScheduleList {
           continue;
         }
         for (JsonNode n : WireCodec.readTree(a.json()).path("schedules")) {
-          keepNewer(merged, (ObjectNode) n);
+          keepNewer(merged, WireCodec.treeToValue(n, ScheduleListResponse.Line.class));
         }
       }
     }
-    ObjectNode out = WireCodec.mapper().createObjectNode();
-    ArrayNode list = out.putArray("schedules");
-    String last = null;
-    for (ObjectNode n : merged.values()) {
-      if (list.size() == limit) {
-        break;
-      }
-      list.add(n);
-      last = n.get("name").asText();
-    }
-    // an instance answers limit + 1 when it has more, so a full page with more names means more
-    out.put("nextCursor", merged.size() > limit ? last : null);
-    out.put("partial", !unreachable.isEmpty());
-    ArrayNode missing = out.putArray("unreachable");
-    unreachable.forEach(missing::add);
-    if (forwarded) {
-      // the asking instance pages over the merge: it needs this instance's next name too
-      merged.values().stream().skip(limit).findFirst().ifPresent(list::add);
-    }
-    return new StatusQuery.Answer(200, WireCodec.encodeToString(out));
+    ScheduleListResponse page = ScheduleListResponse.page(merged, limit, unreachable, forwarded);
+    return new StatusQuery.Answer(200, WireCodec.encodeToString(page));
   }
 
   /**
@@ -119,7 +99,11 @@ public final class ScheduleList {
    * ScheduleReads#withLatest}).
    */
   private static void local(
-      KafkaStreams streams, String cursor, int limit, long now, TreeMap<String, ObjectNode> into) {
+      KafkaStreams streams,
+      String cursor,
+      int limit,
+      long now,
+      TreeMap<String, ScheduleListResponse.Line> into) {
     ScheduleReads reads =
         ScheduleReads.of(
             store ->
@@ -135,7 +119,8 @@ public final class ScheduleList {
                     && (cursor == null || name.compareTo(cursor) > 0));
     page.forEach(
         (name, s) -> {
-          ObjectNode line = ScheduleView.summary(name, reads.withLatest(name, s, now), now);
+          ScheduleListResponse.Line line =
+              ScheduleListResponse.Line.of(name, reads.withLatest(name, s, now), now);
           if (line != null) {
             keepNewer(into, line);
             if (into.size() > limit + 1) {
@@ -145,11 +130,9 @@ public final class ScheduleList {
         });
   }
 
-  private static void keepNewer(TreeMap<String, ObjectNode> into, ObjectNode line) {
-    into.merge(
-        line.get("name").asText(),
-        line,
-        (a, b) -> a.path("version").asLong() >= b.path("version").asLong() ? a : b);
+  private static void keepNewer(
+      TreeMap<String, ScheduleListResponse.Line> into, ScheduleListResponse.Line line) {
+    into.merge(line.name(), line, (a, b) -> a.version() >= b.version() ? a : b);
   }
 
   private static String path(String cursor, int limit) {

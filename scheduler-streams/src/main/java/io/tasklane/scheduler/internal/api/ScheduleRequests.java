@@ -1,6 +1,5 @@
 package io.tasklane.scheduler.internal.api;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tasklane.core.DurationText;
 import io.tasklane.core.InvalidTaskException;
@@ -8,11 +7,10 @@ import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
-import java.util.List;
 
 /**
- * What the schedule endpoints read from a request (the wait bound, a definition's JSON) and add to
- * an answer (warnings); a refusal names the field and its limit.
+ * What the schedule endpoints read from a request (the wait bound, a definition's JSON); a refusal
+ * names the field and its limit.
  */
 final class ScheduleRequests {
   private ScheduleRequests() {}
@@ -57,16 +55,5 @@ final class ScheduleRequests {
       throw new ScheduleCommands.Refused(400, "invalid", "type: must be 'schedule'");
     }
     return d;
-  }
-
-  /** {@code answer} with a {@code warnings} array added to its JSON object, when there are any. */
-  static StatusQuery.Answer withWarnings(StatusQuery.Answer answer, List<String> warnings) {
-    if (warnings.isEmpty()) {
-      return answer;
-    }
-    ObjectNode o = (ObjectNode) WireCodec.readTree(answer.json());
-    ArrayNode a = o.putArray("warnings");
-    warnings.forEach(a::add);
-    return new StatusQuery.Answer(answer.status(), WireCodec.encodeToString(o));
   }
 }
