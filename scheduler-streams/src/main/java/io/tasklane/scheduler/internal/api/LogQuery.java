@@ -7,10 +7,6 @@ import io.tasklane.scheduler.internal.lifecycle.Stores;
 import io.tasklane.scheduler.internal.lifecycle.TaskLogs;
 import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import jakarta.inject.Singleton;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -20,7 +16,8 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 /**
  * {@code GET /api/tasks/{id}/logs}: a task's handler log lines from {@link Stores#TASK_LOGS}, read
  * on the instance owning the id's partition of {@code <ns>.logs}, forwarded there like status reads
- * ({@link OwnerForward}). Called on Micronaut's blocking executor.
+ * ({@link OwnerForward}); the answer: {@link TaskLogsResponse}. Called on Micronaut's blocking
+ * executor.
  */
 @Singleton
 @Internal
@@ -72,24 +69,6 @@ public final class LogQuery {
   }
 
   static String json(String id, TaskLogs logs, Integer attempt) {
-    TaskLogs l = logs == null ? TaskLogs.EMPTY : logs;
-    List<Map<String, Object>> lines = new ArrayList<>();
-    for (TaskLogs.Line line : l.lines()) {
-      if (attempt == null || attempt == line.attempt()) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("attempt", line.attempt());
-        m.put("at", line.at());
-        m.put("atIso", TaskResponse.iso(line.at()));
-        m.put("level", line.level());
-        m.put("message", line.message());
-        lines.add(m);
-      }
-    }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("id", id);
-    out.put("lines", lines);
-    out.put("truncated", l.dropped() > 0);
-    out.put("dropped", l.dropped());
-    return WireCodec.encodeToString(out);
+    return WireCodec.encodeToString(TaskLogsResponse.of(id, logs, attempt));
   }
 }

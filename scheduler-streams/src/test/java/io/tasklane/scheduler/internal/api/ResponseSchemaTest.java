@@ -46,7 +46,8 @@ class ResponseSchemaTest {
           Map.entry(TaskActionResponse.class, "#/components/schemas/ActionResult"),
           Map.entry(ScheduleResponse.class, "#/components/schemas/Schedule"),
           Map.entry(ScheduleListResponse.class, "/api/schedules get 200"),
-          Map.entry(ScheduleActionResponse.class, "#/components/schemas/ScheduleActionResult"));
+          Map.entry(ScheduleActionResponse.class, "#/components/schemas/ScheduleActionResult"),
+          Map.entry(TaskLogsResponse.class, "/api/tasks/{id}/logs get 200"));
 
   @SuppressWarnings("unchecked")
   private static final Map<String, Object> DOC = new Yaml().load(OpenApiController.read());

@@ -1,0 +1,43 @@
+package io.tasklane.scheduler.internal.api;
+
+import io.tasklane.scheduler.internal.lifecycle.TaskLogs;
+import java.util.List;
+
+/**
+ * {@code GET /api/tasks/{id}/logs}: the log lines a task's handler wrote, oldest first; no lines is
+ * an empty list. The text is hidden from a viewer that sees no payloads ({@link Redactor}).
+ *
+ * @param id the task
+ * @param lines the lines (of the attempt asked for only, when one was)
+ * @param truncated whether lines were dropped over the per-task caps
+ * @param dropped how many lines were dropped
+ */
+public record TaskLogsResponse(String id, List<Line> lines, boolean truncated, long dropped) {
+
+  /** The answer for task {@code id} with {@code logs} (null: none), of {@code attempt} if given. */
+  static TaskLogsResponse of(String id, TaskLogs logs, Integer attempt) {
+    TaskLogs l = logs == null ? TaskLogs.EMPTY : logs;
+    List<Line> lines =
+        l.lines().stream()
+            .filter(line -> attempt == null || attempt == line.attempt())
+            .map(Line::of)
+            .toList();
+    return new TaskLogsResponse(id, lines, l.dropped() > 0, l.dropped());
+  }
+
+  /**
+   * One line.
+   *
+   * @param attempt the attempt that wrote it
+   * @param at when, epoch millis
+   * @param atIso the same in ISO-8601 UTC, null when not set
+   * @param level its level
+   * @param message its text
+   */
+  public record Line(int attempt, long at, String atIso, String level, String message) {
+    static Line of(TaskLogs.Line line) {
+      return new Line(
+          line.attempt(), line.at(), TaskResponse.iso(line.at()), line.level(), line.message());
+    }
+  }
+}
