@@ -14,7 +14,6 @@ import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.RelayWatch;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +25,8 @@ import java.util.Optional;
  * admitted in the last 30 to 60 seconds ({@link RelayWatch}), fanned out over the instances. {@code
  * status} is {@code flowing} when a task was admitted in the last {@link #IDLE_AFTER_MS}, {@code
  * idle} when none was since (no new tasks, or the relay is stopped: the scheduler cannot tell
- * which), {@code unknown} when none was since the instances started. Runs on Micronaut's blocking
- * executor.
+ * which), {@code unknown} when none was since the instances started ({@link RelayResponse}). Runs
+ * on Micronaut's blocking executor.
  */
 @Controller("/api/relay")
 @ExecuteOn(TaskExecutors.BLOCKING)
@@ -73,37 +72,10 @@ public class RelayController {
                     RelayWatch.Figures.decodeLags(n.path("lags").asText())));
       }
     }
-    return ok(view(all, missing));
+    return ok(RelayResponse.of(all, missing, clock.millis()));
   }
 
-  private Map<String, Object> view(RelayWatch.Figures f, List<String> missing) {
-    long now = clock.millis();
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put(
-        "status",
-        f.lastAdmittedAt() < 0
-            ? "unknown"
-            : now - f.lastAdmittedAt() <= IDLE_AFTER_MS ? "flowing" : "idle");
-    m.put("lastAdmittedAt", f.lastAdmittedAt());
-    m.put(
-        "lastAdmittedAtIso",
-        f.lastAdmittedAt() < 0 ? null : Instant.ofEpochMilli(f.lastAdmittedAt()).toString());
-    m.put("lastLagMs", f.lastLagMs());
-    Map<String, Object> recent = new LinkedHashMap<>();
-    recent.put("since", f.sinceMs());
-    recent.put("sinceIso", Instant.ofEpochMilli(f.sinceMs()).toString());
-    recent.put("tasks", f.lags().getTotalCount());
-    boolean any = f.lags().getTotalCount() > 0;
-    recent.put("lagP50Ms", any ? f.lags().getValueAtPercentile(50) : null);
-    recent.put("lagP99Ms", any ? f.lags().getValueAtPercentile(99) : null);
-    recent.put("lagMaxMs", any ? f.lags().getMaxValue() : null);
-    m.put("recent", recent);
-    m.put("partial", !missing.isEmpty());
-    m.put("missing", missing);
-    return m;
-  }
-
-  private static HttpResponse<String> ok(Map<String, Object> body) {
+  private static HttpResponse<String> ok(Object body) {
     return HttpResponse.ok(WireCodec.encodeToString(body))
         .contentType(MediaType.APPLICATION_JSON_TYPE);
   }
