@@ -21,11 +21,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * then loses nothing: its queue entry is gone, but the write-back pass after the restart ({@link
  * TimerRepair}) puts it back from the stored record, and the task is dispatched again (its first
  * attempt's result, if it comes, is fenced or refused as a mismatch; the worker's idempotency store
- * keeps the effect single). Any other task (admitted straight to a dispatch, a retry, a released
- * waiter: nothing stored would bring it back) is written at the first commit, which is also the one
- * that commits the input (or the punctuation) that dispatched it, so what a commit covers is stored
- * as before. A clean close commits, and so writes, everything held; a dirty close drops it with the
- * rest of the uncommitted work.
+ * keeps the effect single). Any other stored task (a retry, a released waiter: nothing stored would
+ * bring it back) is written at the first commit, which is also the one that commits the input (or
+ * the punctuation) that dispatched it, so what a commit covers is stored as before. A task admitted
+ * straight to a dispatch is not held at all: it has no stored record yet, and the API must find it
+ * as soon as it is admitted. A clean close commits, and so writes, everything held; a dirty close
+ * drops it with the rest of the uncommitted work.
  *
  * <p>What leaves with a dispatch is written at once as before: the queue entry the task leaves (so
  * that no reader of the queue meets it again), its deadline in memory, the flow-control load.

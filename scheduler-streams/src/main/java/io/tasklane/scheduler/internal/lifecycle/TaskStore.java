@@ -259,7 +259,7 @@ final class TaskStore {
     DeferredWrites.Held held = deferred.release(id);
     Bytes entry = held != null ? held.entry : TaskIndexKey.of(id, previous);
     TaskRecord stored = held != null ? held.stored : previous;
-    boolean defer = deferred.defers(next);
+    boolean defer = stored != null && deferred.defers(next); // a new task is stored at once
     if (!defer) {
       tasks.put(id, next);
     }
