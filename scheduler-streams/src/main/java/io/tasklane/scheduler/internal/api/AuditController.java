@@ -9,9 +9,8 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
-import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.SchedulerConfig;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditEntry;
 import io.tasklane.scheduler.internal.ops.AuditReader;
 import java.util.List;
@@ -31,13 +30,11 @@ public class AuditController {
   static final int DEFAULT_LIMIT = 100;
   static final int READERS = 2;
 
-  private final SchedulerConfig config;
-  private final Topics topics;
+  private final SchedulerRuntime runtime;
   private final Semaphore readers = new Semaphore(READERS);
 
-  AuditController(SchedulerConfig config, Topics topics) {
-    this.config = config;
-    this.topics = topics;
+  AuditController(SchedulerRuntime runtime) {
+    this.runtime = runtime;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
@@ -66,7 +63,7 @@ public class AuditController {
     }
     List<AuditEntry> entries;
     try {
-      entries = AuditReader.newest(config, topics, from, n);
+      entries = AuditReader.newest(runtime, from, n);
     } catch (AuditReader.Unavailable e) {
       return ApiErrors.json(503, "unavailable", e.getMessage());
     } finally {

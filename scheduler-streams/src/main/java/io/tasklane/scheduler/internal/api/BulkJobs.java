@@ -3,11 +3,10 @@ package io.tasklane.scheduler.internal.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.TaskState;
-import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.SchedulerConfig.Role;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
-import io.tasklane.scheduler.internal.ops.RecordSender;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -49,8 +48,7 @@ public final class BulkJobs {
   static final long VERIFY_TIMEOUT_MS = 120_000;
   private static final int PAGE = TaskQuery.MAX_LIMIT;
 
-  private final RecordSender sender;
-  private final Topics topics;
+  private final SchedulerRuntime runtime;
   private final TaskSearch search;
   private final AuditLog audit;
   private final Redactor redactor;
@@ -69,11 +67,9 @@ public final class BulkJobs {
             return t;
           });
 
-  BulkJobs(
-      RecordSender sender, Topics topics, TaskSearch search, AuditLog audit, Redactor redactor) {
+  BulkJobs(SchedulerRuntime runtime, TaskSearch search, AuditLog audit, Redactor redactor) {
     this.redactor = redactor;
-    this.sender = sender;
-    this.topics = topics;
+    this.runtime = runtime;
     this.search = search;
     this.audit = audit;
   }
@@ -158,9 +154,9 @@ public final class BulkJobs {
       sent.addAll(targets.keySet());
       targets.forEach(
           (id, key) ->
-              sender.send(
+              runtime.producer.send(
                   new ProducerRecord<>(
-                      topics.control(),
+                      runtime.topics.control(),
                       key,
                       WireCodec.encode(job.action.command(id, sentAt, job.actor, job.id))),
                   (md, e) -> {
@@ -168,7 +164,7 @@ public final class BulkJobs {
                       job.failed.incrementAndGet();
                     }
                   }));
-      sender.flush();
+      runtime.producer.flush();
       long pending = awaitApplied(job, sent, sentAt);
       job.applied.set(sent.size() - pending);
       job.failed.addAndGet(pending);

@@ -1,8 +1,7 @@
 package io.tasklane.scheduler.internal.api;
 
-import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.WireCodec;
-import jakarta.inject.Singleton;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -16,13 +15,11 @@ import org.apache.kafka.streams.state.HostInfo;
  * with the instances' shared inter-instance token — never the caller's token. Used by {@link
  * StatusQuery} and {@link ScheduleQuery} on Micronaut's blocking executor; thread-safe.
  */
-@Singleton
-@Internal
 public final class OwnerForward {
-  private final InterInstanceClient client;
+  private final SchedulerRuntime runtime;
 
-  OwnerForward(InterInstanceClient client) {
-    this.client = client;
+  OwnerForward(SchedulerRuntime runtime) {
+    this.runtime = runtime;
   }
 
   /**
@@ -31,12 +28,13 @@ public final class OwnerForward {
    * refuses the token or does not answer.
    */
   StatusQuery.Answer get(HostInfo owner, String pathAndQuery, String what) {
+    InterInstanceClient client = runtime.interInstanceClient;
     URI uri =
         URI.create(client.scheme() + "://" + owner.host() + ":" + owner.port() + pathAndQuery);
     HttpRequest req =
         HttpRequest.newBuilder(uri)
             .timeout(Duration.ofSeconds(10))
-            .header("Authorization", "Bearer " + client.token())
+            .header("Authorization", "Bearer " + runtime.interInstanceToken)
             .build();
     try {
       HttpResponse<String> resp = client.http().send(req, HttpResponse.BodyHandlers.ofString());

@@ -19,11 +19,10 @@ import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskLimits;
-import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.SchedulerConfig.Role;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
-import io.tasklane.scheduler.internal.ops.RecordSender;
 import io.tasklane.scheduler.internal.schedules.SchedulePreview;
 import java.util.Map;
 import java.util.UUID;
@@ -49,8 +48,7 @@ public class ScheduleController {
   private final ScheduleQuery query;
   private final ScheduleList list;
   private final ScheduleCommands commands;
-  private final RecordSender sender;
-  private final Topics topics;
+  private final SchedulerRuntime runtime;
   private final AuditLog audit;
   private final Redactor redactor;
   private final SchedulePreview preview = new SchedulePreview(java.time.Clock.systemUTC());
@@ -59,15 +57,13 @@ public class ScheduleController {
       ScheduleQuery query,
       ScheduleList list,
       ScheduleCommands commands,
-      RecordSender sender,
-      Topics topics,
+      SchedulerRuntime runtime,
       AuditLog audit,
       Redactor redactor) {
     this.query = query;
     this.list = list;
     this.commands = commands;
-    this.sender = sender;
-    this.topics = topics;
+    this.runtime = runtime;
     this.audit = audit;
     this.redactor = redactor;
   }
@@ -243,8 +239,9 @@ public class ScheduleController {
           .body(found.json());
     }
     try {
-      sender
-          .send(new ProducerRecord<>(topics.tasks(), name, WireCodec.encode(t)))
+      runtime
+          .producer
+          .send(new ProducerRecord<>(runtime.topics.tasks(), name, WireCodec.encode(t)))
           .get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -20,11 +20,10 @@ import io.tasklane.core.ControlRecord;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskKey;
-import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.SchedulerConfig.Role;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
-import io.tasklane.scheduler.internal.ops.RecordSender;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -59,8 +58,7 @@ public class TaskController {
   final Semaphore forwardedSearches = new Semaphore(FORWARDED_SEARCHES);
 
   private final StatusQuery query;
-  private final RecordSender sender;
-  private final Topics topics;
+  private final SchedulerRuntime runtime;
   private final AuditLog audit;
   private final Redactor redactor;
   private final TaskSearch search;
@@ -69,15 +67,13 @@ public class TaskController {
 
   TaskController(
       StatusQuery query,
-      RecordSender sender,
-      Topics topics,
+      SchedulerRuntime runtime,
       AuditLog audit,
       Redactor redactor,
       TaskSearch search,
       Optional<Clock> clock) {
     this.query = query;
-    this.sender = sender;
-    this.topics = topics;
+    this.runtime = runtime;
     this.audit = audit;
     this.redactor = redactor;
     this.search = search;
@@ -231,8 +227,9 @@ public class TaskController {
       return json(200, TaskActionResponse.of(id, action, TaskActionResponse.IGNORED, noOp, before));
     }
     try {
-      sender
-          .send(new ProducerRecord<>(topics.control(), key, WireCodec.encode(command)))
+      runtime
+          .producer
+          .send(new ProducerRecord<>(runtime.topics.control(), key, WireCodec.encode(command)))
           .get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -8,6 +8,7 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.WorkerRegistry;
 
 /**
@@ -19,15 +20,15 @@ import io.tasklane.scheduler.internal.ops.WorkerRegistry;
 @ExecuteOn(TaskExecutors.BLOCKING)
 @Internal
 public class WorkerController {
-  private final WorkerRegistry registry;
+  private final SchedulerRuntime runtime;
 
-  WorkerController(WorkerRegistry registry) {
-    this.registry = registry;
+  WorkerController(SchedulerRuntime runtime) {
+    this.runtime = runtime;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> list() {
-    return HttpResponse.ok(WireCodec.encodeToString(WorkersResponse.of(registry)))
+    return HttpResponse.ok(WireCodec.encodeToString(WorkersResponse.of(runtime.registry())))
         .contentType(MediaType.APPLICATION_JSON_TYPE);
   }
 }

@@ -2,8 +2,8 @@ package io.tasklane.scheduler.internal.ops;
 
 import io.micronaut.context.annotation.Context;
 import io.micronaut.core.annotation.Internal;
-import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
 import java.time.Clock;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -34,18 +34,17 @@ public final class AuditLog {
   /** The actor of a call that presented no valid credential. */
   public static final String ANONYMOUS = "anonymous";
 
-  private final RecordSender sender;
-  private final String topic;
+  private final SchedulerRuntime runtime;
   private final Clock clock;
 
-  AuditLog(RecordSender sender, Topics topics) {
-    this.sender = sender;
-    this.topic = topics.audit();
+  AuditLog(SchedulerRuntime runtime) {
+    this.runtime = runtime;
     this.clock = Clock.systemUTC();
     try {
-      sender.partitionsFor(topic); // metadata now, not on a request
+      runtime.producer.partitionsFor(runtime.topics.audit()); // metadata now, not on a request
     } catch (RuntimeException e) {
-      AUDIT.warn("the audit topic {} is not available yet: {}", topic, e.toString());
+      AUDIT.warn(
+          "the audit topic {} is not available yet: {}", runtime.topics.audit(), e.toString());
     }
   }
 
@@ -65,8 +64,9 @@ public final class AuditLog {
       AUDIT.info(line, args);
     }
     try {
-      sender.send(
-          new ProducerRecord<>(topic, String.valueOf(e.actor()), WireCodec.encode(e)),
+      runtime.producer.send(
+          new ProducerRecord<>(
+              runtime.topics.audit(), String.valueOf(e.actor()), WireCodec.encode(e)),
           (meta, error) -> {
             if (error != null) {
               AUDIT.warn("could not write the audit record {}: {}", e, error.toString());

@@ -5,6 +5,7 @@ import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
+import io.tasklane.scheduler.internal.SchedulerRuntime;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
@@ -14,17 +15,17 @@ import org.reactivestreams.Publisher;
 @Singleton
 @Internal
 public final class StreamsHealth implements HealthIndicator {
-  private final StreamsAccess local;
+  private final SchedulerRuntime runtime;
 
-  StreamsHealth(StreamsAccess local) {
-    this.local = local;
+  StreamsHealth(SchedulerRuntime runtime) {
+    this.runtime = runtime;
   }
 
   @Override
   public Publisher<HealthResult> getResult() {
-    KafkaStreams s = local.streams();
+    KafkaStreams s = runtime.streams();
     KafkaStreams.State state = s == null ? KafkaStreams.State.CREATED : s.state();
-    String halted = local.haltReason();
+    String halted = runtime.haltReason();
     boolean up =
         halted == null
             && (state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING);
