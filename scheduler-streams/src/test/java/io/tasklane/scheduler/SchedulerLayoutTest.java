@@ -148,6 +148,23 @@ class SchedulerLayoutTest {
         .check(classes);
   }
 
+  /**
+   * {@code SchedulerRuntime} wires the scheduler and hands out nothing: outside the wiring package
+   * no class depends on it; a controller, query or health indicator receives the services it uses
+   * ({@code SchedulerServices}).
+   */
+  @Test
+  void onlyTheWiringKnowsTheRuntime() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage(INTERNAL)
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName(INTERNAL + ".SchedulerRuntime")
+        .because("each class receives the services it uses, never the runtime that owns them")
+        .check(classes);
+  }
+
   /** Classes small enough to read in one sitting: no source file of the module over 300 lines. */
   @Test
   void noMainClassIsOver300Lines() throws java.io.IOException {

@@ -13,10 +13,8 @@ import io.tasklane.core.tracing.Tracing;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.internal.api.InterInstance;
 import io.tasklane.scheduler.internal.api.InterInstanceClient;
-import io.tasklane.scheduler.internal.api.StatusQuery;
 import io.tasklane.scheduler.internal.lifecycle.Engine;
 import io.tasklane.scheduler.internal.lifecycle.EngineSettings;
-import io.tasklane.scheduler.internal.lifecycle.HandlerWorkers;
 import io.tasklane.scheduler.internal.lifecycle.TaskMemory;
 import io.tasklane.scheduler.internal.lifecycle.TaskSpans;
 import io.tasklane.scheduler.internal.ops.AlertDelivery;
@@ -24,6 +22,7 @@ import io.tasklane.scheduler.internal.ops.Alerts;
 import io.tasklane.scheduler.internal.ops.HandlerLag;
 import io.tasklane.scheduler.internal.ops.HandlerSettingsStore;
 import io.tasklane.scheduler.internal.ops.MicrometerMetrics;
+import io.tasklane.scheduler.internal.ops.RecordSender;
 import io.tasklane.scheduler.internal.ops.StandbyLag;
 import io.tasklane.scheduler.internal.ops.TopicWatcher;
 import io.tasklane.scheduler.internal.ops.WorkerGroupWatcher;
@@ -48,55 +47,56 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Owns the running scheduler: validates the config and the topics when the context starts (failing
- * the start when they are wrong), starts Kafka Streams once the HTTP server knows its port ({@code
- * application.server}), and closes everything on shutdown.
+ * the start when they are wrong), creates the Kafka clients and the services around them, starts
+ * Kafka Streams once the HTTP server knows its port ({@code application.server}), and closes
+ * everything on shutdown. It hands nothing out itself: {@link SchedulerServices} gives each
+ * controller and health indicator the services it uses. Created on the context's startup thread;
+ * started on the server's startup thread; checks the partition counts on its timer thread.
  */
 @Context
 @Internal
 public final class SchedulerRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerRuntime.class);
 
-  public final SchedulerConfig config;
-  public final Topics topics;
+  // The services below are handed to the rest of the scheduler by SchedulerServices only.
+  final SchedulerConfig config;
+  final Topics topics;
   private final Admin admin;
-  private final TopicWatcher watcher;
-  private final WorkerGroupWatcher workers;
-  private final WorkerRegistry workerRegistry;
-  private final HandlerSettingsStore handlerSettings = new HandlerSettingsStore();
-  private final HandlerLag lag;
+  final TopicWatcher watcher;
+  final WorkerGroupWatcher workers;
+  final WorkerRegistry workerRegistry;
+  final HandlerSettingsStore handlerSettings = new HandlerSettingsStore();
+  final HandlerLag lag;
   private final MicrometerMetrics metrics;
-  public final KafkaProducer<String, byte[]> producer;
+  private final KafkaProducer<String, byte[]> producer;
+  final RecordSender sender;
   private final ScheduledExecutorService timer;
   private final Tracing tracing;
-  private volatile KafkaStreams streams;
+  final LocalStreams local = new LocalStreams();
   private final int partitions; // of tasks, results, control and dependencies
   private final TopicReplication.Resolved replication;
-  public volatile HostInfo self;
-  private volatile String haltReason;
-
-  /** What this instance sends and accepts on forwarded status reads ({@link StatusQuery}). */
-  public final String interInstanceToken;
 
   /** {@code micronaut.server.host}: the HTTP server's bind address, null for every interface. */
   private final String bindHost;
 
-  /** How forwarded reads reach the other instances (http or https). */
-  public final InterInstanceClient interInstanceClient;
+  /** How forwarded reads reach the other instances (http or https) and the token they carry. */
+  final InterInstanceClient interInstanceClient;
 
   /** The alert rules' groups ({@code GET /api/alerts}) and their webhook delivery. */
-  public final Alerts alerts;
+  final Alerts alerts;
 
   private final AlertDelivery delivery;
 
   SchedulerRuntime(Environment env, MeterRegistry registry) {
     this.config = ConfigLoader.load(env);
     LOG.info("tasklane scheduler configuration: {}", config);
-    this.interInstanceToken = InterInstance.token(config);
+    String interInstanceToken = InterInstance.token(config);
     this.bindHost = env.getProperty("micronaut.server.host", String.class).orElse(null);
     this.interInstanceClient =
         InterInstanceClient.create(
             env.getProperty("micronaut.server.ssl.enabled", Boolean.class).orElse(false),
-            config.interInstanceTrustStore());
+            config.interInstanceTrustStore(),
+            interInstanceToken);
     this.topics = new Topics(config.namespace());
     this.admin = Admin.create(StreamsProps.clients(config));
     try {
@@ -128,7 +128,7 @@ public final class SchedulerRuntime {
     workerRegistry.start(StreamsProps.clients(config), topics.workers());
     handlerSettings.start(StreamsProps.clients(config), topics.handlerSettings());
     this.lag = new HandlerLag(admin, config.workerGroupPrefix(), java.time.Clock.systemUTC());
-    this.metrics = new MicrometerMetrics(registry, () -> streams);
+    this.metrics = new MicrometerMetrics(registry, local::streams);
     this.delivery =
         new AlertDelivery(
             config.alerts(), java.time.Clock.systemUTC(), registry, config.applicationId());
@@ -138,6 +138,7 @@ public final class SchedulerRuntime {
     this.producer =
         new KafkaProducer<>(
             StreamsProps.producer(config), new StringSerializer(), new ByteArraySerializer());
+    this.sender = new RecordSender(producer);
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -153,10 +154,11 @@ public final class SchedulerRuntime {
   }
 
   synchronized void start(int httpPort) {
-    if (streams != null) {
+    if (local.streams() != null) {
       return;
     }
-    self = new HostInfo(AdvertisedHost.of(config, bindHost), httpPort);
+    HostInfo self = new HostInfo(AdvertisedHost.of(config, bindHost), httpPort);
+    local.self(self);
     EngineSettings settings = StreamsProps.engine(config, partitions);
     Engine engine =
         new Engine(
@@ -179,7 +181,7 @@ public final class SchedulerRuntime {
           return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     s.setStateListener((now, before) -> LOG.info("kafka streams {} -> {}", before, now));
-    streams = s;
+    local.streams(s);
     metrics.bindStreams(s);
     StandbyLag standbyLag = new StandbyLag();
     s.setStandbyUpdateListener(standbyLag);
@@ -205,13 +207,13 @@ public final class SchedulerRuntime {
   private void checkPartitions() {
     try {
       String reason =
-          haltReason == null
+          local.haltReason() == null
               ? CoPartitioning.changed(TopicSetup.partitionCounts(admin, topics, 0), partitions)
               : null;
       if (reason != null) {
-        haltReason = reason;
+        local.halted(reason);
         LOG.error("tasklane scheduler stopped: {}", reason);
-        KafkaStreams s = streams;
+        KafkaStreams s = local.streams();
         if (s != null) {
           s.close(Duration.ofSeconds(30));
         }
@@ -221,68 +223,12 @@ public final class SchedulerRuntime {
     }
   }
 
-  /** Why the scheduler stopped processing while running, or null. */
-  public String haltReason() {
-    return haltReason;
-  }
-
-  /** The handlers' live workers as last seen (a cache; never blocks). */
-  public HandlerWorkers workers() {
-    return workers;
-  }
-
-  public KafkaStreams streams() {
-    return streams;
-  }
-
-  /**
-   * The Streams client for an API read or command: while it is REBALANCING, waits up to {@link
-   * #API_REBALANCE_WAIT} for it to run again, so that a short rebalance delays an answer instead of
-   * failing it with 503. Called on Micronaut's blocking executor only, never on a stream thread.
-   */
-  public KafkaStreams streamsForApi() {
-    KafkaStreams s = streams;
-    long until = System.nanoTime() + API_REBALANCE_WAIT.toNanos();
-    while (s != null && s.state() == KafkaStreams.State.REBALANCING && System.nanoTime() < until) {
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    return s;
-  }
-
-  /** How long an API call waits for a rebalance to end before it answers 503. */
-  static final java.time.Duration API_REBALANCE_WAIT = java.time.Duration.ofSeconds(5);
-
-  /** The lag of the handlers' consumer groups (cached). */
-  public HandlerLag lag() {
-    return lag;
-  }
-
-  /** The handler topics as last listed. */
-  public TopicWatcher handlerTopics() {
-    return watcher;
-  }
-
-  /** The operators' handler settings ({@code <ns>.handler-settings}). */
-  public HandlerSettingsStore handlerSettings() {
-    return handlerSettings;
-  }
-
-  /** The workers registry ({@code <ns>.workers}). */
-  public WorkerRegistry registry() {
-    return workerRegistry;
-  }
-
   @PreDestroy
   void close() {
     timer.shutdownNow();
     workerRegistry.close();
     handlerSettings.close();
-    KafkaStreams s = streams;
+    KafkaStreams s = local.streams();
     if (s != null) {
       s.close(Duration.ofSeconds(30));
     }

@@ -9,8 +9,9 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.internal.ops.AuditEntry;
 import io.tasklane.scheduler.internal.ops.AuditReader;
 import java.util.List;
@@ -30,11 +31,13 @@ public class AuditController {
   static final int DEFAULT_LIMIT = 100;
   static final int READERS = 2;
 
-  private final SchedulerRuntime runtime;
+  private final SchedulerConfig config;
+  private final Topics topics;
   private final Semaphore readers = new Semaphore(READERS);
 
-  AuditController(SchedulerRuntime runtime) {
-    this.runtime = runtime;
+  AuditController(SchedulerConfig config, Topics topics) {
+    this.config = config;
+    this.topics = topics;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
@@ -63,7 +66,7 @@ public class AuditController {
     }
     List<AuditEntry> entries;
     try {
-      entries = AuditReader.newest(runtime, from, n);
+      entries = AuditReader.newest(config, topics, from, n);
     } catch (AuditReader.Unavailable e) {
       return ApiErrors.json(503, "unavailable", e.getMessage());
     } finally {

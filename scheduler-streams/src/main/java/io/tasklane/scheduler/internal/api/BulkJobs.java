@@ -3,10 +3,11 @@ package io.tasklane.scheduler.internal.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.TaskState;
+import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.SchedulerConfig.Role;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
+import io.tasklane.scheduler.internal.ops.RecordSender;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -48,7 +49,8 @@ public final class BulkJobs {
   static final long VERIFY_TIMEOUT_MS = 120_000;
   private static final int PAGE = TaskQuery.MAX_LIMIT;
 
-  private final SchedulerRuntime runtime;
+  private final RecordSender sender;
+  private final Topics topics;
   private final TaskSearch search;
   private final AuditLog audit;
   private final Redactor redactor;
@@ -67,9 +69,11 @@ public final class BulkJobs {
             return t;
           });
 
-  BulkJobs(SchedulerRuntime runtime, TaskSearch search, AuditLog audit, Redactor redactor) {
+  BulkJobs(
+      RecordSender sender, Topics topics, TaskSearch search, AuditLog audit, Redactor redactor) {
     this.redactor = redactor;
-    this.runtime = runtime;
+    this.sender = sender;
+    this.topics = topics;
     this.search = search;
     this.audit = audit;
   }
@@ -154,9 +158,9 @@ public final class BulkJobs {
       sent.addAll(targets.keySet());
       targets.forEach(
           (id, key) ->
-              runtime.producer.send(
+              sender.send(
                   new ProducerRecord<>(
-                      runtime.topics.control(),
+                      topics.control(),
                       key,
                       WireCodec.encode(job.action.command(id, sentAt, job.actor, job.id))),
                   (md, e) -> {
@@ -164,7 +168,7 @@ public final class BulkJobs {
                       job.failed.incrementAndGet();
                     }
                   }));
-      runtime.producer.flush();
+      sender.flush();
       long pending = awaitApplied(job, sent, sentAt);
       job.applied.set(sent.size() - pending);
       job.failed.addAndGet(pending);

@@ -1,7 +1,10 @@
 package io.tasklane.scheduler.internal.api;
 
-import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.Topics;
 import io.tasklane.scheduler.internal.lifecycle.TaskReads;
+import io.tasklane.scheduler.internal.ops.StreamsAccess;
+import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,6 +26,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * client hosting them), asked with a forwarded GET and the inter-instance token ({@link
  * OwnerForward}). Called on Micronaut's blocking executor; thread-safe.
  */
+@Singleton
+@Internal
 public final class FanOut {
   /** The answers of the other instances; {@code missing} names those that did not answer 200. */
   public record Answers(List<String> bodies, List<String> missing) {}
@@ -37,17 +42,19 @@ public final class FanOut {
     }
   }
 
-  private final SchedulerRuntime runtime;
+  private final StreamsAccess local;
+  private final Topics topics;
   private final OwnerForward forward;
 
-  public FanOut(SchedulerRuntime runtime) {
-    this.runtime = runtime;
-    this.forward = new OwnerForward(runtime);
+  FanOut(StreamsAccess local, Topics topics, OwnerForward forward) {
+    this.local = local;
+    this.topics = topics;
+    this.forward = forward;
   }
 
   /** The running Streams instance; throws {@link Unavailable} 503 while it is not running. */
   public KafkaStreams streams() {
-    KafkaStreams s = runtime.streamsForApi();
+    KafkaStreams s = local.streamsForApi();
     if (s == null || s.state() != KafkaStreams.State.RUNNING) {
       throw new Unavailable(
           OwnerForward.error(503, "scheduler is " + (s == null ? "starting" : s.state())));
@@ -61,7 +68,7 @@ public final class FanOut {
     for (ThreadMetadata t : streams().metadataForLocalThreads()) {
       for (TaskMetadata task : t.activeTasks()) {
         task.topicPartitions().stream()
-            .filter(tp -> tp.topic().equals(runtime.topics.tasks()))
+            .filter(tp -> tp.topic().equals(topics.tasks()))
             .forEach(tp -> out.add(tp.partition()));
       }
     }
@@ -73,7 +80,7 @@ public final class FanOut {
     List<HostInfo> out = new ArrayList<>();
     for (StreamsMetadata m : streams().metadataForAllStreamsClients()) {
       if (TaskReads.holdsTasks(m.stateStoreNames())
-          && !m.hostInfo().equals(runtime.self)
+          && !m.hostInfo().equals(local.self())
           && !m.hostInfo().equals(HostInfo.unavailable())) {
         out.add(m.hostInfo());
       }
@@ -113,7 +120,7 @@ public final class FanOut {
   public Answers others(KafkaStreams streams, String pathAndQuery, String what) {
     Set<HostInfo> hosts = new LinkedHashSet<>();
     for (StreamsMetadata m : streams.metadataForAllStreamsClients()) {
-      if (!m.hostInfo().equals(runtime.self) && !m.hostInfo().equals(HostInfo.unavailable())) {
+      if (!m.hostInfo().equals(local.self()) && !m.hostInfo().equals(HostInfo.unavailable())) {
         hosts.add(m.hostInfo());
       }
     }

@@ -14,12 +14,14 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.HandlerSetting;
+import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WorkerHeartbeat;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
 import io.tasklane.scheduler.internal.ops.HandlerLag;
 import io.tasklane.scheduler.internal.ops.HandlerSettingsStore;
+import io.tasklane.scheduler.internal.ops.RecordSender;
+import io.tasklane.scheduler.internal.ops.TopicWatcher;
 import io.tasklane.scheduler.internal.ops.WorkerRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -47,14 +49,33 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public class HandlerController {
   private static final long APPLY_WAIT_MS = 5_000;
 
-  private final SchedulerRuntime runtime;
+  private final HandlerSettingsStore settings;
+  private final TopicWatcher handlerTopics;
+  private final WorkerRegistry registry;
+  private final HandlerLag lag;
+  private final RecordSender sender;
+  private final Topics topics;
   private final AuditLog audit;
   private final Clock clock;
   private final HandlerStats stats;
 
-  HandlerController(SchedulerRuntime runtime, AuditLog audit, Optional<Clock> clock) {
-    this.runtime = runtime;
-    this.stats = new HandlerStats(runtime);
+  HandlerController(
+      HandlerSettingsStore settings,
+      TopicWatcher handlerTopics,
+      WorkerRegistry registry,
+      HandlerLag lag,
+      RecordSender sender,
+      Topics topics,
+      FanOut fanOut,
+      AuditLog audit,
+      Optional<Clock> clock) {
+    this.settings = settings;
+    this.handlerTopics = handlerTopics;
+    this.registry = registry;
+    this.lag = lag;
+    this.sender = sender;
+    this.topics = topics;
+    this.stats = new HandlerStats(fanOut);
     this.audit = audit;
     this.clock = clock.orElse(Clock.systemUTC());
   }
@@ -142,13 +163,10 @@ public class HandlerController {
     if (bad != null) {
       return bad;
     }
-    HandlerSettingsStore store = runtime.handlerSettings();
-    HandlerSetting next = edit.apply(store.get(name));
+    HandlerSetting next = edit.apply(settings.get(name));
     try {
-      runtime
-          .producer
-          .send(
-              new ProducerRecord<>(runtime.topics.handlerSettings(), name, WireCodec.encode(next)))
+      sender
+          .send(new ProducerRecord<>(topics.handlerSettings(), name, WireCodec.encode(next)))
           .get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -159,7 +177,7 @@ public class HandlerController {
     }
     audit.record(actor, "handler." + what, "handler/" + name, AuditLog.ACCEPTED, null);
     long deadline = clock.millis() + APPLY_WAIT_MS;
-    while (!store.get(name).equals(next) && clock.millis() < deadline) {
+    while (!settings.get(name).equals(next) && clock.millis() < deadline) {
       try {
         Thread.sleep(50);
       } catch (InterruptedException e) {
@@ -171,9 +189,9 @@ public class HandlerController {
   }
 
   private SortedSet<String> names() {
-    SortedSet<String> names = runtime.handlerTopics().handlers();
-    names.addAll(runtime.handlerSettings().all().keySet());
-    for (WorkerRegistry.Seen s : runtime.registry().all()) {
+    SortedSet<String> names = handlerTopics.handlers();
+    names.addAll(settings.all().keySet());
+    for (WorkerRegistry.Seen s : registry.all()) {
       s.beat().handlers().forEach(h -> names.add(h.name()));
     }
     return names;
@@ -195,8 +213,7 @@ public class HandlerController {
 
   /** One handler's view: settings, workers, lag, and the figures of {@code all} (null: none). */
   private HandlerResponse view(String name, HandlerStats.All all) {
-    HandlerSetting setting = runtime.handlerSettings().get(name);
-    WorkerRegistry registry = runtime.registry();
+    HandlerSetting setting = settings.get(name);
     long now = registry.now();
     List<String> workers = new ArrayList<>();
     int inFlight = 0;
@@ -221,7 +238,7 @@ public class HandlerController {
         setting.concurrency(),
         workers,
         inFlight,
-        runtime.lag().lag(name, runtime.topics.handler(name)),
+        lag.lag(name, topics.handler(name)),
         HandlerResponse.time(setting.updatedAt()),
         HandlerResponse.iso(setting.updatedAt()),
         setting.actor(),

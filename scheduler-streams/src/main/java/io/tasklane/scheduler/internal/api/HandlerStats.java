@@ -3,7 +3,6 @@ package io.tasklane.scheduler.internal.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.ReportBucket;
 import io.tasklane.scheduler.internal.lifecycle.ReportGrain;
 import io.tasklane.scheduler.internal.lifecycle.TaskReads;
@@ -58,8 +57,8 @@ public final class HandlerStats {
 
   private final FanOut fanOut;
 
-  public HandlerStats(SchedulerRuntime runtime) {
-    this.fanOut = new FanOut(runtime);
+  HandlerStats(FanOut fanOut) {
+    this.fanOut = fanOut;
   }
 
   /** Where the recent window starts at {@code now}: the start of the oldest minute bucket. */

@@ -1,6 +1,8 @@
 package io.tasklane.scheduler.internal.api;
 
+import io.micronaut.http.HttpRequest;
 import io.tasklane.scheduler.SchedulerConfig;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 import org.slf4j.Logger;
@@ -38,6 +40,17 @@ public final class InterInstance {
     return FORWARDABLE.matcher(path).matches();
   }
 
+  /**
+   * Whether {@code given} is the inter-instance {@code token} on a read marked {@code
+   * forwarded=true} of a path instances forward to each other; compared in constant time.
+   */
+  static boolean forwardedRead(HttpRequest<?> request, String path, byte[] given, byte[] token) {
+    return "true".equals(request.getParameters().get(FORWARDED))
+        && forwardable(path)
+        && MessageDigest.isEqual(given, token);
+  }
+
+  /** The configured inter-instance token, else a random one (logged at WARN). */
   public static String token(SchedulerConfig config) {
     if (config.interInstanceToken() != null) {
       return config.interInstanceToken();

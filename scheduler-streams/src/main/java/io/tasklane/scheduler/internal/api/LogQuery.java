@@ -2,10 +2,10 @@ package io.tasklane.scheduler.internal.api;
 
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
 import io.tasklane.scheduler.internal.lifecycle.TaskLogs;
 import io.tasklane.scheduler.internal.lifecycle.TaskReads;
+import io.tasklane.scheduler.internal.ops.StreamsAccess;
 import jakarta.inject.Singleton;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -23,13 +23,13 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 @Internal
 public final class LogQuery {
   private final FanOut fanOut;
-  private final SchedulerRuntime runtime;
+  private final StreamsAccess local;
   private final OwnerForward forward;
 
-  LogQuery(SchedulerRuntime runtime) {
-    this.runtime = runtime;
-    this.fanOut = new FanOut(runtime);
-    this.forward = new OwnerForward(runtime);
+  LogQuery(StreamsAccess local, FanOut fanOut, OwnerForward forward) {
+    this.local = local;
+    this.fanOut = fanOut;
+    this.forward = forward;
   }
 
   /** The lines of task {@code id} (of {@code attempt} only when given): 200, even with none. */
@@ -41,7 +41,7 @@ public final class LogQuery {
       if (owner == null || owner.equals(HostInfo.unavailable())) {
         return OwnerForward.error(503, "no instance owns the task's logs right now (rebalancing)");
       }
-      if (!owner.equals(runtime.self)) {
+      if (!owner.equals(local.self())) {
         return forwarded
             ? OwnerForward.error(503, "ownership moved; retry")
             : forward.get(

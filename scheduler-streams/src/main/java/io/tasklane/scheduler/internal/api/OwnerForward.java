@@ -1,7 +1,8 @@
 package io.tasklane.scheduler.internal.api;
 
+import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
+import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -15,11 +16,13 @@ import org.apache.kafka.streams.state.HostInfo;
  * with the instances' shared inter-instance token — never the caller's token. Used by {@link
  * StatusQuery} and {@link ScheduleQuery} on Micronaut's blocking executor; thread-safe.
  */
+@Singleton
+@Internal
 public final class OwnerForward {
-  private final SchedulerRuntime runtime;
+  private final InterInstanceClient client;
 
-  OwnerForward(SchedulerRuntime runtime) {
-    this.runtime = runtime;
+  OwnerForward(InterInstanceClient client) {
+    this.client = client;
   }
 
   /**
@@ -28,13 +31,12 @@ public final class OwnerForward {
    * refuses the token or does not answer.
    */
   StatusQuery.Answer get(HostInfo owner, String pathAndQuery, String what) {
-    InterInstanceClient client = runtime.interInstanceClient;
     URI uri =
         URI.create(client.scheme() + "://" + owner.host() + ":" + owner.port() + pathAndQuery);
     HttpRequest req =
         HttpRequest.newBuilder(uri)
             .timeout(Duration.ofSeconds(10))
-            .header("Authorization", "Bearer " + runtime.interInstanceToken)
+            .header("Authorization", "Bearer " + client.token())
             .build();
     try {
       HttpResponse<String> resp = client.http().send(req, HttpResponse.BodyHandlers.ofString());

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.ApiSettings;
+import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerConfig.Role;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import jakarta.inject.Singleton;
 import java.util.HashMap;
 import java.util.List;
@@ -37,8 +37,8 @@ public final class Redactor {
   private final boolean viewerPayloads;
 
   @jakarta.inject.Inject
-  Redactor(SchedulerRuntime runtime) {
-    this(runtime.config.api());
+  Redactor(SchedulerConfig config) {
+    this(config.api());
   }
 
   public Redactor(ApiSettings api) {

@@ -11,8 +11,9 @@ import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.internal.ops.Alerts;
 import io.tasklane.scheduler.internal.ops.RelayWatch;
+import io.tasklane.scheduler.internal.ops.StreamsAccess;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,19 +35,21 @@ import java.util.Optional;
 public class RelayController {
   static final long IDLE_AFTER_MS = 60_000;
 
-  private final SchedulerRuntime runtime;
+  private final Alerts alerts;
+  private final StreamsAccess local;
   private final FanOut fanOut;
   private final Clock clock;
 
-  RelayController(SchedulerRuntime runtime, Optional<Clock> clock) {
-    this.runtime = runtime;
-    this.fanOut = new FanOut(runtime);
+  RelayController(Alerts alerts, StreamsAccess local, FanOut fanOut, Optional<Clock> clock) {
+    this.alerts = alerts;
+    this.local = local;
+    this.fanOut = fanOut;
     this.clock = clock.orElse(Clock.systemUTC());
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> relay(@Nullable @QueryValue Boolean forwarded) {
-    RelayWatch.Figures mine = runtime.alerts.relay().figures();
+    RelayWatch.Figures mine = alerts.relay().figures();
     if (Boolean.TRUE.equals(forwarded)) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("lastAdmittedAt", mine.lastAdmittedAt());
@@ -57,7 +60,7 @@ public class RelayController {
     }
     RelayWatch.Figures all = mine;
     List<String> missing = List.of();
-    var streams = runtime.streams();
+    var streams = local.streams();
     if (streams != null && streams.state().isRunningOrRebalancing()) {
       FanOut.Answers others = fanOut.others(streams, "/api/relay?forwarded=true", "relay figures");
       missing = others.missing();

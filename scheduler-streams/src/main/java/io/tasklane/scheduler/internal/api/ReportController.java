@@ -13,9 +13,9 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.ReportGrain;
 import io.tasklane.scheduler.internal.ops.Alerts;
+import io.tasklane.scheduler.internal.ops.StreamsAccess;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * {@code GET /api/reports} (time-bucketed figures of one handler, {@link ReportQuery}) and {@code
@@ -47,13 +48,15 @@ public class ReportController {
   }
 
   private final ReportQuery reports;
-  private final SchedulerRuntime runtime;
+  private final Alerts alerts;
+  private final StreamsAccess local;
   private final FanOut fanOut;
 
-  ReportController(ReportQuery reports, SchedulerRuntime runtime) {
+  ReportController(ReportQuery reports, Alerts alerts, StreamsAccess local, FanOut fanOut) {
     this.reports = reports;
-    this.runtime = runtime;
-    this.fanOut = new FanOut(runtime);
+    this.alerts = alerts;
+    this.local = local;
+    this.fanOut = fanOut;
   }
 
   @Get(value = "/reports", produces = MediaType.APPLICATION_JSON)
@@ -107,9 +110,10 @@ public class ReportController {
     if (n < 1 || n > MAX_ALERTS) {
       return invalid("limit: '" + limit + "' must be a number from 1 to " + MAX_ALERTS);
     }
-    String self = runtime.self == null ? "" : runtime.self.host() + ":" + runtime.self.port();
+    HostInfo me = local.self();
+    String self = me == null ? "" : me.host() + ":" + me.port();
     List<Map<String, Object>> entries = new ArrayList<>();
-    for (Map<String, Object> e : runtime.alerts.recent()) {
+    for (Map<String, Object> e : alerts.recent()) {
       Map<String, Object> m = new LinkedHashMap<>(e);
       m.put("instance", self);
       entries.add(m);
@@ -118,7 +122,7 @@ public class ReportController {
       return answer(200, WireCodec.encodeToString(Map.of("alerts", entries)));
     }
     List<String> missing = List.of();
-    var streams = runtime.streams();
+    var streams = local.streams();
     if (streams != null && streams.state().isRunningOrRebalancing()) {
       FanOut.Answers others = fanOut.others(streams, "/api/alerts?forwarded=true", "alerts");
       missing = others.missing();

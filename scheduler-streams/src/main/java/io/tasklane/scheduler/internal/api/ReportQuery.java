@@ -2,10 +2,11 @@ package io.tasklane.scheduler.internal.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.ReportBucket;
 import io.tasklane.scheduler.internal.lifecycle.ReportGrain;
+import io.tasklane.scheduler.internal.ops.StreamsAccess;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -35,18 +36,20 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
 @Singleton
 @Internal
 public final class ReportQuery {
-  private final SchedulerRuntime runtime;
+  private final StreamsAccess local;
+  private final Topics topics;
   private final FanOut fanOut;
 
-  ReportQuery(SchedulerRuntime runtime) {
-    this.runtime = runtime;
-    this.fanOut = new FanOut(runtime);
+  ReportQuery(StreamsAccess local, Topics topics, FanOut fanOut) {
+    this.local = local;
+    this.topics = topics;
+    this.fanOut = fanOut;
   }
 
   /** The report of {@code handler} in {@code grain} buckets starting from since to until. */
   StatusQuery.Answer report(
       String handler, ReportGrain grain, long since, long until, boolean forwarded) {
-    KafkaStreams streams = runtime.streamsForApi();
+    KafkaStreams streams = local.streamsForApi();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));
@@ -118,7 +121,7 @@ public final class ReportQuery {
   /** The partitions of {@code tasks} whose active task runs in this instance. */
   private List<Integer> localPartitions(KafkaStreams streams) {
     List<Integer> out = new ArrayList<>();
-    String tasks = runtime.topics.tasks();
+    String tasks = topics.tasks();
     for (ThreadMetadata t : streams.metadataForLocalThreads()) {
       for (TaskMetadata task : t.activeTasks()) {
         for (TopicPartition tp : task.topicPartitions()) {

@@ -8,11 +8,12 @@ import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskTopicRecord;
+import io.tasklane.core.Topics;
 import io.tasklane.core.Unschedule;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
+import io.tasklane.scheduler.internal.ops.RecordSender;
 import io.tasklane.scheduler.internal.schedules.FireHorizon;
 import io.tasklane.scheduler.internal.schedules.Fires;
 import jakarta.inject.Inject;
@@ -48,18 +49,21 @@ public final class ScheduleCommands {
   private static final long POLL_MS = 100;
 
   private final ScheduleQuery query;
-  private final SchedulerRuntime runtime;
+  private final RecordSender sender;
+  private final Topics topics;
   private final AuditLog audit;
   private final Clock clock;
 
   @Inject
-  ScheduleCommands(ScheduleQuery query, SchedulerRuntime runtime, AuditLog audit) {
-    this(query, runtime, audit, Clock.systemUTC());
+  ScheduleCommands(ScheduleQuery query, RecordSender sender, Topics topics, AuditLog audit) {
+    this(query, sender, topics, audit, Clock.systemUTC());
   }
 
-  ScheduleCommands(ScheduleQuery query, SchedulerRuntime runtime, AuditLog audit, Clock clock) {
+  ScheduleCommands(
+      ScheduleQuery query, RecordSender sender, Topics topics, AuditLog audit, Clock clock) {
     this.query = query;
-    this.runtime = runtime;
+    this.sender = sender;
+    this.topics = topics;
     this.audit = audit;
     this.clock = clock;
   }
@@ -193,9 +197,8 @@ public final class ScheduleCommands {
       TaskTopicRecord record,
       long waitMs) {
     try {
-      runtime
-          .producer
-          .send(new ProducerRecord<>(runtime.topics.tasks(), name, WireCodec.encode(record)))
+      sender
+          .send(new ProducerRecord<>(topics.tasks(), name, WireCodec.encode(record)))
           .get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

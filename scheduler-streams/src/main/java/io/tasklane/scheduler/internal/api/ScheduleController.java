@@ -19,10 +19,11 @@ import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleTrigger;
 import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskLimits;
+import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.SchedulerConfig.Role;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
+import io.tasklane.scheduler.internal.ops.RecordSender;
 import io.tasklane.scheduler.internal.schedules.SchedulePreview;
 import java.util.Map;
 import java.util.UUID;
@@ -48,7 +49,8 @@ public class ScheduleController {
   private final ScheduleQuery query;
   private final ScheduleList list;
   private final ScheduleCommands commands;
-  private final SchedulerRuntime runtime;
+  private final RecordSender sender;
+  private final Topics topics;
   private final AuditLog audit;
   private final Redactor redactor;
   private final SchedulePreview preview = new SchedulePreview(java.time.Clock.systemUTC());
@@ -57,13 +59,15 @@ public class ScheduleController {
       ScheduleQuery query,
       ScheduleList list,
       ScheduleCommands commands,
-      SchedulerRuntime runtime,
+      RecordSender sender,
+      Topics topics,
       AuditLog audit,
       Redactor redactor) {
     this.query = query;
     this.list = list;
     this.commands = commands;
-    this.runtime = runtime;
+    this.sender = sender;
+    this.topics = topics;
     this.audit = audit;
     this.redactor = redactor;
   }
@@ -239,9 +243,8 @@ public class ScheduleController {
           .body(found.json());
     }
     try {
-      runtime
-          .producer
-          .send(new ProducerRecord<>(runtime.topics.tasks(), name, WireCodec.encode(t)))
+      sender
+          .send(new ProducerRecord<>(topics.tasks(), name, WireCodec.encode(t)))
           .get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -3,8 +3,8 @@ package io.tasklane.scheduler.internal.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
+import io.tasklane.scheduler.internal.ops.StreamsAccess;
 import io.tasklane.scheduler.internal.schedules.ScheduleReads;
 import io.tasklane.scheduler.internal.schedules.ScheduleState;
 import jakarta.inject.Inject;
@@ -40,18 +40,18 @@ public final class ScheduleList {
   /** The largest page. */
   static final int MAX_LIMIT = 500;
 
-  private final SchedulerRuntime runtime;
+  private final StreamsAccess local;
   private final OwnerForward forward;
   private final Clock clock;
 
   @Inject
-  ScheduleList(SchedulerRuntime runtime) {
-    this(runtime, Clock.systemUTC());
+  ScheduleList(StreamsAccess local, OwnerForward forward) {
+    this(local, forward, Clock.systemUTC());
   }
 
-  ScheduleList(SchedulerRuntime runtime, Clock clock) {
-    this.runtime = runtime;
-    this.forward = new OwnerForward(runtime);
+  ScheduleList(StreamsAccess local, OwnerForward forward, Clock clock) {
+    this.local = local;
+    this.forward = forward;
     this.clock = clock;
   }
 
@@ -61,7 +61,7 @@ public final class ScheduleList {
    * page), or 503 while the scheduler is not running.
    */
   StatusQuery.Answer page(String cursor, int limit, boolean forwarded) {
-    KafkaStreams streams = runtime.streamsForApi();
+    KafkaStreams streams = local.streamsForApi();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));
@@ -76,7 +76,7 @@ public final class ScheduleList {
     if (!forwarded) {
       for (StreamsMetadata m : streams.metadataForAllStreamsClients()) {
         HostInfo host = m.hostInfo();
-        if (host.equals(runtime.self) || host.equals(HostInfo.unavailable())) {
+        if (host.equals(local.self()) || host.equals(HostInfo.unavailable())) {
           continue;
         }
         StatusQuery.Answer a = forward.get(host, path(cursor, limit), "schedules");

@@ -1,8 +1,9 @@
 package io.tasklane.scheduler.internal.api;
 
 import io.micronaut.core.annotation.Internal;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.internal.lifecycle.HandlerWorkers;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
+import io.tasklane.scheduler.internal.ops.StreamsAccess;
 import io.tasklane.scheduler.internal.schedules.FireHistory;
 import io.tasklane.scheduler.internal.schedules.ScheduleReads;
 import io.tasklane.scheduler.internal.schedules.ScheduleState;
@@ -25,17 +26,19 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 @Singleton
 @Internal
 public final class ScheduleQuery {
-  private final SchedulerRuntime runtime;
+  private final StreamsAccess local;
   private final OwnerForward forward;
+  private final HandlerWorkers workers;
 
-  ScheduleQuery(SchedulerRuntime runtime) {
-    this.runtime = runtime;
-    this.forward = new OwnerForward(runtime);
+  ScheduleQuery(StreamsAccess local, OwnerForward forward, HandlerWorkers workers) {
+    this.local = local;
+    this.forward = forward;
+    this.workers = workers;
   }
 
   /** Schedule {@code name}: 200, 404 when unknown, 502/503 when the owner cannot answer. */
   StatusQuery.Answer find(String name, boolean forwarded) {
-    KafkaStreams streams = runtime.streamsForApi();
+    KafkaStreams streams = local.streamsForApi();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));
@@ -45,7 +48,7 @@ public final class ScheduleQuery {
     if (owner == null || owner.equals(HostInfo.unavailable())) {
       return OwnerForward.error(503, "no instance owns the schedule right now (rebalancing)");
     }
-    if (!owner.equals(runtime.self)) {
+    if (!owner.equals(local.self())) {
       return forwarded ? OwnerForward.error(503, "ownership moved; retry") : forward(owner, name);
     }
     try {
@@ -61,7 +64,7 @@ public final class ScheduleQuery {
         return OwnerForward.error(404, "no schedule '" + name + "'");
       }
       ScheduleState full = reads.withHistory(name, state, FireHistory.KEEP);
-      return new StatusQuery.Answer(200, ScheduleView.json(name, full, runtime.workers()));
+      return new StatusQuery.Answer(200, ScheduleView.json(name, full, workers));
     } catch (RuntimeException e) {
       return OwnerForward.error(503, "store not queryable: " + e.getMessage());
     }

@@ -16,8 +16,8 @@ import io.micronaut.http.annotation.RequestAttribute;
 import io.micronaut.http.cookie.Cookie;
 import io.micronaut.http.cookie.SameSite;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerConfig.Role;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,14 +40,14 @@ import java.util.Map;
 public class SessionController {
   static final String PATH = "/api/session";
 
-  private final SchedulerRuntime runtime;
+  private final SchedulerConfig config;
   private final Sessions sessions;
   private final AuditLog audit;
   private final AuthFailures failures;
 
   SessionController(
-      SchedulerRuntime runtime, Sessions sessions, AuditLog audit, AuthFailures failures) {
-    this.runtime = runtime;
+      SchedulerConfig config, Sessions sessions, AuditLog audit, AuthFailures failures) {
+    this.config = config;
     this.sessions = sessions;
     this.audit = audit;
     this.failures = failures;
@@ -73,8 +73,7 @@ public class SessionController {
               + " most 1000 characters");
     }
     var match =
-        TokenFilter.match(
-            runtime.config.apiTokens(), token.asText().getBytes(StandardCharsets.UTF_8));
+        TokenFilter.match(config.apiTokens(), token.asText().getBytes(StandardCharsets.UTF_8));
     if (match == null) {
       failures.failed(client);
       audit.record(

@@ -3,8 +3,8 @@ package io.tasklane.scheduler.internal.api;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.scheduler.ApiSettings;
 import io.tasklane.scheduler.ApiToken;
+import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerConfig.Role;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -48,8 +48,8 @@ public final class Sessions {
   private final Clock clock;
 
   @jakarta.inject.Inject
-  Sessions(SchedulerRuntime runtime) {
-    this(runtime.config.api(), Clock.systemUTC());
+  Sessions(SchedulerConfig config) {
+    this(config.api(), Clock.systemUTC());
   }
 
   Sessions(ApiSettings settings, Clock clock) {

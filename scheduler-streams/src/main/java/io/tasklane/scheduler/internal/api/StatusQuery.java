@@ -1,9 +1,9 @@
 package io.tasklane.scheduler.internal.api;
 
 import io.micronaut.core.annotation.Internal;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
+import io.tasklane.scheduler.internal.ops.StreamsAccess;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -24,12 +24,12 @@ public final class StatusQuery {
   /** The answer: an HTTP status and a JSON body. */
   public record Answer(int status, String json) {}
 
-  private final SchedulerRuntime runtime;
+  private final StreamsAccess local;
   private final OwnerForward forward;
 
-  StatusQuery(SchedulerRuntime runtime) {
-    this.runtime = runtime;
-    this.forward = new OwnerForward(runtime);
+  StatusQuery(StreamsAccess local, OwnerForward forward) {
+    this.local = local;
+    this.forward = forward;
   }
 
   /**
@@ -38,7 +38,7 @@ public final class StatusQuery {
    * with that key would miss it), 502/503 when the owner cannot answer.
    */
   Answer find(String id, String routingKey, boolean forwarded) {
-    KafkaStreams streams = runtime.streamsForApi();
+    KafkaStreams streams = local.streamsForApi();
     if (streams == null || streams.state() != KafkaStreams.State.RUNNING) {
       return OwnerForward.error(
           503, "scheduler is " + (streams == null ? "starting" : streams.state()));
@@ -49,7 +49,7 @@ public final class StatusQuery {
     if (owner == null || owner.equals(HostInfo.unavailable())) {
       return OwnerForward.error(503, "no instance owns the key right now (rebalancing)");
     }
-    if (!owner.equals(runtime.self)) {
+    if (!owner.equals(local.self())) {
       return forwarded
           ? OwnerForward.error(503, "ownership moved; retry")
           : forward(owner, id, key);

@@ -20,10 +20,11 @@ import io.tasklane.core.ControlRecord;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskKey;
+import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.SchedulerConfig.Role;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
+import io.tasklane.scheduler.internal.ops.RecordSender;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -58,7 +59,8 @@ public class TaskController {
   final Semaphore forwardedSearches = new Semaphore(FORWARDED_SEARCHES);
 
   private final StatusQuery query;
-  private final SchedulerRuntime runtime;
+  private final RecordSender sender;
+  private final Topics topics;
   private final AuditLog audit;
   private final Redactor redactor;
   private final TaskSearch search;
@@ -67,13 +69,15 @@ public class TaskController {
 
   TaskController(
       StatusQuery query,
-      SchedulerRuntime runtime,
+      RecordSender sender,
+      Topics topics,
       AuditLog audit,
       Redactor redactor,
       TaskSearch search,
       Optional<Clock> clock) {
     this.query = query;
-    this.runtime = runtime;
+    this.sender = sender;
+    this.topics = topics;
     this.audit = audit;
     this.redactor = redactor;
     this.search = search;
@@ -227,9 +231,8 @@ public class TaskController {
       return json(200, TaskActionResponse.of(id, action, TaskActionResponse.IGNORED, noOp, before));
     }
     try {
-      runtime
-          .producer
-          .send(new ProducerRecord<>(runtime.topics.control(), key, WireCodec.encode(command)))
+      sender
+          .send(new ProducerRecord<>(topics.control(), key, WireCodec.encode(command)))
           .get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -5,8 +5,8 @@ import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerConfig.Role;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import jakarta.inject.Singleton;
 import java.net.URLEncoder;
@@ -42,10 +42,10 @@ public final class TaskSearch {
   private final LocalTaskSearch local;
   private final Redactor redactor;
 
-  TaskSearch(SchedulerRuntime runtime, Redactor redactor) {
+  TaskSearch(SchedulerConfig config, FanOut fanOut, Redactor redactor) {
     this.redactor = redactor;
-    this.fanOut = new FanOut(runtime);
-    this.local = new LocalTaskSearch(runtime.config.searchScanBound());
+    this.fanOut = fanOut;
+    this.local = new LocalTaskSearch(config.searchScanBound());
   }
 
   /**

@@ -12,8 +12,8 @@ import io.micronaut.http.cookie.Cookie;
 import io.micronaut.http.filter.HttpServerFilter;
 import io.micronaut.http.filter.ServerFilterChain;
 import io.tasklane.scheduler.ApiToken;
+import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerConfig.Role;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.AuditLog;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -52,9 +52,14 @@ public final class TokenFilter implements HttpServerFilter {
   private final AuditLog audit;
   private final AuthFailures failures;
 
-  TokenFilter(SchedulerRuntime runtime, Sessions sessions, AuditLog audit, AuthFailures failures) {
-    this.tokens = runtime.config.apiTokens();
-    this.interInstance = runtime.interInstanceToken.getBytes(StandardCharsets.UTF_8);
+  TokenFilter(
+      SchedulerConfig config,
+      InterInstanceClient interInstanceClient,
+      Sessions sessions,
+      AuditLog audit,
+      AuthFailures failures) {
+    this.tokens = config.apiTokens();
+    this.interInstance = interInstanceClient.token().getBytes(StandardCharsets.UTF_8);
     this.sessions = sessions;
     this.audit = audit;
     this.failures = failures;
@@ -89,11 +94,7 @@ public final class TokenFilter implements HttpServerFilter {
         return Publishers.just(tooManyFailures(audit, block, client, method + " " + path, path));
       }
     }
-    if (given != null
-        && read
-        && "true".equals(request.getParameters().get(InterInstance.FORWARDED))
-        && InterInstance.forwardable(path)
-        && MessageDigest.isEqual(given, interInstance)) {
+    if (given != null && read && InterInstance.forwardedRead(request, path, given, interInstance)) {
       return proceed(request, chain, InterInstance.ACTOR, Role.ADMIN);
     }
     String name;

@@ -8,7 +8,6 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import io.tasklane.scheduler.internal.ops.WorkerRegistry;
 
 /**
@@ -20,15 +19,15 @@ import io.tasklane.scheduler.internal.ops.WorkerRegistry;
 @ExecuteOn(TaskExecutors.BLOCKING)
 @Internal
 public class WorkerController {
-  private final SchedulerRuntime runtime;
+  private final WorkerRegistry registry;
 
-  WorkerController(SchedulerRuntime runtime) {
-    this.runtime = runtime;
+  WorkerController(WorkerRegistry registry) {
+    this.registry = registry;
   }
 
   @Get(produces = MediaType.APPLICATION_JSON)
   HttpResponse<String> list() {
-    return HttpResponse.ok(WireCodec.encodeToString(WorkersResponse.of(runtime.registry())))
+    return HttpResponse.ok(WireCodec.encodeToString(WorkersResponse.of(registry)))
         .contentType(MediaType.APPLICATION_JSON_TYPE);
   }
 }

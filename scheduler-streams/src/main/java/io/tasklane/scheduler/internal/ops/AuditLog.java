@@ -2,8 +2,8 @@ package io.tasklane.scheduler.internal.ops;
 
 import io.micronaut.context.annotation.Context;
 import io.micronaut.core.annotation.Internal;
+import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import java.time.Clock;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -34,17 +34,18 @@ public final class AuditLog {
   /** The actor of a call that presented no valid credential. */
   public static final String ANONYMOUS = "anonymous";
 
-  private final SchedulerRuntime runtime;
+  private final RecordSender sender;
+  private final String topic;
   private final Clock clock;
 
-  AuditLog(SchedulerRuntime runtime) {
-    this.runtime = runtime;
+  AuditLog(RecordSender sender, Topics topics) {
+    this.sender = sender;
+    this.topic = topics.audit();
     this.clock = Clock.systemUTC();
     try {
-      runtime.producer.partitionsFor(runtime.topics.audit()); // metadata now, not on a request
+      sender.partitionsFor(topic); // metadata now, not on a request
     } catch (RuntimeException e) {
-      AUDIT.warn(
-          "the audit topic {} is not available yet: {}", runtime.topics.audit(), e.toString());
+      AUDIT.warn("the audit topic {} is not available yet: {}", topic, e.toString());
     }
   }
 
@@ -64,9 +65,8 @@ public final class AuditLog {
       AUDIT.info(line, args);
     }
     try {
-      runtime.producer.send(
-          new ProducerRecord<>(
-              runtime.topics.audit(), String.valueOf(e.actor()), WireCodec.encode(e)),
+      sender.send(
+          new ProducerRecord<>(topic, String.valueOf(e.actor()), WireCodec.encode(e)),
           (meta, error) -> {
             if (error != null) {
               AUDIT.warn("could not write the audit record {}: {}", e, error.toString());

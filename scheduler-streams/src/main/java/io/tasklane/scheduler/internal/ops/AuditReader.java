@@ -1,7 +1,8 @@
 package io.tasklane.scheduler.internal.ops;
 
+import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
+import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.internal.StreamsProps;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,14 +44,14 @@ public final class AuditReader {
   private AuditReader() {}
 
   /** The newest {@code limit} entries at or after {@code since}, newest first. */
-  public static List<AuditEntry> newest(SchedulerRuntime runtime, long since, int limit)
-      throws Unavailable {
-    Properties p = StreamsProps.clients(runtime.config);
+  public static List<AuditEntry> newest(
+      SchedulerConfig config, Topics topics, long since, int limit) throws Unavailable {
+    Properties p = StreamsProps.clients(config);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(limit));
-    p.put(ConsumerConfig.CLIENT_ID_CONFIG, runtime.config.applicationId() + "-audit-reader");
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.applicationId() + "-audit-reader");
     p.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    String topic = runtime.topics.audit();
+    String topic = topics.audit();
     long deadline = System.nanoTime() + BOUND.toNanos();
     List<AuditEntry> out = new ArrayList<>();
     try (KafkaConsumer<String, byte[]> c =

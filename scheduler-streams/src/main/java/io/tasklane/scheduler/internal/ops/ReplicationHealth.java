@@ -5,7 +5,6 @@ import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import org.reactivestreams.Publisher;
@@ -19,15 +18,15 @@ import org.reactivestreams.Publisher;
 @Singleton
 @Internal
 public final class ReplicationHealth implements HealthIndicator {
-  private final SchedulerRuntime runtime;
+  private final TopicWatcher topics;
 
-  ReplicationHealth(SchedulerRuntime runtime) {
-    this.runtime = runtime;
+  ReplicationHealth(TopicWatcher topics) {
+    this.topics = topics;
   }
 
   @Override
   public Publisher<HealthResult> getResult() {
-    Map<String, Integer> under = runtime.handlerTopics().underReplicated();
+    Map<String, Integer> under = topics.underReplicated();
     int partitions = under.values().stream().mapToInt(Integer::intValue).sum();
     Map<String, Object> details =
         under.isEmpty()

@@ -5,7 +5,6 @@ import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
-import io.tasklane.scheduler.internal.SchedulerRuntime;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
@@ -15,17 +14,17 @@ import org.reactivestreams.Publisher;
 @Singleton
 @Internal
 public final class StreamsHealth implements HealthIndicator {
-  private final SchedulerRuntime runtime;
+  private final StreamsAccess local;
 
-  StreamsHealth(SchedulerRuntime runtime) {
-    this.runtime = runtime;
+  StreamsHealth(StreamsAccess local) {
+    this.local = local;
   }
 
   @Override
   public Publisher<HealthResult> getResult() {
-    KafkaStreams s = runtime.streams();
+    KafkaStreams s = local.streams();
     KafkaStreams.State state = s == null ? KafkaStreams.State.CREATED : s.state();
-    String halted = runtime.haltReason();
+    String halted = local.haltReason();
     boolean up =
         halted == null
             && (state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING);

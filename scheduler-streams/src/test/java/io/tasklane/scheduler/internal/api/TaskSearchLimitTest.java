@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
  * 503, before any search work starts.
  */
 class TaskSearchLimitTest {
-  // No search, runtime or store: a call that got past the limit would fail on them.
+  // No search, sender or store: a call that got past the limit would fail on them.
   private final TaskController controller =
-      new TaskController(null, null, null, null, null, Optional.empty());
+      new TaskController(null, null, null, null, null, null, Optional.empty());
 
   @Test
   void aSearchBeyondTheConcurrentLimitAnswers429AndAForwardedOne503() {
