@@ -55,10 +55,10 @@ final class CompactedTopicReader implements Runnable, AutoCloseable {
   @Override
   public void run() {
     try {
-      List<TopicPartition> parts =
-          consumer.partitionsFor(topic).stream()
-              .map(i -> new TopicPartition(topic, i.partition()))
-              .toList();
+      List<TopicPartition> parts = partitions();
+      if (parts.isEmpty()) {
+        return; // closed before the topic's partitions were known
+      }
       consumer.assign(parts);
       consumer.seekToBeginning(parts);
       while (running) {
@@ -78,6 +78,32 @@ final class CompactedTopicReader implements Runnable, AutoCloseable {
     } finally {
       consumer.close(Duration.ofSeconds(5));
     }
+  }
+
+  /**
+   * The topic's partitions, asked again after a pause while the consumer's metadata does not know
+   * them yet (a topic created just before, whose metadata has not reached every broker): assigning
+   * an empty list would leave every poll failing with "not subscribed". Empty only once closed.
+   */
+  private List<TopicPartition> partitions() {
+    while (running) {
+      try {
+        List<TopicPartition> parts =
+            consumer.partitionsFor(topic).stream()
+                .map(i -> new TopicPartition(topic, i.partition()))
+                .toList();
+        if (!parts.isEmpty()) {
+          return parts;
+        }
+        LOG.info("{} has no partitions known yet; asking again", topic);
+      } catch (WakeupException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        LOG.warn("listing the partitions of {} failed; retrying: {}", topic, e.toString());
+      }
+      pause();
+    }
+    return List.of();
   }
 
   private void pause() {
