@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.ReservedHeaders;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -11,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * its own.
  */
 final class TraceHeaders {
-  static final String TRACEPARENT = "traceparent";
+  static final String TRACEPARENT = ReservedHeaders.TRACEPARENT;
   private static final Logger LOG = LoggerFactory.getLogger(TraceHeaders.class);
   private static final boolean OTEL_PRESENT = otelPresent();
 

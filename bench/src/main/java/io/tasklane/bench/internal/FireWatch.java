@@ -1,6 +1,7 @@
 package io.tasklane.bench.internal;
 
 import io.tasklane.core.Dispatch;
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.WireCodec;
 import java.time.Duration;
@@ -20,8 +21,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  * the watch is stopped.
  */
 final class FireWatch implements AutoCloseable {
-  static final String HEADER_SCHEDULE = "tasklane.schedule";
-  static final String HEADER_FIRE_TIME = "tasklane.fire-time";
+  static final String HEADER_SCHEDULE = ReservedHeaders.SCHEDULE;
+  static final String HEADER_FIRE_TIME = ReservedHeaders.FIRE_TIME;
 
   /** One fire's first dispatch. */
   record Fire(String taskId, long fireAt, long dispatchedAt) {}

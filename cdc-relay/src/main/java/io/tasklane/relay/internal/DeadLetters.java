@@ -1,5 +1,6 @@
 package io.tasklane.relay.internal;
 
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.outbox.OutboxRow;
 import java.nio.charset.StandardCharsets;
@@ -13,9 +14,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * character) whatever the row held. Stateless.
  */
 final class DeadLetters {
-  static final String ROW_ID_HEADER = "tasklane.relay.row-id";
-  static final String REASON_HEADER = "tasklane.relay.reason";
-  static final String TABLE_HEADER = "tasklane.relay.table";
+  static final String ROW_ID_HEADER = ReservedHeaders.RELAY_ROW_ID;
+  static final String REASON_HEADER = ReservedHeaders.RELAY_REASON;
+  static final String TABLE_HEADER = ReservedHeaders.RELAY_TABLE;
 
   /** Longest payload kept in a dead letter, in characters. */
   static final int MAX_PAYLOAD_CHARS = 65_536;

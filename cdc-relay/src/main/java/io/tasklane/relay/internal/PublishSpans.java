@@ -14,6 +14,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.outbox.OutboxRow;
 import io.tasklane.core.tracing.SpanKeys;
@@ -54,7 +55,7 @@ final class PublishSpans {
       spans.add(null);
       return;
     }
-    Context parent = SpanKeys.parentOf(Map.of("traceparent", traceparent(row)));
+    Context parent = SpanKeys.parentOf(Map.of(ReservedHeaders.TRACEPARENT, traceparent(row)));
     spans.add(
         tracing
             .tracer()
@@ -113,7 +114,7 @@ final class PublishSpans {
       return "";
     }
     try {
-      JsonNode value = WireCodec.readTree(row.headers()).get("traceparent");
+      JsonNode value = WireCodec.readTree(row.headers()).get(ReservedHeaders.TRACEPARENT);
       return value == null || !value.isTextual() ? "" : value.asText();
     } catch (RuntimeException e) {
       return ""; // the mapper already judged the row; tracing never rejects one

@@ -1,5 +1,6 @@
 package io.tasklane.chaos.internal;
 
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.WireCodec;
@@ -35,7 +36,7 @@ public final class ScheduleCheck {
   /** The schedule's name. */
   public static final String NAME = "chaos.tick";
 
-  private static final String HEADER_SCHEDULE = "tasklane.schedule";
+  private static final String HEADER_SCHEDULE = ReservedHeaders.SCHEDULE;
 
   /**
    * Per-fire counts.

@@ -4,6 +4,7 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
+import io.tasklane.core.ReservedHeaders;
 import java.util.Map;
 
 /**
@@ -29,7 +30,7 @@ public final class SpanKeys {
   public static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("tasklane.attempt");
 
   /** The header (and task header) carrying a W3C trace context. */
-  public static final String TRACEPARENT = "traceparent";
+  public static final String TRACEPARENT = ReservedHeaders.TRACEPARENT;
 
   private static final TextMapGetter<Map<String, String>> MAP_GETTER =
       new TextMapGetter<>() {

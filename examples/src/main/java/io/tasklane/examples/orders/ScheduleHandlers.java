@@ -1,6 +1,7 @@
 package io.tasklane.examples.orders;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.worker.TaskContext;
 import io.tasklane.worker.TaskHandler;
 import jakarta.inject.Singleton;
@@ -38,7 +39,7 @@ public class ScheduleHandlers {
 
   private static void record(TaskContext ctx, String kind) throws Exception {
     long started = System.currentTimeMillis();
-    String at = ctx.headers().get("tasklane.fire-time");
+    String at = ctx.headers().get(ReservedHeaders.FIRE_TIME);
     long fireAt = at == null ? 0 : Long.parseLong(at);
     ctx.inTransaction(
         c -> {

@@ -1,5 +1,6 @@
 package io.tasklane.worker.internal;
 
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskLogLine;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.Topics;
@@ -43,7 +44,7 @@ final class Publisher {
   static final int TRUNCATED_BYTES = 1_024;
 
   /** Header of a truncated dead letter: what was cut and why. */
-  static final String TRUNCATED_HEADER = "tasklane.truncated";
+  static final String TRUNCATED_HEADER = ReservedHeaders.TRUNCATED;
 
   private final Producer<byte[], byte[]> producer;
   private final Topics topics;
@@ -107,12 +108,12 @@ final class Publisher {
       WorkerMetrics.HandlerMetrics metrics,
       Runnable onAck) {
     Headers own = new RecordHeaders();
-    own.add("tasklane.error.class", bytes(error.getClass().getName()));
-    own.add("tasklane.error.message", bytes(String.valueOf(error.getMessage())));
-    own.add("tasklane.original.topic", bytes(rec.topic()));
-    own.add("tasklane.original.partition", bytes(Integer.toString(rec.partition())));
-    own.add("tasklane.original.offset", bytes(Long.toString(rec.offset())));
-    own.add("tasklane.worker", bytes(worker));
+    own.add(ReservedHeaders.ERROR_CLASS, bytes(error.getClass().getName()));
+    own.add(ReservedHeaders.ERROR_MESSAGE, bytes(String.valueOf(error.getMessage())));
+    own.add(ReservedHeaders.ORIGINAL_TOPIC, bytes(rec.topic()));
+    own.add(ReservedHeaders.ORIGINAL_PARTITION, bytes(Integer.toString(rec.partition())));
+    own.add(ReservedHeaders.ORIGINAL_OFFSET, bytes(Long.toString(rec.offset())));
+    own.add(ReservedHeaders.WORKER, bytes(worker));
     String topic = topics.handlerDlt(handler);
     var full = new ProducerRecord<>(topic, rec.key(), rec.value());
     rec.headers().forEach(full.headers()::add);

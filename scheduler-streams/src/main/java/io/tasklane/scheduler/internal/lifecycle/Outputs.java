@@ -3,6 +3,7 @@ package io.tasklane.scheduler.internal.lifecycle;
 import io.tasklane.core.ControlRecord;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.ErrorInfo;
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskTopicRecord;
@@ -17,17 +18,17 @@ import org.apache.kafka.streams.processor.api.Record;
  * transaction under {@code exactly_once_v2}), together with the store changes of the same step.
  */
 public final class Outputs {
-  static final String ERROR_TYPE = "tasklane.error.type";
-  public static final String ERROR_MESSAGE = "tasklane.error.message";
-  public static final String REASON = "tasklane.reason";
-  static final String ERROR_CLASS = "tasklane.error.class";
-  static final String ORIGINAL_TOPIC = "tasklane.original.topic";
-  static final String ORIGINAL_PARTITION = "tasklane.original.partition";
-  static final String ORIGINAL_OFFSET = "tasklane.original.offset";
-  static final String ORIGINAL_STORE = "tasklane.original.store";
+  static final String ERROR_TYPE = ReservedHeaders.ERROR_TYPE;
+  public static final String ERROR_MESSAGE = ReservedHeaders.ERROR_MESSAGE;
+  public static final String REASON = ReservedHeaders.REASON;
+  static final String ERROR_CLASS = ReservedHeaders.ERROR_CLASS;
+  static final String ORIGINAL_TOPIC = ReservedHeaders.ORIGINAL_TOPIC;
+  static final String ORIGINAL_PARTITION = ReservedHeaders.ORIGINAL_PARTITION;
+  static final String ORIGINAL_OFFSET = ReservedHeaders.ORIGINAL_OFFSET;
+  static final String ORIGINAL_STORE = ReservedHeaders.ORIGINAL_STORE;
 
   /** On a {@code result-mismatch} dead letter: the fields that did not match, comma-separated. */
-  public static final String MISMATCH = "tasklane.mismatch";
+  public static final String MISMATCH = ReservedHeaders.MISMATCH;
 
   private final ProcessorContext<String, Object> context;
 

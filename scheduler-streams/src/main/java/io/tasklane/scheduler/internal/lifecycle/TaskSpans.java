@@ -17,6 +17,7 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.tasklane.core.Dispatch;
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.tracing.SpanKeys;
 import io.tasklane.core.tracing.Tracing;
@@ -34,7 +35,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 public final class TaskSpans {
 
   /** The record header carrying the dispatch span's W3C context. */
-  static final String TRACEPARENT = "traceparent";
+  static final String TRACEPARENT = ReservedHeaders.TRACEPARENT;
 
   private final Tracing tracing;
 
