@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.WireCodec;
+import io.tasklane.outbox.OutboxSchema;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.net.URI;
@@ -152,6 +155,58 @@ class OutboxAlteredTest {
     assertThat(dlt.records).isEmpty();
     assertThat(relay.status().missingColumns()).isEmpty();
     assertThat(relay.status().deadLettered()).isZero();
+  }
+
+  @Test
+  void aTableNotYetMigratedToSchemaVersionTwoIsRelayedAndAfterTheMigrationOptionsTravel()
+      throws Exception {
+    String good = TaskIds.keyless(Clock.systemUTC());
+    String after = TaskIds.keyless(Clock.systemUTC());
+    String v1;
+    long badRow;
+    try (Connection c = fx.connect()) {
+      alter(c, "ALTER TABLE tasklane_outbox DROP COLUMN options"); // the table of schema 1
+      v1 = fx.insertTasks(c, 1, "schema.one").get(0);
+      awaitOnTasks(v1);
+
+      alter(c, OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION_V2).replace(";", ""));
+      insertWithOptions(c, good, "{\"v\":1,\"waitTimeoutMs\":60000}");
+      badRow = insertWithOptions(c, TaskIds.keyless(Clock.systemUTC()), "{\"waitTimeoutMs\":");
+      insertWithOptions(c, after, null);
+    }
+    awaitOnTasks(good);
+    awaitOnTasks(after);
+    assertThat(envelope(v1).options()).isEqualTo(TaskOptions.none());
+    assertThat(envelope(good).options().waitTimeoutMs()).isEqualTo(60_000L);
+    assertThat(envelope(after).options()).isEqualTo(TaskOptions.none());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(() -> assertThat(dlt.firstByKey).containsKey(String.valueOf(badRow)));
+    assertThat(header(dlt.firstByKey.get(String.valueOf(badRow)), "tasklane.relay.reason"))
+        .startsWith("options: ");
+    assertThat(dlt.records).hasSize(1);
+    assertThat(relay.status().missingColumns()).isEmpty();
+    assertThat(relay.state()).isEqualTo(RelayState.STREAMING);
+  }
+
+  private TaskEnvelope envelope(String id) {
+    return (TaskEnvelope) WireCodec.decodeTaskRecord(tasks.firstByKey.get(id).value());
+  }
+
+  /** A TASK row with {@code options} in the column of schema version 2; its row id. */
+  private static long insertWithOptions(Connection c, String id, String options)
+      throws SQLException {
+    String sql =
+        RelayFixture.INSERT.replace("created_at)", "created_at, options)").replace("?)", "?,?)");
+    try (PreparedStatement ps = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
+      RelayFixture.bindTask(ps, id, id, "schema.two", "{}", System.currentTimeMillis());
+      ps.setString(14, options);
+      ps.executeUpdate();
+      try (var keys = ps.getGeneratedKeys()) {
+        keys.next();
+        return keys.getLong(1);
+      }
+    }
   }
 
   private void awaitOnTasks(String id) {

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param createdAt epoch millis of the enqueue
  * @param source the outbox row that carried the task, or null
  * @param shard the slice of a broadcast run, or null
+ * @param options the task's optional settings ({@link TaskOptions}); never null in memory, left out
+ *     of the JSON when empty
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TaskEnvelope(
@@ -44,7 +46,9 @@ public record TaskEnvelope(
     Map<String, String> headers,
     long createdAt,
     Source source,
-    Shard shard)
+    Shard shard,
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NoOptions.class)
+        TaskOptions options)
     implements TaskTopicRecord {
 
   /** Sidekiq's default retry budget. */
@@ -58,6 +62,20 @@ public record TaskEnvelope(
     backoff = backoff == null ? RetryPolicy.sidekiq() : backoff;
     dependsOn = dependsOn == null ? List.of() : List.copyOf(dependsOn);
     headers = headers == null ? Map.of() : Map.copyOf(headers);
+    options = options == null ? TaskOptions.none() : options;
+  }
+
+  /** Leaves empty options out of the JSON, so that a task without options reads as before. */
+  static final class NoOptions {
+    @Override
+    public boolean equals(Object value) {
+      return value == null || value instanceof TaskOptions o && o.isEmpty();
+    }
+
+    @Override
+    public int hashCode() {
+      return 0;
+    }
   }
 
   /** The Kafka key of this task's records: {@code orderingKey} when set, else {@code id}. */
@@ -68,8 +86,8 @@ public record TaskEnvelope(
   /**
    * A builder with the defaults of a new task: version {@link Wire#VERSION}, {@link
    * #DEFAULT_MAX_ATTEMPTS} attempts, {@link #DEFAULT_TIMEOUT_MS}, Sidekiq's backoff, due at 0 (run
-   * now), no payload, dependencies or headers. Nothing is checked when building; validate with
-   * {@link TaskValidator}, which names a missing {@code id} or {@code handler}.
+   * now), no payload, dependencies, headers or options. Nothing is checked when building; validate
+   * with {@link TaskValidator}, which names a missing {@code id} or {@code handler}.
    */
   public static Builder builder() {
     return new Builder();
@@ -109,6 +127,7 @@ public record TaskEnvelope(
     private long createdAt;
     private Source source;
     private Shard shard;
+    private TaskOptions options;
 
     private Builder() {}
 
@@ -128,6 +147,7 @@ public record TaskEnvelope(
       createdAt = t.createdAt;
       source = t.source;
       shard = t.shard;
+      options = t.options;
     }
 
     public Builder v(int value) {
@@ -209,6 +229,12 @@ public record TaskEnvelope(
       return this;
     }
 
+    /** {@code null} means none. */
+    public Builder options(TaskOptions value) {
+      options = value;
+      return this;
+    }
+
     public TaskEnvelope build() {
       return new TaskEnvelope(
           v,
@@ -225,7 +251,8 @@ public record TaskEnvelope(
           headers,
           createdAt,
           source,
-          shard);
+          shard,
+          options);
     }
   }
 }

@@ -60,10 +60,7 @@ public final class TaskValidator {
     }
     validateDependencies(task);
     validateHeaders(task.headers());
-    String wait = task.headers().get(WaitTimeout.HEADER);
-    if (wait != null) {
-      WaitTimeout.check(wait);
-    }
+    task.options().validate();
     return task;
   }
 

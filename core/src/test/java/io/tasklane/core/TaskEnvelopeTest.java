@@ -30,6 +30,7 @@ class TaskEnvelopeTest {
         .createdAt(NOW)
         .source(new Source("tasklane_outbox", 7))
         .shard(new Shard(0, 4))
+        .options(TaskOptions.builder().waitTimeout(Duration.ofMinutes(10)).build())
         .build();
   }
 
@@ -47,6 +48,7 @@ class TaskEnvelopeTest {
     assertThat(t.orderingKey()).isNull();
     assertThat(t.source()).isNull();
     assertThat(t.shard()).isNull();
+    assertThat(t.options()).isEqualTo(TaskOptions.none());
     assertThat(t.dueAt()).isZero();
     assertThat(t.routingKey()).isEqualTo(ID);
   }
@@ -69,6 +71,7 @@ class TaskEnvelopeTest {
     assertThat(t.createdAt()).isEqualTo(NOW);
     assertThat(t.source()).isEqualTo(new Source("tasklane_outbox", 7));
     assertThat(t.shard()).isEqualTo(new Shard(0, 4));
+    assertThat(t.options().waitTimeoutMs()).isEqualTo(600_000L);
   }
 
   @Test
@@ -117,5 +120,25 @@ class TaskEnvelopeTest {
   void theWireFormOfABuiltTaskDecodesToTheSameTask() {
     TaskEnvelope t = full();
     assertThat(WireCodec.decodeTaskRecord(WireCodec.encode(t))).isEqualTo(t);
+  }
+
+  @Test
+  void optionsTravelAsOneFieldAndAreLeftOutWhenEmpty() {
+    TaskEnvelope t = full();
+    assertThat(WireCodec.readTree(WireCodec.encodeToString(t)).get("options").toString())
+        .isEqualTo("{\"v\":1,\"waitTimeoutMs\":600000}");
+    TaskEnvelope plain = t.toBuilder().options(null).build();
+    assertThat(WireCodec.readTree(WireCodec.encodeToString(plain)).has("options")).isFalse();
+    assertThat(WireCodec.decodeTaskRecord(WireCodec.encode(plain))).isEqualTo(plain);
+  }
+
+  @Test
+  void optionsOfANewerWriterAreReadWithoutTheFieldsThisReaderDoesNotKnow() {
+    String json =
+        WireCodec.encodeToString(full())
+            .replace("\"waitTimeoutMs\":600000", "\"waitTimeoutMs\":600000,\"priority\":{\"x\":1}");
+    assertThat(json).contains("priority");
+    TaskEnvelope read = (TaskEnvelope) WireCodec.decodeTaskRecord(json.getBytes());
+    assertThat(read).isEqualTo(full());
   }
 }

@@ -151,19 +151,26 @@ class TaskValidatorTest {
   }
 
   @Test
-  void aWaitTimeoutMustBeMillisecondsFromOneSecondToSevenDays() {
-    for (String bad : List.of("0", "999", "604800001", "-5", "2s")) {
-      assertThatThrownBy(
-              () ->
-                  validator.validate(with(b -> b.headers(Map.of(WaitTimeout.HEADER, bad))), 1, NOW))
-          .as(bad)
+  void aWaitTimeoutMustBeFromOneSecondToSevenDays() {
+    for (long bad : List.of(0L, 999L, 604_800_001L, -5L, Long.MAX_VALUE)) {
+      TaskOptions options = TaskOptions.builder().waitTimeoutMs(bad).build();
+      assertThatThrownBy(() -> validator.validate(with(b -> b.options(options)), 1, NOW))
+          .as("" + bad)
           .isInstanceOf(InvalidTaskException.class)
-          .hasMessageStartingWith("waitTimeout:");
+          .hasMessage("waitTimeout: " + bad + " ms is outside 1 s to 7 d (1000 to 604800000 ms)");
     }
     TaskEnvelope ok =
-        validator.validate(with(b -> b.headers(Map.of(WaitTimeout.HEADER, "2000"))), 1, NOW);
-    assertThat(WaitTimeout.millis(ok)).isEqualTo(2000);
-    assertThat(WaitTimeout.millis(good())).isEqualTo(-1);
+        validator.validate(
+            with(b -> b.options(TaskOptions.builder().waitTimeoutMs(2000L).build())), 1, NOW);
+    assertThat(ok.options().waitTimeoutMs()).isEqualTo(2000);
+    assertThat(good().options().waitTimeoutMsOrNone()).isEqualTo(-1);
+  }
+
+  @Test
+  void aWaitTimeoutHeaderIsJustAHeader() {
+    TaskEnvelope t =
+        validator.validate(with(b -> b.headers(Map.of("tasklane-wait-timeout-ms", "2s"))), 1, NOW);
+    assertThat(t.options().isEmpty()).isTrue();
   }
 
   @Test

@@ -73,6 +73,10 @@ public class OutboxEntry {
   @Column(name = "created_at", nullable = false, updatable = false)
   private long createdAt;
 
+  /** Added by schema version 2 ({@link OutboxSchema#FLYWAY_MIGRATION_V2}). */
+  @Column(name = "options", columnDefinition = "TEXT", updatable = false)
+  private String options;
+
   /** For JPA. */
   protected OutboxEntry() {}
 
@@ -91,6 +95,7 @@ public class OutboxEntry {
     e.dependsOn = row.dependsOn();
     e.headers = row.headers();
     e.createdAt = row.createdAt();
+    e.options = row.options();
     return e;
   }
 
@@ -151,5 +156,10 @@ public class OutboxEntry {
 
   public long getCreatedAt() {
     return createdAt;
+  }
+
+  /** The task's {@code TaskOptions} as JSON, or null for none. */
+  public String getOptions() {
+    return options;
   }
 }

@@ -1,21 +1,26 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.outbox.OutboxColumn;
 import io.tasklane.core.outbox.OutboxDdl;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
  * The table {@code tasklane_outbox}: its name, the shipped DDL resources (each matching {@link
  * OutboxDdl}), and a helper that creates it. Production schemas should come from a migration tool:
- * {@link #FLYWAY_MIGRATION} or {@link #LIQUIBASE_CHANGELOG}; {@link #create} is for tests, demos
- * and tools. Stateless; any thread.
+ * the Flyway migrations {@link #FLYWAY_MIGRATION} and {@link #FLYWAY_MIGRATION_V2} (schema version
+ * 2 adds the {@code options} column) or {@link #LIQUIBASE_CHANGELOG}; {@link #create} is for tests,
+ * demos and tools. Stateless; any thread.
  */
 public final class OutboxSchema {
   /** The table name: a contract with the relay ({@link OutboxDdl#TABLE}). */
@@ -26,6 +31,12 @@ public final class OutboxSchema {
 
   /** The same DDL as a Flyway migration (default location {@code classpath:db/migration}). */
   public static final String FLYWAY_MIGRATION = "db/migration/V1__tasklane_outbox.sql";
+
+  /**
+   * The Flyway migration to schema version 2 (the {@code options} column), beside {@link
+   * #FLYWAY_MIGRATION}. A released migration is never edited: a new column comes as a new version.
+   */
+  public static final String FLYWAY_MIGRATION_V2 = "db/migration/V2__tasklane_outbox_options.sql";
 
   /**
    * A Liquibase changelog to include from the application's master changelog; the same changelog
@@ -44,6 +55,10 @@ public final class OutboxSchema {
    */
   public static final String POSTGRESQL_FLYWAY_MIGRATION =
       "db/tasklane/postgresql/V1__tasklane_outbox.sql";
+
+  /** {@link #FLYWAY_MIGRATION_V2} for PostgreSQL, beside {@link #POSTGRESQL_FLYWAY_MIGRATION}. */
+  public static final String POSTGRESQL_FLYWAY_MIGRATION_V2 =
+      "db/tasklane/postgresql/V2__tasklane_outbox_options.sql";
 
   /** The Flyway location to configure instead of {@code classpath:db/migration} on PostgreSQL. */
   public static final String POSTGRESQL_FLYWAY_LOCATION = "classpath:db/tasklane/postgresql";
@@ -125,9 +140,10 @@ public final class OutboxSchema {
 
   /**
    * Creates the table on {@code connection} unless it exists, in the dialect of the connection's
-   * database ({@link Dialect#of}). DDL commits implicitly in MySQL and MariaDB: do not call this
-   * inside a business transaction. On PostgreSQL the DDL is transactional: with auto-commit off it
-   * takes effect when the caller commits.
+   * database ({@link Dialect#of}); a table of an earlier schema version gets the columns it lacks
+   * ({@link OutboxDdl#mariadbMigration}). DDL commits implicitly in MySQL and MariaDB: do not call
+   * this inside a business transaction. On PostgreSQL the DDL is transactional: with auto-commit
+   * off it takes effect when the caller commits.
    *
    * @throws OutboxException if the database is not supported or the DDL fails
    */
@@ -135,9 +151,32 @@ public final class OutboxSchema {
     Dialect dialect = Dialect.of(connection);
     try (Statement st = connection.createStatement()) {
       st.execute(ddl(dialect));
+      for (int version = 2; version <= OutboxColumn.SCHEMA_VERSION; version++) {
+        if (!hasColumns(connection, OutboxColumn.addedBy(version))) {
+          st.execute(
+              dialect == Dialect.POSTGRESQL
+                  ? OutboxDdl.postgresqlMigration(version)
+                  : OutboxDdl.mariadbMigration(version));
+        }
+      }
     } catch (SQLException e) {
       throw new OutboxException("could not create " + TABLE + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Whether the table on {@code connection} (its current catalog and schema) has every column. */
+  private static boolean hasColumns(Connection connection, List<OutboxColumn> columns)
+      throws SQLException {
+    DatabaseMetaData meta = connection.getMetaData();
+    for (OutboxColumn c : columns) {
+      try (ResultSet rs =
+          meta.getColumns(connection.getCatalog(), connection.getSchema(), TABLE, c.columnName())) {
+        if (!rs.next()) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** Creates the table with a connection of {@code dataSource} unless it exists. */

@@ -72,6 +72,7 @@ final class RowFactory {
             .dependsOn(r.dependsOn())
             .headers(headers)
             .createdAt(now)
+            .options(r.options())
             .build();
     validator.validate(envelope, payload.getBytes(StandardCharsets.UTF_8).length, now);
     OutboxRow row = OutboxRows.task(envelope, payload);

@@ -3,8 +3,8 @@ package io.tasklane.outbox;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.TaskType;
-import io.tasklane.core.WaitTimeout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,13 +45,14 @@ import java.util.function.Consumer;
  * ignored when {@code dueAt} is set), {@code dueAt}, {@code key} (idempotency key: the task id is
  * derived from {@code (handler, key)}), {@code orderingKey} (Kafka routing key override), {@code
  * maxAttempts}, {@code timeout} (of one attempt), {@code backoff} ({@code null}: the scheduler's
- * default, Sidekiq's), {@code dependsOn} (ids of tasks that must succeed first) and {@code
- * headers}.
+ * default, Sidekiq's), {@code dependsOn} (ids of tasks that must succeed first), {@code headers}
+ * and {@code options} (the optional settings, {@link TaskOptions}; never null).
  */
 public final class TaskRequest {
   private static final List<String> NAMES =
       List.of(
-          "handler,payload,delay,dueAt,key,orderingKey,maxAttempts,timeout,backoff,dependsOn,headers"
+          ("handler,payload,delay,dueAt,key,orderingKey,maxAttempts,timeout,backoff,dependsOn,"
+                  + "headers,options")
               .split(","));
 
   private final String handler;
@@ -65,6 +66,7 @@ public final class TaskRequest {
   private final RetryPolicy backoff;
   private final List<String> dependsOn;
   private final Map<String, String> headers;
+  private final TaskOptions options;
 
   private TaskRequest(Fields f) {
     // Nulls are kept so that validation can name them instead of failing here.
@@ -82,6 +84,7 @@ public final class TaskRequest {
             ? List.of()
             : Collections.unmodifiableList(new ArrayList<>(f.dependsOn));
     headers = f.headers == null ? Map.of() : Map.copyOf(f.headers);
+    options = f.options == null ? TaskOptions.none() : f.options;
   }
 
   /** A request for {@code handler} with no payload, due now, default attempts and timeout. */
@@ -170,21 +173,22 @@ public final class TaskRequest {
 
   /**
    * Raise a {@code wait-timeout} alert when no attempt of the task was dispatched within {@code
-   * value} of its due time (1 s to 7 d); the task keeps waiting. Carried as the header {@link
-   * WaitTimeout#HEADER}.
+   * value} of its due time (1 s to 7 d); the task keeps waiting. Sets {@link
+   * TaskOptions#waitTimeoutMs()}, keeping the other options.
    *
    * @throws io.tasklane.core.InvalidTaskException naming {@code waitTimeout} when out of range
    */
   public TaskRequest waitTimeout(Duration value) {
     Objects.requireNonNull(value, "waitTimeout");
-    long ms;
-    try {
-      ms = value.toMillis();
-    } catch (ArithmeticException e) {
-      ms = Long.MAX_VALUE;
-    }
-    WaitTimeout.check(ms);
-    return header(WaitTimeout.HEADER, Long.toString(ms));
+    return options(options.toBuilder().waitTimeout(value).build().validate());
+  }
+
+  /**
+   * The task's optional settings, replacing those set before ({@code null}: none). Checked by
+   * {@link TaskOutbox#enqueue}, which names the offending option.
+   */
+  public TaskRequest options(TaskOptions value) {
+    return with(f -> f.options = value);
   }
 
   /** Adds (or replaces) one header. */
@@ -240,6 +244,10 @@ public final class TaskRequest {
     return headers;
   }
 
+  public TaskOptions options() {
+    return options;
+  }
+
   private TaskRequest with(Consumer<Fields> change) {
     Fields f = new Fields(this);
     change.accept(f);
@@ -279,7 +287,8 @@ public final class TaskRequest {
       timeout,
       backoff,
       dependsOn,
-      headers
+      headers,
+      options
     };
   }
 
@@ -296,6 +305,7 @@ public final class TaskRequest {
     RetryPolicy backoff;
     List<String> dependsOn;
     Map<String, String> headers;
+    TaskOptions options;
 
     Fields() {}
 
@@ -311,6 +321,7 @@ public final class TaskRequest {
       backoff = r.backoff;
       dependsOn = r.dependsOn;
       headers = r.headers;
+      options = r.options;
     }
   }
 }

@@ -16,5 +16,6 @@ CREATE TABLE IF NOT EXISTS tasklane_outbox (
   depends_on    TEXT          NULL,
   headers       TEXT          NULL,
   created_at    BIGINT        NOT NULL,
+  options       TEXT          NULL,
   PRIMARY KEY (id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

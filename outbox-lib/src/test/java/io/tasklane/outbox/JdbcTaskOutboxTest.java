@@ -64,7 +64,8 @@ class JdbcTaskOutboxTest {
                       .timeout(Duration.ofSeconds(90))
                       .backoff(RetryPolicy.fixed(Duration.ofMinutes(1), Duration.ofMinutes(5)))
                       .dependsOn(dep)
-                      .header("tenant", "eu"));
+                      .header("tenant", "eu")
+                      .waitTimeout(Duration.ofMinutes(10)));
       c.commit();
     }
     assertThat(id).isEqualTo(TaskIds.forKey("order.cancel", "order-42"));
@@ -88,6 +89,8 @@ class JdbcTaskOutboxTest {
     assertThat(json(row, "backoff").get("kind").asText()).isEqualTo("fixed");
     assertThat(json(row, "depends_on")).isEqualTo(WireCodec.readTree("[\"" + dep + "\"]"));
     assertThat(json(row, "headers")).isEqualTo(WireCodec.readTree("{\"tenant\":\"eu\"}"));
+    assertThat(json(row, "options"))
+        .isEqualTo(WireCodec.readTree("{\"v\":1,\"waitTimeoutMs\":600000}"));
   }
 
   @Test
@@ -108,7 +111,8 @@ class JdbcTaskOutboxTest {
         .containsEntry("timeout_ms", OutboxConfig.DEFAULT_TIMEOUT.toMillis())
         .containsEntry("backoff", null)
         .containsEntry("depends_on", null)
-        .containsEntry("headers", null);
+        .containsEntry("headers", null)
+        .containsEntry("options", null);
   }
 
   @Test

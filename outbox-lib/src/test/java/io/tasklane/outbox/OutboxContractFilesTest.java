@@ -7,10 +7,14 @@ import io.tasklane.core.outbox.OutboxDdl;
 import jakarta.persistence.Column;
 import jakarta.persistence.Id;
 import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Collectors;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
@@ -30,11 +34,45 @@ class OutboxContractFilesTest {
   }
 
   @Test
-  void flywayMigrationsAreThePlainDdlResources() {
-    assertThat(OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION))
-        .isEqualTo(OutboxSchema.resource(OutboxSchema.DDL_RESOURCE));
-    assertThat(OutboxSchema.resource(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION))
-        .isEqualTo(OutboxSchema.resource(OutboxSchema.POSTGRESQL_DDL_RESOURCE));
+  void flywayMigrationsAreTheContractsTableOfTheirVersionAndItsMigrations() {
+    assertThat(statement(OutboxSchema.FLYWAY_MIGRATION)).isEqualTo(OutboxDdl.mariadb(1));
+    assertThat(statement(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION))
+        .isEqualTo(OutboxDdl.postgresql(1));
+    assertThat(statement(OutboxSchema.FLYWAY_MIGRATION_V2))
+        .isEqualTo(OutboxDdl.mariadbMigration(2));
+    assertThat(statement(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION_V2))
+        .isEqualTo(OutboxDdl.postgresqlMigration(2));
+    // One migration per schema version: a new column needs a V<n> file of each dialect.
+    assertThat(OutboxColumn.SCHEMA_VERSION).isEqualTo(2);
+  }
+
+  /**
+   * Released Flyway migrations are byte-stable: Flyway checksums every applied file and refuses to
+   * start when one changed. A new column is a new V&lt;n&gt; migration, never an edit of these.
+   */
+  @Test
+  void releasedFlywayMigrationsNeverChange() throws Exception {
+    assertThat(sha256(OutboxSchema.FLYWAY_MIGRATION))
+        .isEqualTo("bc185d6b6e7e0873c1a8724ced5a9076646b9cd3325e30512984348a8e1817b0");
+    assertThat(sha256(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION))
+        .isEqualTo("f4c3082e1d6cf82d6d2c7869ab700abf5b866f2e502acfc8cb70c4f38381b003");
+  }
+
+  private static String statement(String resource) {
+    String sql =
+        OutboxSchema.resource(resource)
+            .lines()
+            .filter(line -> !line.stripLeading().startsWith("--"))
+            .collect(Collectors.joining("\n"))
+            .strip();
+    return sql.endsWith(";") ? sql.substring(0, sql.length() - 1) : sql;
+  }
+
+  private static String sha256(String resource) throws Exception {
+    byte[] digest =
+        MessageDigest.getInstance("SHA-256")
+            .digest(OutboxSchema.resource(resource).getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(digest);
   }
 
   @Test
@@ -47,7 +85,24 @@ class OutboxContractFilesTest {
       var doc = factory.newDocumentBuilder().parse(in);
       Element table = (Element) doc.getElementsByTagNameNS("*", "createTable").item(0);
       assertThat(table.getAttribute("tableName")).isEqualTo(OutboxDdl.TABLE);
-      NodeList columns = table.getElementsByTagNameNS("*", "column");
+      NodeList changeSets = doc.getElementsByTagNameNS("*", "changeSet");
+      assertThat(changeSets.getLength()).isEqualTo(OutboxColumn.SCHEMA_VERSION);
+      for (int v = 1; v <= OutboxColumn.SCHEMA_VERSION; v++) {
+        assertThat(((Element) changeSets.item(v - 1)).getAttribute("id"))
+            .isEqualTo("tasklane-outbox-" + v);
+      }
+      // The first change set creates the first table; each later one adds its version's columns.
+      assertThat(table.getParentNode()).isEqualTo(changeSets.item(0));
+      assertThat(table.getElementsByTagNameNS("*", "column").getLength())
+          .isEqualTo(OutboxColumn.asOf(1).size());
+      for (int v = 2; v <= OutboxColumn.SCHEMA_VERSION; v++) {
+        Element added =
+            (Element)
+                ((Element) changeSets.item(v - 1)).getElementsByTagNameNS("*", "addColumn").item(0);
+        assertThat(added.getElementsByTagNameNS("*", "column").getLength())
+            .isEqualTo(OutboxColumn.addedBy(v).size());
+      }
+      NodeList columns = doc.getElementsByTagNameNS("*", "column");
       for (int i = 0; i < columns.getLength(); i++) {
         Element column = (Element) columns.item(i);
         Element constraints = (Element) column.getElementsByTagNameNS("*", "constraints").item(0);

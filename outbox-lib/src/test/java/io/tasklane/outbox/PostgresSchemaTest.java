@@ -2,11 +2,13 @@ package io.tasklane.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.tasklane.core.outbox.OutboxColumn;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.sql.Connection;
+import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,8 @@ class PostgresSchemaTest {
           "varchar", "character varying",
           "text", "text",
           "longtext", "text");
+
+  static final String ID = "0190f3a2-7b1c-7e4a-9d2b-000000000001";
 
   final LocalStack stack;
 
@@ -74,6 +78,33 @@ class PostgresSchemaTest {
   }
 
   @Test
+  void createAddsTheColumnsATableOfTheFirstVersionLacks() throws Exception {
+    PgDb pg = bare("outbox_pg_upgrade");
+    try (Connection c = pg.connect();
+        Statement st = c.createStatement()) {
+      st.execute(OutboxSchema.resource(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION));
+      st.execute(
+          "INSERT INTO tasklane_outbox (task_id, routing_key, kind, due_at, max_attempts,"
+              + " timeout_ms, created_at) VALUES ('"
+              + ID
+              + "', 'r', 'TASK', 0, 1, 1000, 0)");
+      OutboxSchema.create(c);
+      OutboxSchema.create(c);
+    }
+    assertThat(pg.query("SELECT task_id, options FROM tasklane_outbox"))
+        .extracting(r -> r.get("task_id"), r -> r.get("options"))
+        .containsExactly(tuple(ID, null));
+    assertThat(pg.query(COLUMNS.formatted("current_schema()")))
+        .hasSize(OutboxColumn.values().length);
+  }
+
+  /** A new database without the outbox table. */
+  private PgDb bare(String prefix) {
+    String name = prefix + "_" + Long.toHexString(System.nanoTime());
+    return new PgDb(stack.postgres(), stack.postgres().createDatabase(name));
+  }
+
+  @Test
   void primaryKeyIsTheOnlyIndexAndCreateIsIdempotent() throws Exception {
     PgDb pg = PgDb.create(stack, "outbox_pg_idx");
     try (Connection c = pg.connect()) {
@@ -106,11 +137,25 @@ class PostgresSchemaTest {
   }
 
   @Test
-  void flywayMigrationForPostgresqlIsThePlainDdlOutsideTheDefaultLocation() {
-    assertThat(OutboxSchema.resource(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION))
-        .isEqualTo(OutboxSchema.resource(OutboxSchema.POSTGRESQL_DDL_RESOURCE));
+  void flywayMigrationsForPostgresqlMakeThePlainDdlsTableOutsideTheDefaultLocation()
+      throws Exception {
+    PgDb plain = bare("outbox_pg_plain");
+    PgDb flyway = bare("outbox_pg_flyway");
+    try (Connection c = flyway.connect();
+        Statement st = c.createStatement()) {
+      st.execute(OutboxSchema.resource(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION));
+      st.execute(OutboxSchema.resource(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION_V2));
+    }
+    try (Connection c = plain.connect();
+        Statement st = c.createStatement()) {
+      st.execute(OutboxSchema.ddl(OutboxSchema.Dialect.POSTGRESQL));
+    }
+    String columns = COLUMNS.formatted("current_schema()");
+    assertThat(flyway.query(columns)).hasSize(OutboxColumn.values().length);
+    assertThat(flyway.query(columns)).isEqualTo(plain.query(columns));
     // Flyway scans db/migration recursively: a second V1 below it would clash with MariaDB's.
     assertThat(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION).doesNotStartWith("db/migration/");
+    assertThat(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION_V2).doesNotStartWith("db/migration/");
     assertThat(OutboxSchema.POSTGRESQL_FLYWAY_LOCATION)
         .isEqualTo(
             "classpath:"
@@ -141,7 +186,9 @@ class PostgresSchemaTest {
         "SELECT column_name, data_type, character_maximum_length, is_nullable, is_identity"
             + " FROM information_schema.columns WHERE table_schema = current_schema()"
             + " AND table_name = 'tasklane_outbox' ORDER BY ordinal_position";
-    assertThat(viaLiquibase.query(columns)).hasSize(14).isEqualTo(plain.query(columns));
+    assertThat(viaLiquibase.query(columns))
+        .hasSize(OutboxColumn.values().length)
+        .isEqualTo(plain.query(columns));
   }
 
   @Test
@@ -151,7 +198,9 @@ class PostgresSchemaTest {
     createWithHibernate(entityPg.url(), entityPg.pg().username(), entityPg.pg().password());
     String pgColumns =
         COLUMNS.formatted("current_schema()").replace("ordinal_position", "column_name");
-    assertThat(entityPg.query(pgColumns)).hasSize(14).isEqualTo(plainPg.query(pgColumns));
+    assertThat(entityPg.query(pgColumns))
+        .hasSize(OutboxColumn.values().length)
+        .isEqualTo(plainPg.query(pgColumns));
 
     TestDb plainMaria = TestDb.create(stack, "outbox_ddl");
     TestDb entityMaria =
@@ -162,7 +211,7 @@ class PostgresSchemaTest {
             + " WHERE table_schema = DATABASE() AND table_name = 'tasklane_outbox'"
             + " ORDER BY column_name";
     assertThat(entityMaria.query(mariaColumns))
-        .hasSize(14)
+        .hasSize(OutboxColumn.values().length)
         .isEqualTo(plainMaria.query(mariaColumns));
   }
 

@@ -1,11 +1,13 @@
 package io.tasklane.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.tasklane.core.outbox.OutboxColumn;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.sql.Connection;
+import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +28,8 @@ class SchemaResourcesTest {
           + " FROM information_schema.columns WHERE table_schema = DATABASE()"
           + " AND table_name = 'tasklane_outbox' ORDER BY ordinal_position";
 
+  static final String ID = "0190f3a2-7b1c-7e4a-9d2b-000000000001";
+
   final LocalStack stack;
 
   SchemaResourcesTest(LocalStack stack) {
@@ -33,13 +37,49 @@ class SchemaResourcesTest {
   }
 
   @Test
-  void flywayMigrationIsThePlainDdl() {
-    assertThat(OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION))
-        .isEqualTo(OutboxSchema.resource(OutboxSchema.DDL_RESOURCE));
+  void flywayMigrationsInOrderMakeThePlainDdlsTable() throws Exception {
+    TestDb plain = TestDb.create(stack, "outbox_plain_v");
+    TestDb flyway = bare("outbox_flyway");
+    try (Connection c = flyway.connect();
+        Statement st = c.createStatement()) {
+      st.execute(OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION));
+      st.execute(OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION_V2));
+    }
+    assertThat(flyway.query(COLUMNS)).hasSize(OutboxColumn.values().length);
+    assertThat(flyway.query(COLUMNS)).isEqualTo(plain.query(COLUMNS));
     assertThat(OutboxSchema.ddl())
         .startsWith("CREATE TABLE IF NOT EXISTS tasklane_outbox")
         .doesNotContain("--")
         .doesNotEndWith(";");
+  }
+
+  @Test
+  void createAddsTheColumnsATableOfTheFirstVersionLacks() throws Exception {
+    TestDb db = bare("outbox_upgrade");
+    try (Connection c = db.connect();
+        Statement st = c.createStatement()) {
+      st.execute(OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION));
+      st.execute(
+          "INSERT INTO tasklane_outbox (task_id, routing_key, kind, due_at, max_attempts,"
+              + " timeout_ms, created_at) VALUES ('"
+              + ID
+              + "', 'r', 'TASK', 0, 1, 1000, 0)");
+      OutboxSchema.create(c);
+      OutboxSchema.create(c);
+    }
+    assertThat(db.query("SELECT task_id, options FROM tasklane_outbox"))
+        .extracting(r -> r.get("task_id"), r -> r.get("options"))
+        .containsExactly(tuple(ID, null));
+    assertThat(db.query(COLUMNS))
+        .extracting(r -> r.get("column_name"))
+        .containsExactlyElementsOf(
+            Arrays.stream(OutboxColumn.values()).map(OutboxColumn::columnName).toList());
+  }
+
+  /** A new database without the outbox table. */
+  private TestDb bare(String prefix) {
+    return new TestDb(
+        stack, stack.createDatabase(prefix + "_" + Long.toHexString(System.nanoTime())));
   }
 
   @Test

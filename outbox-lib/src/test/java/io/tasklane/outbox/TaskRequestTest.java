@@ -3,7 +3,9 @@ package io.tasklane.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.TaskOptions;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +31,7 @@ class TaskRequestTest {
     assertThat(r.backoff()).isNull();
     assertThat(r.dependsOn()).isEmpty();
     assertThat(r.headers()).isEmpty();
+    assertThat(r.options()).isEqualTo(TaskOptions.none());
   }
 
   @Test
@@ -45,7 +48,8 @@ class TaskRequestTest {
             .backoff(backoff)
             .dependsOn("0190f3a2-7b1c-7e4a-9d2b-000000000001")
             .header("a", "1")
-            .header("b", "2");
+            .header("b", "2")
+            .waitTimeout(Duration.ofMinutes(2));
     assertThat(r.handler()).isEqualTo("order.cancel");
     assertThat(r.payload()).isEqualTo(42);
     assertThat(r.delay()).isEqualTo(Duration.ofMinutes(30));
@@ -57,6 +61,24 @@ class TaskRequestTest {
     assertThat(r.backoff()).isEqualTo(backoff);
     assertThat(r.dependsOn()).containsExactly("0190f3a2-7b1c-7e4a-9d2b-000000000001");
     assertThat(r.headers()).containsEntry("a", "1").containsEntry("b", "2").hasSize(2);
+    assertThat(r.options().waitTimeoutMs()).isEqualTo(120_000L);
+  }
+
+  @Test
+  void theWaitTimeoutIsAnOptionCheckedWhenSet() {
+    TaskRequest r = TaskRequest.to("a").waitTimeout(Duration.ofSeconds(5));
+    assertThat(r.headers()).isEmpty();
+    assertThat(r.options()).isEqualTo(TaskOptions.builder().waitTimeoutMs(5_000L).build());
+    assertThat(r.options(null).options()).isEqualTo(TaskOptions.none());
+    for (Duration bad :
+        new Duration[] {Duration.ofMillis(999), Duration.ofDays(8), Duration.ofSeconds(-1)}) {
+      assertThatThrownBy(() -> TaskRequest.to("a").waitTimeout(bad))
+          .isInstanceOf(InvalidTaskException.class)
+          .hasMessageStartingWith("waitTimeout: ")
+          .hasMessageContaining("outside 1 s to 7 d");
+    }
+    assertThatThrownBy(() -> TaskRequest.to("a").waitTimeout(Duration.ofSeconds(Long.MAX_VALUE)))
+        .hasMessageStartingWith("waitTimeout: " + Long.MAX_VALUE + " ms");
   }
 
   @Test

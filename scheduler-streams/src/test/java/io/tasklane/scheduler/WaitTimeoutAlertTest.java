@@ -10,8 +10,8 @@ import com.sun.net.httpserver.HttpServer;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.Topics;
-import io.tasklane.core.WaitTimeout;
 import io.tasklane.core.WireCodec;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
@@ -86,7 +86,7 @@ class WaitTimeoutAlertTest {
       for (int i = 0; i < 3; i++) {
         TaskEnvelope t =
             StackSupport.task(HELD, System.currentTimeMillis()).toBuilder()
-                .headers(Map.of(WaitTimeout.HEADER, "2000"))
+                .options(TaskOptions.builder().waitTimeoutMs(2000L).build())
                 .build();
         StackSupport.send(producer, topics, t);
         ids.add(t.id());

@@ -17,13 +17,15 @@ final class OutboxStructs {
   private OutboxStructs() {}
 
   /**
-   * Contract columns {@code after} does not have: the table was altered (a column renamed or
-   * dropped). Columns the contract does not know (an added column) are ignored.
+   * Required contract columns ({@link OutboxColumn#required()}) {@code after} does not have: the
+   * table was altered (a column renamed or dropped). A column a later schema version added (e.g.
+   * {@code options}) may be missing: the table has not been migrated yet, and {@link #read} takes
+   * it as null. Columns the contract does not know (an added column) are ignored.
    */
   static List<String> missingColumns(Struct after) {
     List<String> missing = new ArrayList<>();
     for (OutboxColumn c : OutboxColumn.values()) {
-      if (after.schema().field(c.columnName()) == null) {
+      if (c.required() && after.schema().field(c.columnName()) == null) {
         missing.add(c.columnName());
       }
     }
@@ -50,7 +52,8 @@ final class OutboxStructs {
   }
 
   /**
-   * Reads the contract's columns from Debezium's row struct, in table order.
+   * Reads the contract's columns from Debezium's row struct, in table order; a missing column is
+   * null.
    *
    * @throws IllegalArgumentException when a numeric column is missing, null or not a number
    */

@@ -83,4 +83,17 @@ class OutboxStructsTest {
     assertThat(OutboxStructs.columnsOf(struct(row, null)).get("payload"))
         .isEqualTo(copy.get("payload"));
   }
+
+  @Test
+  void aTableWithoutTheColumnsOfALaterSchemaVersionIsReadWithThemNull() {
+    OutboxRow withOptions = ROW.toBuilder().options("{\"v\":1,\"waitTimeoutMs\":5000}").build();
+    Struct migrated = struct(withOptions, null);
+    assertThat(OutboxStructs.read(migrated)).isEqualTo(withOptions);
+
+    Struct notMigrated = struct(ROW, OutboxColumn.OPTIONS.columnName());
+
+    assertThat(OutboxStructs.missingColumns(notMigrated)).isEmpty();
+    assertThat(OutboxStructs.read(notMigrated)).isEqualTo(ROW);
+    assertThat(OutboxStructs.read(notMigrated).options()).isNull();
+  }
 }

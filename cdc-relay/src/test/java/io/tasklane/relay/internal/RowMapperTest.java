@@ -7,6 +7,7 @@ import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskLimits;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.outbox.OutboxRow;
 import java.time.Clock;
@@ -213,5 +214,39 @@ class RowMapperTest {
     Mapped m = mapper.map(row, NOW);
     assertThat(m).isInstanceOf(Mapped.Rejected.class);
     return ((Mapped.Rejected) m).reason();
+  }
+
+  @Test
+  void aTasksOptionsTravelInTheEnvelope() {
+    OutboxRow row =
+        task(id, "a.b", null).toBuilder()
+            .options("{\"v\":1,\"waitTimeoutMs\":60000,\"fromANewerWriter\":true}")
+            .build();
+    var t =
+        (TaskEnvelope) WireCodec.decodeTaskRecord(((Mapped.Relayed) mapper.map(row, NOW)).value());
+    assertThat(t.options()).isEqualTo(TaskOptions.builder().waitTimeoutMs(60_000L).build());
+    assertThat(
+            ((TaskEnvelope)
+                    WireCodec.decodeTaskRecord(
+                        ((Mapped.Relayed) mapper.map(task(id, "a.b", null), NOW)).value()))
+                .options())
+        .isEqualTo(TaskOptions.none());
+  }
+
+  @Test
+  void badOptionsAreRejectedNamingTheOptionOrTheColumn() {
+    java.util.Map<String, String> cases = new java.util.LinkedHashMap<>();
+    cases.put("{broken", "options: ");
+    cases.put("[1]", "options: not a JSON object");
+    cases.put("{\"waitTimeoutMs\":\"soon\"}", "options: not a valid TaskOptions");
+    cases.put(
+        "{\"waitTimeoutMs\":5}", "waitTimeout: 5 ms is outside 1 s to 7 d (1000 to 604800000 ms)");
+    cases.put("{\"v\":9}", "options: version 9 is not one this reader knows");
+    cases.forEach(
+        (json, reason) -> {
+          Mapped m = mapper.map(task(id, "a.b", null).toBuilder().options(json).build(), NOW);
+          assertThat(m).as(json).isInstanceOf(Mapped.Rejected.class);
+          assertThat(((Mapped.Rejected) m).reason()).as(json).startsWith(reason);
+        });
   }
 }

@@ -119,6 +119,7 @@ public final class OutboxBatches {
         .backoff(null)
         .dependsOn(null)
         .headers(null)
+        .options(null)
         .createdAt(createdAt)
         .build();
   }

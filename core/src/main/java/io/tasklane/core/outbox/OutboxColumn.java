@@ -8,8 +8,11 @@ import java.util.function.Function;
 /**
  * The columns of {@code tasklane_outbox}, in table order: the row contract between the outbox
  * library (which inserts rows) and the relay (which reads them). Each column knows its SQL type,
- * its nullability and the {@link OutboxRow} component it holds. {@link OutboxDdl} renders the table
- * from these constants. Immutable; any thread.
+ * its nullability, the {@link OutboxRow} component it holds and the schema version that added it
+ * ({@link #since()}). {@link OutboxDdl} renders the table and each version's migration from these
+ * constants. A new column comes with a new {@link #SCHEMA_VERSION}, is nullable, and is added at
+ * the end; readers treat it as null on a table that has not been migrated yet. Immutable; any
+ * thread.
  */
 public enum OutboxColumn {
   /** The row id, assigned by the database on insert. */
@@ -67,7 +70,12 @@ public enum OutboxColumn {
       false,
       Value.LONG,
       OutboxRow::createdAt,
-      (b, v) -> b.createdAt((long) v));
+      (b, v) -> b.createdAt((long) v)),
+  /** The task's {@code TaskOptions} as JSON, or null for none. Added by schema version 2. */
+  OPTIONS("options", "TEXT", true, Value.TEXT, OutboxRow::options, (b, v) -> b.options(s(v)), 2);
+
+  /** The schema version of the current table: the highest {@link #since()}. */
+  public static final int SCHEMA_VERSION = 2;
 
   /** The Java shape of a column's value in an {@link OutboxRow}. */
   public enum Value {
@@ -85,6 +93,7 @@ public enum OutboxColumn {
   private final Value value;
   private final Function<OutboxRow, Object> getter;
   private final BiConsumer<OutboxRow.Builder, Object> setter;
+  private final int since;
 
   OutboxColumn(
       String columnName,
@@ -93,6 +102,18 @@ public enum OutboxColumn {
       Value value,
       Function<OutboxRow, Object> getter,
       BiConsumer<OutboxRow.Builder, Object> setter) {
+    this(columnName, sqlType, nullable, value, getter, setter, 1);
+  }
+
+  OutboxColumn(
+      String columnName,
+      String sqlType,
+      boolean nullable,
+      Value value,
+      Function<OutboxRow, Object> getter,
+      BiConsumer<OutboxRow.Builder, Object> setter,
+      int since) {
+    this.since = since;
     this.columnName = columnName;
     this.sqlType = sqlType;
     this.nullable = nullable;
@@ -104,6 +125,31 @@ public enum OutboxColumn {
   /** The columns an insert names: every one but the generated {@link #ID}, in table order. */
   public static List<OutboxColumn> inserted() {
     return Arrays.stream(values()).filter(c -> !c.generated()).toList();
+  }
+
+  /** The columns of the table as schema version {@code version} had it, in table order. */
+  public static List<OutboxColumn> asOf(int version) {
+    return Arrays.stream(values()).filter(c -> c.since <= version).toList();
+  }
+
+  /** The columns schema version {@code version} added, in table order (none for version 1). */
+  public static List<OutboxColumn> addedBy(int version) {
+    return version <= 1
+        ? List.of()
+        : Arrays.stream(values()).filter(c -> c.since == version).toList();
+  }
+
+  /** The schema version that added this column: 1 for the columns of the first table. */
+  public int since() {
+    return since;
+  }
+
+  /**
+   * Whether every reader needs the column: those of the first table. A later column may be missing
+   * from a table that has not been migrated yet; readers take it as null.
+   */
+  public boolean required() {
+    return since == 1;
   }
 
   /** The SQL name, e.g. {@code task_id}. */

@@ -23,6 +23,8 @@ import java.util.Map;
  * @param dependsOn the task ids to wait for as a JSON array, or null for none
  * @param headers string headers as a JSON object, or null for none
  * @param createdAt epoch millis of the enqueue or cancel request
+ * @param options the task's {@code TaskOptions} as JSON, or null for none (and on a table of schema
+ *     version 1, which has no such column)
  */
 public record OutboxRow(
     long id,
@@ -38,7 +40,42 @@ public record OutboxRow(
     String backoff,
     String dependsOn,
     String headers,
-    long createdAt) {
+    long createdAt,
+    String options) {
+
+  /** A row of the first table (schema version 1): no options. */
+  public OutboxRow(
+      long id,
+      String taskId,
+      String routingKey,
+      String kind,
+      String handler,
+      String taskKey,
+      String payload,
+      long dueAt,
+      int maxAttempts,
+      long timeoutMs,
+      String backoff,
+      String dependsOn,
+      String headers,
+      long createdAt) {
+    this(
+        id,
+        taskId,
+        routingKey,
+        kind,
+        handler,
+        taskKey,
+        payload,
+        dueAt,
+        maxAttempts,
+        timeoutMs,
+        backoff,
+        dependsOn,
+        headers,
+        createdAt,
+        null);
+  }
 
   public static Builder builder() {
     return new Builder();
@@ -78,6 +115,7 @@ public record OutboxRow(
     private String dependsOn;
     private String headers;
     private long createdAt;
+    private String options;
 
     private Builder() {}
 
@@ -183,6 +221,11 @@ public record OutboxRow(
       return this;
     }
 
+    public Builder options(String options) {
+      this.options = options;
+      return this;
+    }
+
     public OutboxRow build() {
       return new OutboxRow(
           id,
@@ -198,7 +241,8 @@ public record OutboxRow(
           backoff,
           dependsOn,
           headers,
-          createdAt);
+          createdAt,
+          options);
     }
   }
 }

@@ -10,6 +10,7 @@ import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.TasklaneException;
 import io.tasklane.core.Unschedule;
@@ -33,8 +34,8 @@ public final class OutboxRows {
 
   /**
    * The {@link OutboxKind#TASK} row of {@code task}, its payload given as JSON text (the envelope
-   * of a task being enqueued does not hold it). Empty {@code dependsOn} and {@code headers} are
-   * stored as NULL.
+   * of a task being enqueued does not hold it). Empty {@code dependsOn}, {@code headers} and {@code
+   * options} are stored as NULL.
    *
    * @throws InvalidTaskException when a JSON column cannot be encoded
    */
@@ -53,6 +54,8 @@ public final class OutboxRows {
         .dependsOn(task.dependsOn().isEmpty() ? null : json("dependsOn", task.dependsOn()))
         .headers(task.headers().isEmpty() ? null : json("headers", task.headers()))
         .createdAt(task.createdAt())
+        .options(
+            task.options().isEmpty() ? null : json("options", task.options(), TaskOptions.class))
         .build();
   }
 
@@ -167,7 +170,9 @@ public final class OutboxRows {
 
   /**
    * The task of a {@link OutboxKind#TASK} row read from {@code table}: the routing key becomes the
-   * ordering key unless it is the task id; NULL JSON columns become the envelope's defaults.
+   * ordering key unless it is the task id; NULL JSON columns become the envelope's defaults. The
+   * {@code options} JSON is read leniently ({@link TaskOptions}: fields this reader does not know
+   * are ignored) but must be a JSON object of the right types.
    *
    * @throws IllegalArgumentException naming the column when the handler is null or a JSON column
    *     does not parse
@@ -183,6 +188,7 @@ public final class OutboxRows {
         row.dependsOn() == null ? null : convert("depends_on", row.dependsOn(), STRINGS);
     Map<String, String> headers =
         row.headers() == null ? null : convert("headers", row.headers(), HEADERS);
+    TaskOptions options = options(row.options());
     String orderingKey =
         row.routingKey() == null || row.routingKey().equals(row.taskId()) ? null : row.routingKey();
     return TaskEnvelope.builder()
@@ -199,7 +205,18 @@ public final class OutboxRows {
         .headers(headers)
         .createdAt(row.createdAt())
         .source(new Source(table, row.id()))
+        .options(options)
         .build();
+  }
+
+  private static TaskOptions options(String json) {
+    if (json == null) {
+      return null;
+    }
+    if (!parse("options", json).isObject()) {
+      throw new IllegalArgumentException("options: not a JSON object");
+    }
+    return convert("options", json, TaskOptions.class);
   }
 
   /**

@@ -26,6 +26,7 @@ class OutboxBatchesTest {
         .dependsOn(null)
         .headers(i % 5 == 0 ? "{\"traceparent\":\"00-abc-def-01\"}" : null)
         .createdAt(500 + i)
+        .options(i % 7 == 0 ? "{\"v\":1,\"waitTimeoutMs\":60000}" : null)
         .build();
   }
 
@@ -48,6 +49,7 @@ class OutboxBatchesTest {
     assertThat(packed.get(0).taskId()).isEqualTo(tasks.get(0).taskId());
     assertThat(packed.get(2).routingKey()).isEqualTo(tasks.get(100).routingKey());
     assertThat(packed.get(1).createdAt()).isEqualTo(550);
+    assertThat(packed).allMatch(r -> r.options() == null);
     List<OutboxRow> unpacked = new ArrayList<>();
     for (OutboxRow batch : packed) {
       unpacked.addAll(OutboxBatches.unpack(batch.toBuilder().id(42).build()));

@@ -9,6 +9,7 @@ import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.WireCodec;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +36,7 @@ class OutboxRowsTest {
         .dependsOn(List.of(dep))
         .headers(Map.of("traceparent", "00-ab"))
         .createdAt(NOW)
+        .options(TaskOptions.builder().waitTimeoutMs(90_000L).build())
         .build();
   }
 
@@ -46,6 +48,7 @@ class OutboxRowsTest {
 
     assertThat(row.kind()).isEqualTo("TASK");
     assertThat(row.routingKey()).isEqualTo("order-9");
+    assertThat(row.options()).isEqualTo("{\"v\":1,\"waitTimeoutMs\":90000}");
     assertThat(OutboxRows.toTask(row, "tasklane_outbox"))
         .isEqualTo(task.withSource(new Source("tasklane_outbox", 7)));
   }
@@ -76,12 +79,23 @@ class OutboxRowsTest {
 
     assertThat(row.dependsOn()).isNull();
     assertThat(row.headers()).isNull();
+    assertThat(row.options()).isNull();
     assertThat(row.payload()).isNull();
     TaskEnvelope back = OutboxRows.toTask(row.toBuilder().backoff(null).build(), "t");
     assertThat(back.dependsOn()).isEmpty();
     assertThat(back.headers()).isEmpty();
     assertThat(back.payload().isNull()).isTrue();
     assertThat(back.backoff()).isEqualTo(RetryPolicy.sidekiq());
+    assertThat(back.options()).isEqualTo(TaskOptions.none());
+  }
+
+  @Test
+  void optionsOfANewerWriterAreReadWithoutWhatThisReaderDoesNotKnow() {
+    OutboxRow row =
+        OutboxRows.task(envelope(null, null), "{\"a\":1}").toBuilder()
+            .options("{\"v\":1,\"waitTimeoutMs\":90000,\"priority\":7}")
+            .build();
+    assertThat(OutboxRows.toTask(row, "t").options().waitTimeoutMs()).isEqualTo(90_000L);
   }
 
   @Test
@@ -119,6 +133,12 @@ class OutboxRowsTest {
         .hasMessageStartingWith("depends_on: not valid JSON");
     assertThatThrownBy(() -> OutboxRows.toTask(row.toBuilder().headers("[1]").build(), "t"))
         .hasMessageStartingWith("headers: not valid JSON");
+    for (String bad : new String[] {"{broken", "[]", "null", "7", "{\"waitTimeoutMs\":\"soon\"}"}) {
+      assertThatThrownBy(() -> OutboxRows.toTask(row.toBuilder().options(bad).build(), "t"))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("options: ");
+    }
     assertThatThrownBy(() -> OutboxRows.toTask(row.toBuilder().handler(null).build(), "t"))
         .hasMessage("handler: is null (a TASK row needs a handler)");
     assertThatThrownBy(() -> OutboxRows.toCancel(row.toBuilder().taskId("bad").build()))

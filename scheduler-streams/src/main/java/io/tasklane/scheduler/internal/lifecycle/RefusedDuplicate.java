@@ -27,9 +27,9 @@ public record RefusedDuplicate(
 
   /**
    * Whether {@code b} asks for something else than {@code a}: another handler, key, ordering key,
-   * payload, due time, attempt budget, timeout, backoff, dependencies or shard. {@code createdAt},
-   * {@code source} and {@code headers} (a trace context) are not compared: a relay replay or the
-   * same keyed task enqueued again with the same data is a plain duplicate.
+   * payload, due time, attempt budget, timeout, backoff, dependencies, shard or options. {@code
+   * createdAt}, {@code source} and {@code headers} (a trace context) are not compared: a relay
+   * replay or the same keyed task enqueued again with the same data is a plain duplicate.
    */
   static boolean conflicts(TaskEnvelope a, TaskEnvelope b) {
     return !(Objects.equals(a.handler(), b.handler())
@@ -41,6 +41,7 @@ public record RefusedDuplicate(
         && a.timeoutMs() == b.timeoutMs()
         && Objects.equals(a.backoff(), b.backoff())
         && Objects.equals(a.dependsOn(), b.dependsOn())
-        && Objects.equals(a.shard(), b.shard()));
+        && Objects.equals(a.shard(), b.shard())
+        && Objects.equals(a.options(), b.options()));
   }
 }

@@ -1,7 +1,6 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.TaskState;
-import io.tasklane.core.WaitTimeout;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -53,7 +52,7 @@ final class ReportRecorder {
       alerts.admitted(id, next.updatedAt() - next.task().createdAt());
     }
     if (next.waitTimedOutAt() > 0 && (previous == null || previous.waitTimedOutAt() == 0)) {
-      alerts.waitTimedOut(next.task().handler(), id, WaitTimeout.millis(next.task()));
+      alerts.waitTimedOut(next.task().handler(), id, next.task().options().waitTimeoutMsOrNone());
     }
     TaskState was = previous == null ? null : previous.state();
     TaskState now = next.state();

@@ -33,9 +33,9 @@ import java.util.List;
  *     refused (the first record of an id wins); identical duplicates are not counted here; absent
  *     from the JSON when 0
  * @param lastRefusedDuplicate the last of those, or null
- * @param waitTimedOutAt epoch millis the task's wait timeout ({@link io.tasklane.core.WaitTimeout})
- *     passed before its first dispatch, raising {@code wait-timeout}; 0 (absent from the JSON)
- *     otherwise
+ * @param waitTimedOutAt epoch millis the task's wait timeout ({@link
+ *     io.tasklane.core.TaskOptions#waitTimeoutMs()}) passed before its first dispatch, raising
+ *     {@code wait-timeout}; 0 (absent from the JSON) otherwise
  * @param nonce the nonce of the current attempt's dispatch ({@link
  *     io.tasklane.core.Dispatch#nonce}, drawn by {@link DispatchNonces}): a result for that attempt
  *     must carry it; null before the first dispatch and for an attempt a scheduler without nonces

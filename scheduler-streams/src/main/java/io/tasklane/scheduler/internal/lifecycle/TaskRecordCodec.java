@@ -6,6 +6,7 @@ import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.Shard;
 import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
@@ -18,15 +19,21 @@ import java.util.Map;
 /**
  * The stored form of a {@link TaskRecord}: a format byte ({@link #FORMAT}), then every component in
  * declaration order — integers as variable-length (zig-zag) numbers, strings as a length and UTF-8
- * bytes ({@link CompactBytes}), the handler's payload, the retry policy and the envelope's source as JSON. Under half
+ * bytes ({@link CompactBytes}), the handler's payload, the retry policy, the envelope's source and
+ * its options (format 2 on; null when empty) as JSON. Under half
  * of the record's JSON and read and written without a JSON parser for everything but the payload.
  * A value whose first byte is {@code '{'} is a record of the earlier JSON form (0.1.0) and is still
- * read. A new component of {@link TaskRecord} or {@link TaskEnvelope} needs a new format byte (and
- * the earlier ones still read): {@code TaskRecordCodecTest} fails until then. Stateless.
+ * read, and so is format {@link #FORMAT_1} (no options). A new component of {@link TaskRecord} or
+ * {@link TaskEnvelope} needs a new format byte (and the earlier ones still read): {@code
+ * TaskRecordCodecTest} fails until then; a new task option does not (the options are JSON).
+ * Stateless.
  */
 final class TaskRecordCodec {
   /** The format byte of this layout. */
-  static final byte FORMAT = 1;
+  static final byte FORMAT = 2;
+
+  /** The format before the envelope's options: the same layout without them. */
+  static final byte FORMAT_1 = 1;
 
   private static final byte JSON = '{';
 
@@ -83,7 +90,7 @@ final class TaskRecordCodec {
         throw new WireFormatException("corrupt task record in store: " + e.getMessage(), e);
       }
     }
-    if (bytes.length == 0 || bytes[0] != FORMAT) {
+    if (bytes.length == 0 || (bytes[0] != FORMAT && bytes[0] != FORMAT_1)) {
       throw new WireFormatException(
           "task record in store of unknown format "
               + (bytes.length == 0 ? "(empty)" : Byte.toString(bytes[0]))
@@ -91,7 +98,7 @@ final class TaskRecordCodec {
     }
     try {
       CompactBytes.Reader in = new CompactBytes.Reader(bytes, 1);
-      TaskEnvelope task = in.bool() ? envelope(in) : null;
+      TaskEnvelope task = in.bool() ? envelope(in, bytes[0]) : null;
       String state = in.str();
       int attempt = in.integer();
       int failures = in.integer();
@@ -174,9 +181,10 @@ final class TaskRecordCodec {
       o.num(t.shard().index());
       o.num(t.shard().total());
     }
+    o.json(t.options().isEmpty() ? null : t.options());
   }
 
-  private static TaskEnvelope envelope(CompactBytes.Reader in) throws IOException {
+  private static TaskEnvelope envelope(CompactBytes.Reader in, byte format) throws IOException {
     int v = in.integer();
     String id = in.str();
     String handler = in.str();
@@ -196,6 +204,7 @@ final class TaskRecordCodec {
     long createdAt = in.num();
     Source source = in.json(Source.class);
     Shard shard = in.bool() ? new Shard(in.integer(), in.integer()) : null;
+    TaskOptions options = format == FORMAT_1 ? null : in.json(TaskOptions.class);
     return new TaskEnvelope(
         v,
         id,
@@ -211,7 +220,8 @@ final class TaskRecordCodec {
         headers,
         createdAt,
         source,
-        shard);
+        shard,
+        options);
   }
 
   private static void error(CompactBytes.Writer o, ErrorInfo e) {

@@ -1,17 +1,16 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.TaskState;
-import io.tasklane.core.WaitTimeout;
 
 /**
  * The wait-timeout timers ({@link TimerKind#WAIT}): a task with a wait timeout ({@link
- * WaitTimeout}) that has not had its first attempt dispatched has an entry in the {@link DueIndex}
- * at its due time plus the timeout, under the id {@link #PREFIX} + task id, beside its own timer.
- * "Started" is the scheduler's first dispatch of the task (attempt 1): the scheduler hears of a
- * worker only through results, so a task dispatched but still in its handler topic counts as
- * started (the handler's lag shows those). {@link TaskStore} moves the entry with every write (a
- * trigger or snooze that changes the due time re-arms it); {@link DuePunctuator} fires it.
- * Stateless.
+ * io.tasklane.core.TaskOptions#waitTimeoutMs()}) that has not had its first attempt dispatched has
+ * an entry in the {@link DueIndex} at its due time plus the timeout, under the id {@link #PREFIX} +
+ * task id, beside its own timer. "Started" is the scheduler's first dispatch of the task (attempt
+ * 1): the scheduler hears of a worker only through results, so a task dispatched but still in its
+ * handler topic counts as started (the handler's lag shows those). {@link TaskStore} moves the
+ * entry with every write (a trigger or snooze that changes the due time re-arms it); {@link
+ * DuePunctuator} fires it. Stateless.
  */
 final class WaitTimers {
   /** Before the task id in a wait entry's id: task ids never contain ':'. */
@@ -33,7 +32,7 @@ final class WaitTimers {
         || r.state().isTerminal()) {
       return -1;
     }
-    long ms = WaitTimeout.millis(r.task());
+    long ms = r.task().options().waitTimeoutMsOrNone();
     if (ms <= 0) {
       return -1;
     }

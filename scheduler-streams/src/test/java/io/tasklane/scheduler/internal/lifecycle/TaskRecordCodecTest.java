@@ -8,6 +8,7 @@ import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.Shard;
 import io.tasklane.core.Source;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
@@ -38,7 +39,8 @@ class TaskRecordCodecTest {
         Map.of("traceparent", "00-abc-def-01", "x-tenant", "t1"),
         1_799_999_999_000L,
         new Source("tasklane_outbox", 123_456_789L),
-        new Shard(3, 8));
+        new Shard(3, 8),
+        TaskOptions.builder().waitTimeoutMs(60_000L).build());
   }
 
   /** A record with every component set to something other than its default. */
@@ -87,7 +89,7 @@ class TaskRecordCodecTest {
   void aNewComponentFailsHereUntilTheCodecWritesIt() {
     // Each count is what TaskRecordCodec writes; a new component needs a new format byte.
     assertThat(TaskRecord.class.getRecordComponents()).hasSize(21);
-    assertThat(TaskEnvelope.class.getRecordComponents()).hasSize(15);
+    assertThat(TaskEnvelope.class.getRecordComponents()).hasSize(16);
     assertThat(AttemptEntry.class.getRecordComponents()).hasSize(6);
     assertThat(Waiter.class.getRecordComponents()).hasSize(2);
     assertThat(ErrorInfo.class.getRecordComponents()).hasSize(3);
@@ -132,11 +134,33 @@ class TaskRecordCodecTest {
           .hasMessageContaining("corrupt task record");
     }
     byte[] newer = bytes.clone();
-    newer[0] = 2;
+    newer[0] = 3;
     assertThatThrownBy(() -> TaskRecordCodec.decode(newer))
         .isInstanceOf(WireFormatException.class)
-        .hasMessageContaining("unknown format 2");
+        .hasMessageContaining("unknown format 3");
     assertThatThrownBy(() -> TaskRecordCodec.decode(new byte[0]))
         .isInstanceOf(WireFormatException.class);
+  }
+
+  @Test
+  void aRecordOfFormatOneIsReadWithoutOptions() {
+    TaskEnvelope plain = envelope().toBuilder().options(null).build();
+    TaskRecord.Edit e = full().edit();
+    e.task = plain;
+    TaskRecord r = e.build();
+    byte[] two = TaskRecordCodec.encode(r);
+    // Format 1 is format 2 without the envelope's last value, the options (one 0 byte for null).
+    TaskRecord.Edit noTask = r.edit();
+    noTask.task = null;
+    int envelopeEnd = 2 + two.length - TaskRecordCodec.encode(noTask.build()).length;
+    assertThat(two[envelopeEnd - 1]).isZero();
+    byte[] one = new byte[two.length - 1];
+    System.arraycopy(two, 0, one, 0, envelopeEnd - 1);
+    System.arraycopy(two, envelopeEnd, one, envelopeEnd - 1, two.length - envelopeEnd);
+    one[0] = TaskRecordCodec.FORMAT_1;
+    assertThat(TaskRecordCodec.decode(one)).isEqualTo(r);
+    assertThat(TaskRecordCodec.decode(two)).isEqualTo(r);
+    assertThat(TaskRecordCodec.decode(TaskRecordCodec.encode(full())).task().options())
+        .isEqualTo(envelope().options());
   }
 }

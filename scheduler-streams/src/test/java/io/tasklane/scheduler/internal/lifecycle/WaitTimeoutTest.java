@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.TaskState;
-import io.tasklane.core.WaitTimeout;
 import io.tasklane.scheduler.AlertConfig;
 import io.tasklane.scheduler.internal.Driver;
 import io.tasklane.scheduler.internal.api.TaskView;
@@ -53,7 +53,7 @@ class WaitTimeoutTest {
 
   private static TaskEnvelope task(long dueAt, long waitMs) {
     TaskEnvelope t = Driver.task(dueAt);
-    return t.toBuilder().headers(Map.of(WaitTimeout.HEADER, Long.toString(waitMs))).build();
+    return t.toBuilder().options(TaskOptions.builder().waitTimeoutMs(waitMs).build()).build();
   }
 
   private double waitTimeouts() {

@@ -1,0 +1,166 @@
+package io.tasklane.core;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A task's optional settings, as one typed value: the {@code options} JSON column of an outbox row
+ * and the {@code options} field of a {@link TaskEnvelope} (left out when {@link #isEmpty()}). An
+ * unset option is {@code null} and means "not wanted", so an empty value changes nothing.
+ * Immutable; build it with {@link #builder()}; safe to share between threads.
+ *
+ * <p><b>Evolution.</b> The JSON is read leniently: a field a reader does not know is ignored, and a
+ * field the writer did not write is unset. So an older reader accepts options written by a newer
+ * writer (it does not apply the options it does not know), and a newer reader accepts an older
+ * writer's. Adding an option is adding a component (a new JSON field name) and its rule in {@link
+ * #validate()}; it does not change {@link #VERSION}. A field's meaning never changes under the same
+ * name. {@code v} is raised only for a change an older reader must not apply silently; {@link
+ * #validate()} refuses a {@code v} above this reader's {@link #VERSION} (the relay dead-letters
+ * such a row naming the version).
+ *
+ * @param v the format version; 0 (absent from the JSON) reads as {@link #VERSION}
+ * @param waitTimeoutMs how long the task may wait, counted from its due time, for its first attempt
+ *     to be dispatched before the scheduler raises a {@code wait-timeout} alert (the task keeps
+ *     waiting; nothing is cancelled), {@link #MIN_WAIT_TIMEOUT_MS} to {@link #MAX_WAIT_TIMEOUT_MS};
+ *     or null for no alert
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record TaskOptions(int v, Long waitTimeoutMs) {
+  /** The format version this reader and writer speak. */
+  public static final int VERSION = 1;
+
+  /** The shortest wait timeout: 1 s. */
+  public static final long MIN_WAIT_TIMEOUT_MS = Duration.ofSeconds(1).toMillis();
+
+  /** The longest wait timeout: 7 days. */
+  public static final long MAX_WAIT_TIMEOUT_MS = Duration.ofDays(7).toMillis();
+
+  private static final TaskOptions NONE = new TaskOptions(VERSION, null);
+
+  /**
+   * The rules, one per component: each names its field (as {@link InvalidTaskException#field()})
+   * and says what is wrong with a set value, or null when it is fine. Unset options are not
+   * checked.
+   */
+  private static final List<Rule<?>> RULES =
+      List.of(
+          new Rule<>(
+              "waitTimeout",
+              TaskOptions::waitTimeoutMs,
+              ms ->
+                  ms >= MIN_WAIT_TIMEOUT_MS && ms <= MAX_WAIT_TIMEOUT_MS
+                      ? null
+                      : ms
+                          + " ms is outside 1 s to 7 d ("
+                          + MIN_WAIT_TIMEOUT_MS
+                          + " to "
+                          + MAX_WAIT_TIMEOUT_MS
+                          + " ms)"));
+
+  public TaskOptions {
+    v = v == 0 ? VERSION : v;
+  }
+
+  /** No option set. */
+  public static TaskOptions none() {
+    return NONE;
+  }
+
+  /** A builder with no option set. */
+  public static Builder builder() {
+    return new Builder(NONE);
+  }
+
+  /** A builder holding these options. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /** Whether no option is set (the version aside): such options are not written anywhere. */
+  @JsonIgnore
+  public boolean isEmpty() {
+    return equals(NONE);
+  }
+
+  /** {@link #waitTimeoutMs()}, or -1 when unset. */
+  @JsonIgnore
+  public long waitTimeoutMsOrNone() {
+    return waitTimeoutMs == null ? -1 : waitTimeoutMs;
+  }
+
+  /**
+   * Checks every set option against its rule, and the version.
+   *
+   * @return these options
+   * @throws InvalidTaskException naming the option and its limits
+   */
+  public TaskOptions validate() {
+    if (v < 0 || v > VERSION) {
+      throw new InvalidTaskException(
+          "options",
+          "version "
+              + v
+              + " is not one this reader knows (1 to "
+              + VERSION
+              + "): written by a newer Tasklane?");
+    }
+    for (Rule<?> rule : RULES) {
+      rule.check(this);
+    }
+    return this;
+  }
+
+  /** One option's rule: its field name, its value, and what is wrong with a set value. */
+  private record Rule<T>(
+      String field, Function<TaskOptions, T> value, Function<T, String> problem) {
+    void check(TaskOptions o) {
+      T set = value.apply(o);
+      String wrong = set == null ? null : problem.apply(set);
+      if (wrong != null) {
+        throw new InvalidTaskException(field, wrong);
+      }
+    }
+  }
+
+  /** Mutable, single-threaded builder of {@link TaskOptions}; nothing is checked when building. */
+  public static final class Builder {
+    private Long waitTimeoutMs;
+
+    private Builder(TaskOptions o) {
+      waitTimeoutMs = o.waitTimeoutMs;
+    }
+
+    /**
+     * Raise a {@code wait-timeout} alert when no attempt was dispatched within {@code value} of the
+     * task's due time (1 s to 7 d, checked by {@link TaskOptions#validate()}); null unsets it.
+     */
+    public Builder waitTimeout(Duration value) {
+      if (value == null) {
+        waitTimeoutMs = null;
+        return this;
+      }
+      try {
+        waitTimeoutMs = value.toMillis();
+      } catch (ArithmeticException e) {
+        waitTimeoutMs = value.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+      }
+      return this;
+    }
+
+    /** As {@link #waitTimeout(Duration)}, in milliseconds; null unsets it. */
+    public Builder waitTimeoutMs(Long value) {
+      waitTimeoutMs = value;
+      return this;
+    }
+
+    public TaskOptions build() {
+      TaskOptions o = new TaskOptions(VERSION, waitTimeoutMs);
+      return o.equals(NONE) ? NONE : o;
+    }
+  }
+}
