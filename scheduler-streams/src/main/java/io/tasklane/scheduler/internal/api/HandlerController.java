@@ -25,9 +25,7 @@ import io.tasklane.scheduler.internal.ops.TopicWatcher;
 import io.tasklane.scheduler.internal.ops.WorkerRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.concurrent.TimeUnit;
@@ -109,7 +107,8 @@ public class HandlerController {
       return bad;
     }
     if (!names().contains(name)) {
-      return json(404, error("not-found", "no handler " + name + ": no topic, worker or setting"));
+      return ApiErrors.json(
+          404, "not-found", "no handler " + name + ": no topic, worker or setting");
     }
     return json(200, view(name));
   }
@@ -138,15 +137,14 @@ public class HandlerController {
       n = 0;
     }
     if (n < 1 || n > HandlerSetting.MAX_CONCURRENCY) {
-      return json(
+      return ApiErrors.json(
           400,
-          error(
-              "invalid-parameter",
-              "value: '"
-                  + value
-                  + "' must be an integer from 1 to "
-                  + HandlerSetting.MAX_CONCURRENCY
-                  + " (threads of each worker's pool for the handler)"));
+          "invalid-parameter",
+          "value: '"
+              + value
+              + "' must be an integer from 1 to "
+              + HandlerSetting.MAX_CONCURRENCY
+              + " (threads of each worker's pool for the handler)");
     }
     int threads = n;
     return change(
@@ -170,10 +168,10 @@ public class HandlerController {
           .get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return json(503, error("unavailable", "interrupted"));
+      return ApiErrors.json(503, "unavailable", "interrupted");
     } catch (Exception e) {
       audit.record(actor, "handler." + what, "handler/" + name, AuditLog.FAILED, e.toString());
-      return json(503, error("unavailable", "could not write the setting: " + e.getMessage()));
+      return ApiErrors.json(503, "unavailable", "could not write the setting: " + e.getMessage());
     }
     audit.record(actor, "handler." + what, "handler/" + name, AuditLog.ACCEPTED, null);
     long deadline = clock.millis() + APPLY_WAIT_MS;
@@ -251,14 +249,7 @@ public class HandlerController {
   private static HttpResponse<String> checkName(String name) {
     return HandlerNames.isValid(name)
         ? null
-        : json(400, error("invalid-parameter", "name: not a valid handler name"));
-  }
-
-  private static Map<String, Object> error(String code, String message) {
-    Map<String, Object> e = new LinkedHashMap<>();
-    e.put("error", code);
-    e.put("message", message);
-    return e;
+        : ApiErrors.json(400, "invalid-parameter", "name: not a valid handler name");
   }
 
   private static HttpResponse<String> json(int status, Object body) {

@@ -1,14 +1,12 @@
 package io.tasklane.scheduler.internal.api;
 
 import io.micronaut.core.annotation.Internal;
-import io.tasklane.core.WireCodec;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Map;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -59,8 +57,8 @@ public final class OwnerForward {
     }
   }
 
-  /** A JSON error answer {@code {"error": message}}. */
+  /** An error answer: {@link ErrorResponse} with the code of {@code status}. */
   public static StatusQuery.Answer error(int status, String message) {
-    return new StatusQuery.Answer(status, WireCodec.encodeToString(Map.of("error", message)));
+    return ApiErrors.answer(status, ErrorResponse.code(status), message);
   }
 }

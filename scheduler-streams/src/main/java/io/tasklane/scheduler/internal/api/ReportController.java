@@ -187,8 +187,7 @@ public class ReportController {
   }
 
   private static HttpResponse<String> invalid(String message) {
-    return answer(
-        400, WireCodec.encodeToString(Map.of("error", "invalid-parameter", "message", message)));
+    return ApiErrors.json(400, "invalid-parameter", message);
   }
 
   private static HttpResponse<String> answer(int status, String json) {

@@ -174,8 +174,7 @@ public final class ScheduleCommands {
       return null;
     }
     if (a.status() != 200) {
-      throw new Refused(
-          a.status(), "unavailable", WireCodec.readTree(a.json()).path("error").asText());
+      throw new Refused(a.status(), "unavailable", ErrorResponse.messageOf(a.json()));
     }
     JsonNode n = WireCodec.readTree(a.json());
     if (mustExist && n.path("deleted").asBoolean()) {

@@ -158,7 +158,7 @@ public class ScheduleController {
   }
 
   private static HttpResponse<String> error(int status, String code, String message) {
-    return json(status, Map.of("error", code, "message", message));
+    return ApiErrors.json(status, code, message);
   }
 
   /**
@@ -207,7 +207,7 @@ public class ScheduleController {
       @Nullable @QueryValue Boolean forwarded,
       @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
     if (!ScheduleValidator.NAME.matcher(name).matches()) {
-      return json(400, Map.of("error", "not a schedule name: " + ScheduleValidator.NAME.pattern()));
+      return ApiErrors.json(400, "not a schedule name: " + ScheduleValidator.NAME.pattern());
     }
     StatusQuery.Answer a = query.find(name, Boolean.TRUE.equals(forwarded));
     return HttpResponse.<String>status(io.micronaut.http.HttpStatus.valueOf(a.status()))
@@ -232,7 +232,7 @@ public class ScheduleController {
       VALIDATOR.validate(t);
     } catch (InvalidTaskException e) {
       audit.record(actor, "trigger", "schedule/" + name, AuditLog.REFUSED, e.getMessage());
-      return json(400, Map.of("error", e.getMessage()));
+      return ApiErrors.json(400, e.getMessage());
     }
     StatusQuery.Answer found = query.find(name, false);
     if (found.status() != 200) {
@@ -248,10 +248,10 @@ public class ScheduleController {
           .get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return json(503, Map.of("error", "interrupted"));
+      return ApiErrors.json(503, "interrupted");
     } catch (Exception e) {
       audit.record(actor, "trigger", "schedule/" + name, AuditLog.FAILED, e.toString());
-      return json(503, Map.of("error", "could not write the trigger: " + e.getMessage()));
+      return ApiErrors.json(503, "could not write the trigger: " + e.getMessage());
     }
     audit.record(
         actor, "trigger", "schedule/" + name, AuditLog.ACCEPTED, "triggerId=" + t.triggerId());

@@ -107,7 +107,7 @@ public class TaskController {
     try {
       id = TaskKey.of(handler, key).taskId();
     } catch (InvalidTaskException e) {
-      return json(400, Map.of("error", e.getMessage()));
+      return ApiErrors.json(400, e.getMessage());
     }
     return get(id, routingKey, null, role);
   }
@@ -119,7 +119,7 @@ public class TaskController {
       @Nullable @QueryValue Boolean forwarded,
       @Nullable @RequestAttribute(TokenFilter.ROLE) Role role) {
     if (!TaskIds.isValid(id)) {
-      return json(400, Map.of("error", "not a task id: a canonical lower-case UUID"));
+      return ApiErrors.json(400, "not a task id: a canonical lower-case UUID");
     }
     StatusQuery.Answer a = query.find(id, routingKey, Boolean.TRUE.equals(forwarded));
     return HttpResponse.<String>status(io.micronaut.http.HttpStatus.valueOf(a.status()))
@@ -202,13 +202,13 @@ public class TaskController {
       ControlRecord command) {
     if (!TaskIds.isValid(id)) {
       audit.record(actor, action.path, "task/" + id, AuditLog.REFUSED, "not a task id");
-      return json(400, Map.of("error", "not a task id: a canonical lower-case UUID"));
+      return ApiErrors.json(400, "not a task id: a canonical lower-case UUID");
     }
     Duration wait;
     try {
       wait = ActionWait.parseWait(waitText);
     } catch (ActionWait.BadWait e) {
-      return json(400, Map.of("error", "invalid-parameter", "message", e.getMessage()));
+      return ApiErrors.json(400, e.getMessage());
     }
     String key = routingKey == null ? id : routingKey;
     String target = "task/" + id;
@@ -236,10 +236,10 @@ public class TaskController {
           .get(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return json(503, Map.of("error", "interrupted"));
+      return ApiErrors.json(503, "interrupted");
     } catch (Exception e) {
       audit.record(actor, action.path, target, AuditLog.FAILED, "routingKey=" + key + ", " + e);
-      return json(503, Map.of("error", "could not write the command: " + e.getMessage()));
+      return ApiErrors.json(503, "could not write the command: " + e.getMessage());
     }
     audit.record(actor, action.path, target, AuditLog.ACCEPTED, "routingKey=" + key);
     TaskActionResponse answer = waiter.await(action, id, routingKey, before, wait);

@@ -81,10 +81,9 @@ public final class TaskSearch {
     return error(e.status, e.code, e.getMessage());
   }
 
-  /** {@code {"error":"<code>","message":"<what>"}}. */
+  /** {@code {"error":"<code>","message":"<what>"}} ({@link ErrorResponse}). */
   static StatusQuery.Answer error(int status, String code, String message) {
-    return new StatusQuery.Answer(
-        status, WireCodec.encodeToString(Map.of("error", code, "message", message)));
+    return ApiErrors.answer(status, code, message);
   }
 
   /** One page of {@code q}: this instance's only when {@code forwarded}, else every instance's. */
