@@ -1,6 +1,5 @@
 package io.tasklane.scheduler.internal.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
@@ -21,10 +20,8 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -112,14 +109,10 @@ public class ReportController {
     }
     HostInfo me = local.self();
     String self = me == null ? "" : me.host() + ":" + me.port();
-    List<Map<String, Object>> entries = new ArrayList<>();
-    for (Map<String, Object> e : alerts.recent()) {
-      Map<String, Object> m = new LinkedHashMap<>(e);
-      m.put("instance", self);
-      entries.add(m);
-    }
+    List<AlertsResponse.Alert> alerts = new ArrayList<>();
+    this.alerts.recent().forEach(g -> alerts.add(AlertsResponse.Alert.of(g, self)));
     if (Boolean.TRUE.equals(forwarded)) {
-      return answer(200, WireCodec.encodeToString(Map.of("alerts", entries)));
+      return answer(200, WireCodec.encodeToString(new AlertsResponse(alerts, false, List.of())));
     }
     List<String> missing = List.of();
     var streams = local.streams();
@@ -127,19 +120,15 @@ public class ReportController {
       FanOut.Answers others = fanOut.others(streams, "/api/alerts?forwarded=true", "alerts");
       missing = others.missing();
       for (String body : others.bodies()) {
-        for (JsonNode e : WireCodec.readTree(body).path("alerts")) {
-          entries.add(WireCodec.mapper().convertValue(e, Map.class));
-        }
+        alerts.addAll(
+            WireCodec.treeToValue(WireCodec.readTree(body), AlertsResponse.class).alerts());
       }
     }
-    entries.sort(
-        Comparator.comparingLong((Map<String, Object> e) -> ((Number) e.get("lastAt")).longValue())
-            .reversed());
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("alerts", entries.subList(0, Math.min(n, entries.size())));
-    m.put("partial", !missing.isEmpty());
-    m.put("missing", missing);
-    return answer(200, WireCodec.encodeToString(m));
+    alerts.sort(Comparator.comparingLong(AlertsResponse.Alert::lastAt).reversed());
+    AlertsResponse r =
+        new AlertsResponse(
+            alerts.subList(0, Math.min(n, alerts.size())), !missing.isEmpty(), missing);
+    return answer(200, WireCodec.encodeToString(r));
   }
 
   private static ReportGrain grain(String bucket) {

@@ -61,18 +61,25 @@ public final class AlertGroup {
     return m;
   }
 
-  /** The entry of {@code GET /api/alerts}. */
-  synchronized Map<String, Object> view() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("rule", rule);
-    m.put("key", key);
-    m.put("firstAt", windowStart);
-    m.put("firstAtIso", Instant.ofEpochMilli(windowStart).toString());
-    m.put("lastAt", lastAt);
-    m.put("lastAtIso", Instant.ofEpochMilli(lastAt).toString());
-    m.put("count", count);
-    m.put("sent", sent);
-    m.put("summary", summary);
-    return m;
+  /**
+   * The group as it stands: its rule and key, first and latest occurrence, occurrence count,
+   * whether a post of it reached the receiver and its latest summary.
+   */
+  public record Snapshot(
+      String rule,
+      String key,
+      long firstAt,
+      long lastAt,
+      int count,
+      boolean sent,
+      String summary) {}
+
+  /** The group as it stands now ({@code GET /api/alerts} shows it). */
+  synchronized Snapshot snapshot() {
+    return new Snapshot(rule, key, windowStart, lastAt, count, sent, summary);
+  }
+
+  synchronized String summary() {
+    return summary;
   }
 }

@@ -230,14 +230,14 @@ public final class Alerts implements AlertSignals {
   }
 
   /** The most recent groups, newest first, as {@code GET /api/alerts} shows them. */
-  public List<Map<String, Object>> recent() {
+  public List<AlertGroup.Snapshot> recent() {
     List<AlertGroup> copy;
     synchronized (recent) {
       copy = new ArrayList<>(recent);
     }
-    List<Map<String, Object>> out = new ArrayList<>();
+    List<AlertGroup.Snapshot> out = new ArrayList<>();
     for (AlertGroup g : copy) {
-      out.add(g.view());
+      out.add(g.snapshot());
     }
     return out;
   }
@@ -251,7 +251,7 @@ public final class Alerts implements AlertSignals {
           g.key,
           unsent,
           windowMs,
-          g.view().get("summary"));
+          g.summary());
       sink.offer(g.payload("summary", unsent), g);
     }
   }

@@ -49,7 +49,8 @@ class ResponseSchemaTest {
           Map.entry(ScheduleActionResponse.class, "#/components/schemas/ScheduleActionResult"),
           Map.entry(TaskLogsResponse.class, "/api/tasks/{id}/logs get 200"),
           Map.entry(RelayResponse.class, "/api/relay get 200"),
-          Map.entry(ErrorResponse.class, "#/components/schemas/Error"));
+          Map.entry(ErrorResponse.class, "#/components/schemas/Error"),
+          Map.entry(AlertsResponse.class, "/api/alerts get 200"));
 
   @SuppressWarnings("unchecked")
   private static final Map<String, Object> DOC = new Yaml().load(OpenApiController.read());

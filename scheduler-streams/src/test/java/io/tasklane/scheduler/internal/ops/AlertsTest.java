@@ -65,7 +65,7 @@ class AlertsTest {
     assertThat(registry.counter("tasklane.scheduler.alerts", "rule", "dead").count())
         .isEqualTo(10_000);
     assertThat(alerts.recent()).hasSize(1);
-    assertThat(alerts.recent().get(0)).containsEntry("count", 10_000);
+    assertThat(alerts.recent().get(0).count()).isEqualTo(10_000);
   }
 
   @Test
@@ -81,7 +81,7 @@ class AlertsTest {
         .extracting(p -> p.get("kind") + "/" + p.get("count"))
         .containsExactly("first/1", "summary/1", "first/1");
     assertThat(alerts.recent()).hasSize(2);
-    assertThat(alerts.recent().get(0).get("summary").toString()).contains("task d");
+    assertThat(alerts.recent().get(0).summary()).contains("task d");
   }
 
   @Test
