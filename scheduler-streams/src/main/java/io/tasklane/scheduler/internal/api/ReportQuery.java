@@ -1,6 +1,5 @@
 package io.tasklane.scheduler.internal.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
@@ -36,6 +35,31 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
 @Singleton
 @Internal
 public final class ReportQuery {
+  /**
+   * A forwarded read's answer: the instance's buckets, encoded ({@link ReportBucket#encode}), so
+   * the asking instance merges histograms rather than percentiles.
+   */
+  record Encoded(List<Point> points) {
+    /** One bucket: its start and the encoded bucket, base64. */
+    record Point(long start, String bucket) {}
+
+    static Encoded of(Map<Long, ReportBucket> buckets) {
+      List<Point> points = new ArrayList<>();
+      buckets.forEach(
+          (start, b) ->
+              points.add(new Point(start, Base64.getEncoder().encodeToString(b.encode()))));
+      return new Encoded(points);
+    }
+
+    /** Merges these buckets into {@code buckets}. */
+    void addTo(Map<Long, ReportBucket> buckets) {
+      for (Point p : points) {
+        ReportBucket b = ReportBucket.decode(Base64.getDecoder().decode(p.bucket()));
+        buckets.merge(p.start(), b, ReportBucket::add);
+      }
+    }
+  }
+
   private final StreamsAccess local;
   private final Topics topics;
   private final FanOut fanOut;
@@ -61,9 +85,7 @@ public final class ReportQuery {
       return OwnerForward.error(503, "report stores not queryable: " + e.getMessage());
     }
     if (forwarded) {
-      List<Object> raw = new ArrayList<>();
-      buckets.forEach((start, b) -> raw.add(b.raw(start)));
-      return new StatusQuery.Answer(200, WireCodec.encodeToString(Map.of("points", raw)));
+      return new StatusQuery.Answer(200, WireCodec.encodeToString(Encoded.of(buckets)));
     }
     String path =
         "/api/reports?handler="
@@ -77,10 +99,7 @@ public final class ReportQuery {
             + "&forwarded=true";
     FanOut.Answers others = fanOut.others(streams, path, "report figures");
     for (String body : others.bodies()) {
-      for (JsonNode p : WireCodec.readTree(body).path("points")) {
-        ReportBucket b = ReportBucket.decode(Base64.getDecoder().decode(p.get("bucket").asText()));
-        buckets.merge(p.get("start").asLong(), b, ReportBucket::add);
-      }
+      WireCodec.treeToValue(WireCodec.readTree(body), Encoded.class).addTo(buckets);
     }
     List<ReportResponse.Point> points = new ArrayList<>();
     buckets.forEach((start, b) -> points.add(ReportResponse.Point.of(start, b)));

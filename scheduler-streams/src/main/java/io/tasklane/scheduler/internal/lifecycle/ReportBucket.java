@@ -1,10 +1,6 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import java.nio.ByteBuffer;
-import java.time.Instant;
-import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 
@@ -78,20 +74,6 @@ public final class ReportBucket {
     return r;
   }
 
-  /** The point of {@code GET /api/reports} starting at {@code start}. */
-  public Map<String, Object> point(long start) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("start", start);
-    m.put("startIso", Instant.ofEpochMilli(start).toString());
-    m.put("succeeded", succeeded);
-    m.put("failed", failed);
-    m.put("dead", dead);
-    m.put("cancelled", cancelled);
-    m.put("runTimeMs", percentiles(runTime));
-    m.put("latenessMs", percentiles(lateness));
-    return m;
-  }
-
   /** Run time p50, p99 and max in ms, or null when nothing ran. */
   public long[] runTimeMs() {
     return figures(runTime);
@@ -106,19 +88,6 @@ public final class ReportBucket {
     return h.getTotalCount() == 0
         ? null
         : new long[] {h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue()};
-  }
-
-  /** The point as another instance sends it: {@code start} and the encoded bucket (base64). */
-  public Map<String, Object> raw(long start) {
-    return Map.of("start", start, "bucket", Base64.getEncoder().encodeToString(encode()));
-  }
-
-  private static Map<String, Object> percentiles(Histogram h) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("p50", h.getTotalCount() == 0 ? null : h.getValueAtPercentile(50));
-    m.put("p99", h.getTotalCount() == 0 ? null : h.getValueAtPercentile(99));
-    m.put("max", h.getTotalCount() == 0 ? null : h.getMaxValue());
-    return m;
   }
 
   private static ByteBuffer compressed(Histogram h) {
