@@ -25,7 +25,6 @@ import io.tasklane.scheduler.SchedulerConfig.Role;
 import io.tasklane.scheduler.internal.ops.AuditLog;
 import io.tasklane.scheduler.internal.ops.RecordSender;
 import io.tasklane.scheduler.internal.schedules.SchedulePreview;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -188,12 +187,9 @@ public class ScheduleController {
               "count", "'" + abbreviate(count) + "' is not a number from 1 to 50");
         }
       }
-      return json(200, preview.preview(cron, every, zone, n).json());
+      return json(200, SchedulePreviewResponse.of(preview.preview(cron, every, zone, n)));
     } catch (InvalidTaskException e) {
-      return json(
-          400,
-          Map.of(
-              "valid", false, "error", "invalid", "field", e.field(), "message", e.getMessage()));
+      return json(400, SchedulePreviewResponse.Invalid.of(e));
     }
   }
 
@@ -255,9 +251,7 @@ public class ScheduleController {
     }
     audit.record(
         actor, "trigger", "schedule/" + name, AuditLog.ACCEPTED, "triggerId=" + t.triggerId());
-    return json(
-        202,
-        Map.of("name", name, "triggerId", t.triggerId(), "fireId", t.fireId(), "accepted", true));
+    return json(202, ScheduleTriggerResponse.of(name, t));
   }
 
   private static long now() {

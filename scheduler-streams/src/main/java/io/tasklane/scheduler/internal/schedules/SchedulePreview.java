@@ -8,9 +8,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The next fires a schedule trigger ({@code cron} or {@code every}, in {@code zone}) would have
@@ -29,32 +27,14 @@ public final class SchedulePreview {
   private static final ScheduleValidator VALIDATOR = new ScheduleValidator(TaskLimits.DEFAULT);
 
   /** One coming fire: the instant and the local date-time it has in the schedule's zone. */
-  record Fire(long at, String atIso, String local) {}
+  public record Fire(long at, String atIso, String local) {}
 
   /**
    * The preview's answer: the trigger as read, its next fires (fewer when the trigger ends) and the
    * warnings of {@link FireHorizon} (when its fires end early).
    */
   public record Result(
-      String cron, String every, String zone, List<Fire> nextFires, List<String> warnings) {
-    /** The API's JSON object: {@code valid: true}, the fields of the record, warnings if any. */
-    public Map<String, Object> json() {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("valid", true);
-      if (cron != null) {
-        m.put("cron", cron);
-      }
-      if (every != null) {
-        m.put("every", every);
-      }
-      m.put("zone", zone);
-      m.put("nextFires", nextFires);
-      if (!warnings.isEmpty()) {
-        m.put("warnings", warnings);
-      }
-      return m;
-    }
-  }
+      String cron, String every, String zone, List<Fire> nextFires, List<String> warnings) {}
 
   private final Clock clock;
 

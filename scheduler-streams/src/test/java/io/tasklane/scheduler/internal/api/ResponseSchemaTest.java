@@ -50,7 +50,10 @@ class ResponseSchemaTest {
           Map.entry(TaskLogsResponse.class, "/api/tasks/{id}/logs get 200"),
           Map.entry(RelayResponse.class, "/api/relay get 200"),
           Map.entry(ErrorResponse.class, "#/components/schemas/Error"),
-          Map.entry(AlertsResponse.class, "/api/alerts get 200"));
+          Map.entry(AlertsResponse.class, "/api/alerts get 200"),
+          Map.entry(SchedulePreviewResponse.class, "/api/schedules/preview get 200"),
+          Map.entry(SchedulePreviewResponse.Invalid.class, "/api/schedules/preview get 400"),
+          Map.entry(ScheduleTriggerResponse.class, "/api/schedules/{name}/trigger post 202"));
 
   @SuppressWarnings("unchecked")
   private static final Map<String, Object> DOC = new Yaml().load(OpenApiController.read());
