@@ -1,6 +1,5 @@
 package io.tasklane.scheduler.internal.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.lifecycle.ReportBucket;
@@ -9,7 +8,6 @@ import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -73,47 +71,52 @@ public final class HandlerStats {
     FanOut.Answers others =
         fanOut.others(streams, "/api/handlers?at=" + now + "&forwarded=true", "handler figures");
     for (String body : others.bodies()) {
-      decode(WireCodec.readTree(body)).forEach((h, f) -> merged.merge(h, f, (a, b) -> a.add(b)));
+      WireCodec.treeToValue(WireCodec.readTree(body), Encoded.class)
+          .figures()
+          .forEach((h, f) -> merged.merge(h, f, (a, b) -> a.add(b)));
     }
     return new All(merged, since(now), others.missing());
   }
 
   /** This instance's figures as a forwarded read answers them. */
   public String forwarded(long now) {
-    Map<String, Object> out = new TreeMap<>();
-    local(fanOut.streams(), now)
-        .forEach(
-            (h, f) -> {
-              Map<String, Object> m = new LinkedHashMap<>();
-              Map<String, Long> c = new LinkedHashMap<>();
-              f.counts.forEach((s, n) -> c.put(s.name(), n));
-              m.put("counts", c);
-              m.put("backlog", f.backlog);
-              m.put("recent", Base64.getEncoder().encodeToString(f.recent.encode()));
-              out.put(h, m);
-            });
-    return WireCodec.encodeToString(Map.of("handlers", out));
+    return WireCodec.encodeToString(Encoded.of(local(fanOut.streams(), now)));
   }
 
-  static Map<String, Figures> decode(JsonNode body) {
-    Map<String, Figures> out = new TreeMap<>();
-    body.path("handlers")
-        .fields()
-        .forEachRemaining(
-            e -> {
-              Figures f = new Figures();
-              e.getValue()
-                  .path("counts")
-                  .fields()
-                  .forEachRemaining(
-                      c -> f.counts.put(TaskState.valueOf(c.getKey()), c.getValue().asLong()));
-              f.backlog = e.getValue().path("backlog").asLong();
-              f.recent =
-                  ReportBucket.decode(
-                      Base64.getDecoder().decode(e.getValue().path("recent").asText()));
-              out.put(e.getKey(), f);
-            });
-    return out;
+  /**
+   * A forwarded read's answer: per handler its counts by state, its backlog and its recent bucket
+   * encoded ({@link ReportBucket#encode}, base64), so the asking instance merges histograms rather
+   * than percentiles.
+   */
+  record Encoded(Map<String, Part> handlers) {
+    /** One handler's figures. */
+    record Part(Map<TaskState, Long> counts, long backlog, String recent) {}
+
+    static Encoded of(Map<String, Figures> figures) {
+      Map<String, Part> out = new TreeMap<>();
+      figures.forEach(
+          (h, f) ->
+              out.put(
+                  h,
+                  new Part(
+                      f.counts, f.backlog, Base64.getEncoder().encodeToString(f.recent.encode()))));
+      return new Encoded(out);
+    }
+
+    Map<String, Figures> figures() {
+      Map<String, Figures> out = new TreeMap<>();
+      handlers.forEach(
+          (h, p) -> {
+            Figures f = new Figures();
+            if (p.counts() != null) {
+              f.counts.putAll(p.counts());
+            }
+            f.backlog = p.backlog();
+            f.recent = ReportBucket.decode(Base64.getDecoder().decode(p.recent()));
+            out.put(h, f);
+          });
+      return out;
+    }
   }
 
   private Map<String, Figures> local(KafkaStreams streams, long now) {

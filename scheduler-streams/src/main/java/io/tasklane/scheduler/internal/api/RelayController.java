@@ -1,6 +1,5 @@
 package io.tasklane.scheduler.internal.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
@@ -15,9 +14,7 @@ import io.tasklane.scheduler.internal.ops.Alerts;
 import io.tasklane.scheduler.internal.ops.RelayWatch;
 import io.tasklane.scheduler.internal.ops.StreamsAccess;
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,6 +32,21 @@ import java.util.Optional;
 public class RelayController {
   static final long IDLE_AFTER_MS = 60_000;
 
+  /**
+   * A forwarded read's answer: this instance's figures, the lags encoded ({@link
+   * RelayWatch.Figures#encodedLags}), so the asking instance merges histograms.
+   */
+  record Encoded(long lastAdmittedAt, long lastLagMs, long sinceMs, String lags) {
+    static Encoded of(RelayWatch.Figures f) {
+      return new Encoded(f.lastAdmittedAt(), f.lastLagMs(), f.sinceMs(), f.encodedLags());
+    }
+
+    RelayWatch.Figures figures() {
+      return new RelayWatch.Figures(
+          lastAdmittedAt, lastLagMs, sinceMs, RelayWatch.Figures.decodeLags(lags));
+    }
+  }
+
   private final Alerts alerts;
   private final StreamsAccess local;
   private final FanOut fanOut;
@@ -51,12 +63,7 @@ public class RelayController {
   HttpResponse<String> relay(@Nullable @QueryValue Boolean forwarded) {
     RelayWatch.Figures mine = alerts.relay().figures();
     if (Boolean.TRUE.equals(forwarded)) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("lastAdmittedAt", mine.lastAdmittedAt());
-      m.put("lastLagMs", mine.lastLagMs());
-      m.put("sinceMs", mine.sinceMs());
-      m.put("lags", mine.encodedLags());
-      return ok(m);
+      return ok(Encoded.of(mine));
     }
     RelayWatch.Figures all = mine;
     List<String> missing = List.of();
@@ -65,14 +72,7 @@ public class RelayController {
       FanOut.Answers others = fanOut.others(streams, "/api/relay?forwarded=true", "relay figures");
       missing = others.missing();
       for (String body : others.bodies()) {
-        JsonNode n = WireCodec.readTree(body);
-        all =
-            all.add(
-                new RelayWatch.Figures(
-                    n.path("lastAdmittedAt").asLong(-1),
-                    n.path("lastLagMs").asLong(-1),
-                    n.path("sinceMs").asLong(),
-                    RelayWatch.Figures.decodeLags(n.path("lags").asText())));
+        all = all.add(WireCodec.treeToValue(WireCodec.readTree(body), Encoded.class).figures());
       }
     }
     return ok(RelayResponse.of(all, missing, clock.millis()));
