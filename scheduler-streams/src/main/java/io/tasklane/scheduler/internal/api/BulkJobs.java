@@ -108,7 +108,7 @@ public final class BulkJobs {
         oldest.remove();
       }
     }
-    return new StatusQuery.Answer(202, WireCodec.encodeToString(Map.of("job", job.id)));
+    return new StatusQuery.Answer(202, WireCodec.encodeToString(new JobStartedResponse(job.id)));
   }
 
   /** The job's progress, or null when this instance has no such job. */

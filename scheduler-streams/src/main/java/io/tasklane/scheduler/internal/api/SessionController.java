@@ -21,7 +21,6 @@ import io.tasklane.scheduler.SchedulerConfig.Role;
 import io.tasklane.scheduler.internal.ops.AuditLog;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * {@code /api/session}: browser sign-in for the web console. {@code POST} with {@code
@@ -127,7 +126,7 @@ public class SessionController {
             .path("/")
             .secure(tls(request))
             .maxAge(0);
-    return HttpResponse.ok(WireCodec.encodeToString(Map.of("signedOut", had)))
+    return HttpResponse.ok(WireCodec.encodeToString(new SignOutResponse(had)))
         .contentType(MediaType.APPLICATION_JSON_TYPE)
         .cookie(gone);
   }

@@ -53,7 +53,9 @@ class ResponseSchemaTest {
           Map.entry(AlertsResponse.class, "/api/alerts get 200"),
           Map.entry(SchedulePreviewResponse.class, "/api/schedules/preview get 200"),
           Map.entry(SchedulePreviewResponse.Invalid.class, "/api/schedules/preview get 400"),
-          Map.entry(ScheduleTriggerResponse.class, "/api/schedules/{name}/trigger post 202"));
+          Map.entry(ScheduleTriggerResponse.class, "/api/schedules/{name}/trigger post 202"),
+          Map.entry(SignOutResponse.class, "/api/session delete 200"),
+          Map.entry(JobStartedResponse.class, "/api/tasks/bulk/retry-dead post 202"));
 
   @SuppressWarnings("unchecked")
   private static final Map<String, Object> DOC = new Yaml().load(OpenApiController.read());
