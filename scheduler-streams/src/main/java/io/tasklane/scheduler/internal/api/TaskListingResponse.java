@@ -64,6 +64,12 @@ public record TaskListingResponse(
       String dueAtIso,
       int attempt,
       String errorType) {
+    /** The row as the listing merges it (another instance's page read back). */
+    TaskRow row() {
+      return new TaskRow(
+          id, handler, key, state, routingKey, createdAt, updatedAt, dueAt, attempt, errorType);
+    }
+
     static Row of(TaskRow r) {
       return new Row(
           r.id(),

@@ -1,15 +1,14 @@
 package io.tasklane.scheduler.internal.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.TaskState;
 import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
 
 /**
  * One task of a listing ({@code GET /api/tasks}, answered as {@link TaskListingResponse.Row}): its
  * id, handler, idempotency key, state, routing key, times (epoch millis), attempt and last error
- * type; read back from another instance's page with {@link #fromJson}. Rows a bulk job enumerates
- * ({@link TaskQuery#idsOnly}) come from the index entry alone: no key, due time, attempt or error
- * type. Immutable.
+ * type; read back from another instance's page with {@link TaskListingResponse.Row#row}. Rows a
+ * bulk job enumerates ({@link TaskQuery#idsOnly}) come from the index entry alone: no key, due
+ * time, attempt or error type. Immutable.
  */
 public record TaskRow(
     String id,
@@ -60,19 +59,5 @@ public record TaskRow(
 
   SearchPosition position(TaskQuery.Sort sort) {
     return new SearchPosition(sort.of(this), id);
-  }
-
-  static TaskRow fromJson(JsonNode n) {
-    return new TaskRow(
-        n.path("id").asText(),
-        n.path("handler").asText(),
-        n.path("key").isTextual() ? n.path("key").asText() : null,
-        TaskState.valueOf(n.path("state").asText()),
-        n.path("routingKey").asText(),
-        n.path("createdAt").asLong(),
-        n.path("updatedAt").asLong(),
-        n.path("dueAt").asLong(),
-        n.path("attempt").asInt(),
-        n.path("errorType").isTextual() ? n.path("errorType").asText() : null);
   }
 }

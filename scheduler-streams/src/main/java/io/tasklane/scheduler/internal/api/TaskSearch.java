@@ -1,6 +1,5 @@
 package io.tasklane.scheduler.internal.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.micronaut.core.annotation.Internal;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.TaskState;
@@ -129,15 +128,15 @@ public final class TaskSearch {
   }
 
   private static LocalTaskSearch.Page page(String json, TaskQuery.Sort sort) {
-    JsonNode n = WireCodec.readTree(json);
-    List<TaskRow> rows = new ArrayList<>();
-    n.path("tasks").forEach(t -> rows.add(TaskRow.fromJson(t)));
-    JsonNode next = n.path("nextCursor");
+    TaskListingResponse n =
+        WireCodec.treeToValue(WireCodec.readTree(json), TaskListingResponse.class);
     return new LocalTaskSearch.Page(
-        rows,
-        n.path("partial").asBoolean(),
-        n.path("scanned").asLong(),
-        next.isTextual() ? SearchPosition.decode(next.asText(), sort) : null);
+        n.tasks() == null
+            ? List.of()
+            : n.tasks().stream().map(TaskListingResponse.Row::row).toList(),
+        n.partial(),
+        n.scanned(),
+        n.nextCursor() == null ? null : SearchPosition.decode(n.nextCursor(), sort));
   }
 
   /** The local partitions with their stores and the index groups {@code filter} selects. */

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
-import io.tasklane.scheduler.internal.Driver;
-import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
 import io.tasklane.scheduler.internal.lifecycle.TimerKind;
-import io.tasklane.scheduler.internal.lifecycle.Waiter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -24,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class TaskActionResponseTest {
   private static final String ID = "0b6c8f5e-3c1f-4d3e-9a55-1f0e6a4f2b11";
-  private static final long T = 1_800_000_000_000L;
+  private static final long T = TaskFixtures.T;
 
   @Test
   void everyAppliedAndIgnoredAnswerReadsAsBefore() {
@@ -60,59 +57,11 @@ class TaskActionResponseTest {
   private static List<JsonNode> statuses() {
     List<JsonNode> out = new ArrayList<>();
     out.add(null);
-    out.add(
-        WireCodec.readTree(
-            TaskView.json(
-                new TaskRecord(
-                    null,
-                    null,
-                    0,
-                    0,
-                    0,
-                    0,
-                    0,
-                    T,
-                    TimerKind.PURGE,
-                    null,
-                    null,
-                    null,
-                    null,
-                    List.of(new Waiter("w-1", "w-1")),
-                    null,
-                    T,
-                    0,
-                    0,
-                    null,
-                    0,
-                    null))));
+    out.add(WireCodec.readTree(TaskView.json(TaskFixtures.placeholder())));
     for (TaskState s : TaskState.values()) {
       out.add(WireCodec.readTree("{\"state\":\"" + s.name() + "\",\"updatedAt\":" + T + "}"));
     }
-    out.add(
-        WireCodec.readTree(
-            TaskView.json(
-                new TaskRecord(
-                    Driver.task(T),
-                    TaskState.PENDING,
-                    0,
-                    0,
-                    0,
-                    T,
-                    0,
-                    T,
-                    TimerKind.QUEUED,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    T,
-                    0,
-                    0,
-                    null,
-                    0,
-                    null))));
+    out.add(WireCodec.readTree(TaskView.json(TaskFixtures.pending(T, T, TimerKind.QUEUED, T))));
     return out;
   }
 

@@ -3,14 +3,11 @@ package io.tasklane.scheduler.internal.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.ApiSettings;
 import io.tasklane.scheduler.SchedulerConfig.Role;
-import io.tasklane.scheduler.internal.Driver;
 import io.tasklane.scheduler.internal.lifecycle.TaskRecord;
-import io.tasklane.scheduler.internal.lifecycle.TimerKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * reads the typed rows back as the rows they were.
  */
 class TaskListingResponseTest {
-  private static final long T = 1_800_000_000_000L;
+  private static final long T = TaskFixtures.T;
 
   @Test
   void manyPagesReadAsBefore() {
@@ -62,52 +59,8 @@ class TaskListingResponseTest {
 
   @Test
   void aMergedPageOfRecordAndIndexRowsReadsAsBefore() {
-    TaskRecord failed =
-        new TaskRecord(
-            Driver.task(T + 5_000).toBuilder().key("order-42").orderingKey("customer-7").build(),
-            TaskState.DEAD,
-            3,
-            3,
-            0,
-            T + 5_000,
-            0,
-            T + 60_000,
-            TimerKind.PURGE,
-            new ErrorInfo("Timeout", "too slow", null),
-            "max attempts",
-            null,
-            null,
-            null,
-            null,
-            T + 9_000,
-            T + 9_000,
-            0,
-            null,
-            0,
-            null);
-    TaskRecord fresh =
-        new TaskRecord(
-            Driver.task(T),
-            TaskState.PENDING,
-            0,
-            0,
-            0,
-            0,
-            0,
-            -1,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            T + 1,
-            0,
-            0,
-            null,
-            0,
-            null);
+    TaskRecord failed = TaskFixtures.dead();
+    TaskRecord fresh = TaskFixtures.pending(0, -1, null, T + 1);
     List<TaskRow> local =
         List.of(
             TaskRow.of(failed.task().id(), failed),
@@ -149,7 +102,8 @@ class TaskListingResponseTest {
     JsonNode page = WireCodec.readTree(WireCodec.encodeToString(TaskListingResponse.of(r, null)));
 
     List<TaskRow> back = new ArrayList<>();
-    page.path("tasks").forEach(t -> back.add(TaskRow.fromJson(t)));
+    page.path("tasks")
+        .forEach(t -> back.add(WireCodec.treeToValue(t, TaskListingResponse.Row.class).row()));
 
     assertThat(back).isEqualTo(rows);
   }

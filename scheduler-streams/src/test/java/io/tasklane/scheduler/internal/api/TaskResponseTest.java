@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * nonce, which it never shows.
  */
 class TaskResponseTest {
-  private static final long T = 1_800_000_000_000L;
+  private static final long T = TaskFixtures.T;
 
   @Test
   void aFullRecordReadsAsBeforeWithoutItsNonce() {
@@ -73,7 +73,7 @@ class TaskResponseTest {
     JsonNode typed = WireCodec.readTree(TaskView.json(r));
 
     assertThat(typed).isEqualTo(before(r));
-    assertThat(fieldNames(typed)).isEqualTo(fieldNames(before(r)));
+    assertThat(TaskFixtures.fieldNames(typed)).isEqualTo(TaskFixtures.fieldNames(before(r)));
     assertThat(typed.toString()).doesNotContain("a-secret-nonce").doesNotContain("nonce");
     assertThat(typed.path("dueAtIso").asText())
         .isEqualTo(Instant.ofEpochMilli(T + 60_000).toString());
@@ -83,64 +83,16 @@ class TaskResponseTest {
   }
 
   @Test
-  void aPlaceholderAndAFreshTaskReadAsBefore() {
-    TaskRecord placeholder =
-        new TaskRecord(
-            null,
-            null,
-            0,
-            0,
-            0,
-            0,
-            0,
-            T,
-            TimerKind.PURGE,
-            null,
-            null,
-            null,
-            null,
-            List.of(new Waiter("w-1", "w-1")),
-            null,
-            T,
-            0,
-            0,
-            null,
-            0,
-            null);
-    TaskRecord fresh =
-        new TaskRecord(
-            Driver.task(T),
-            TaskState.PENDING,
-            0,
-            0,
-            0,
-            T,
-            0,
-            -1,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            T,
-            0,
-            0,
-            null,
-            0,
-            null);
-    for (TaskRecord r : List.of(placeholder, fresh)) {
+  void aPlaceholderAFreshAndADeadTaskReadAsBefore() {
+    for (TaskRecord r :
+        List.of(
+            TaskFixtures.placeholder(),
+            TaskFixtures.pending(T, -1, null, T),
+            TaskFixtures.dead())) {
       JsonNode typed = WireCodec.readTree(TaskView.json(r));
       assertThat(typed).isEqualTo(before(r));
-      assertThat(fieldNames(typed)).isEqualTo(fieldNames(before(r)));
+      assertThat(TaskFixtures.fieldNames(typed)).isEqualTo(TaskFixtures.fieldNames(before(r)));
     }
-  }
-
-  private static List<String> fieldNames(JsonNode n) {
-    List<String> out = new ArrayList<>();
-    n.fieldNames().forEachRemaining(out::add);
-    return out;
   }
 
   // ---- the answer as the API built it from the store record, for reference ----
