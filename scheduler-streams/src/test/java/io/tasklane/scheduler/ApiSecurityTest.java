@@ -294,7 +294,9 @@ class ApiSecurityTest {
         send("POST", "/api/session", "{\"token\":\"" + Tokens.random() + "\"}", json);
     assertThat(wrong.statusCode()).isEqualTo(401);
     assertThat(wrong.headers().firstValue("Set-Cookie")).isEmpty();
-    assertThat(send("POST", "/api/session", "{}", json).statusCode()).isEqualTo(400);
+    HttpResponse<String> noToken = send("POST", "/api/session", "{}", json);
+    assertThat(noToken.statusCode()).isEqualTo(400);
+    assertThat(WireCodec.readTree(noToken.body()).path("error").asText()).isEqualTo("bad-request");
 
     HttpResponse<String> in =
         send("POST", "/api/session", "{\"token\":\"" + OPERATOR + "\"}", json);
@@ -398,7 +400,9 @@ class ApiSecurityTest {
     assertThat(root.statusCode()).isEqualTo(303);
     assertThat(root.headers().firstValue("Location")).hasValue("/console/");
 
-    assertThat(StackSupport.get(port, "/console/nope.js", null).statusCode()).isEqualTo(404);
+    HttpResponse<String> nope = StackSupport.get(port, "/console/nope.js", null);
+    assertThat(nope.statusCode()).isEqualTo(404);
+    assertThat(WireCodec.readTree(nope.body()).path("error").asText()).isEqualTo("not-found");
     assertThat(StackSupport.get(port, "/console/openapi.yml", null).statusCode()).isEqualTo(404);
     for (String sneaky :
         List.of(

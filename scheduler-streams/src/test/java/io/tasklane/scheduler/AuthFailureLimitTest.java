@@ -132,7 +132,7 @@ class AuthFailureLimitTest {
     Answer limited = call("127.0.0.2", "GET", "/api/handlers", bad, null);
     assertThat(limited.status()).as("bearer calls share the address's limit").isEqualTo(429);
     assertThat(Long.parseLong(limited.headers().get("retry-after"))).isBetween(1L, 60L);
-    assertThat(limited.body()).contains("too_many_failures").doesNotContain(bad);
+    assertThat(limited.body()).contains("too-many-failures").doesNotContain(bad);
     Answer limitedSignIn = signIn("127.0.0.2", OPERATOR);
     assertThat(limitedSignIn.status()).as("even a good token, until it may retry").isEqualTo(429);
     assertThat(limitedSignIn.headers()).containsKey("retry-after");

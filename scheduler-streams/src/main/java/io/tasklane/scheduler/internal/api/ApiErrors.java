@@ -27,9 +27,9 @@ final class ApiErrors {
     return json(status, ErrorResponse.code(status), message);
   }
 
-  /** 400 {@code bad_request} with {@code message} naming the field and its limit. */
+  /** 400 {@code bad-request} with {@code message} naming the field and its limit. */
   static <T> MutableHttpResponse<T> badRequest(String message) {
-    return json(400, "bad_request", message);
+    return json(400, "bad-request", message);
   }
 
   /** The error as the answer of a read ({@link StatusQuery.Answer}). */

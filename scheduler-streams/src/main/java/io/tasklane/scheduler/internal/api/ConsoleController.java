@@ -61,11 +61,11 @@ public class ConsoleController {
       return asset("index.html");
     }
     if (!SAFE.matcher(path).matches() || path.contains("..")) {
-      return ApiErrors.json(HttpStatus.NOT_FOUND.getCode(), "not_found", "no console asset");
+      return ApiErrors.json(HttpStatus.NOT_FOUND.getCode(), "not-found", "no console asset");
     }
     Optional<ConsoleFiles.File> file = files.find(path);
     if (file.isEmpty()) {
-      return ApiErrors.json(HttpStatus.NOT_FOUND.getCode(), "not_found", "no console asset");
+      return ApiErrors.json(HttpStatus.NOT_FOUND.getCode(), "not-found", "no console asset");
     }
     return HttpResponse.ok(file.get().bytes())
         .header("Content-Type", file.get().type())

@@ -8,8 +8,10 @@ import io.tasklane.core.WireCodec;
  * {"error":"<code>","message":"<what, naming the field and its limit>"}}. Built through {@link
  * ApiErrors}.
  *
- * @param error the code: {@code invalid-parameter}, {@code bad-request}, {@code not-found}, {@code
- *     unavailable}, {@code unauthorized}, {@code forbidden}, ...
+ * @param error the code, kebab-case, one of those {@code openapi.yml} lists: {@code
+ *     invalid-parameter}, {@code bad-request}, {@code invalid}, {@code invalid-json}, {@code
+ *     unauthorized}, {@code forbidden}, {@code csrf}, {@code not-found}, {@code busy}, {@code
+ *     too-many-jobs}, {@code too-many-failures}, {@code too-many-sessions}, {@code unavailable}
  * @param message what went wrong, naming the field and its limit where there is one
  */
 public record ErrorResponse(String error, String message) {

@@ -88,7 +88,7 @@ public class SessionController {
       created = sessions.create(match);
     } catch (Sessions.Full e) {
       audit.record(match.name(), "session-sign-in", "session", AuditLog.REFUSED, e.getMessage());
-      return ApiErrors.json(503, "too_many_sessions", e.getMessage());
+      return ApiErrors.json(503, "too-many-sessions", e.getMessage());
     }
     audit.record(match.name(), "session-sign-in", "session", AuditLog.ACCEPTED, null);
     Sessions.Session s = created.session();

@@ -264,7 +264,7 @@ public final class TokenFilter implements HttpServerFilter {
     MutableHttpResponse<T> r =
         ApiErrors.json(
             429,
-            "too_many_failures",
+            "too-many-failures",
             "too many failed authentications from "
                 + client
                 + "; retry in "
