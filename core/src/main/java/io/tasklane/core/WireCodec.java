@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
+import io.tasklane.core.internal.HotWire;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -27,9 +28,20 @@ public final class WireCodec {
 
   private WireCodec() {}
 
-  /** Encodes a record (or any JSON-mappable value) as UTF-8 JSON. */
+  /**
+   * Encodes a record (or any JSON-mappable value) as UTF-8 JSON. A task, a dispatch and a result —
+   * the records every task passes through — are written with the streaming API ({@link HotWire}),
+   * in the same JSON.
+   */
   public static byte[] encode(Object value) {
     try {
+      if (value instanceof Dispatch d) {
+        return HotWire.write(MAPPER, d);
+      } else if (value instanceof TaskResult r) {
+        return HotWire.write(MAPPER, r);
+      } else if (value instanceof TaskEnvelope t) {
+        return HotWire.write(MAPPER, t);
+      }
       return MAPPER.writeValueAsBytes(value);
     } catch (JsonProcessingException e) {
       throw new WireFormatException("cannot encode " + value.getClass().getName(), e);
@@ -43,6 +55,18 @@ public final class WireCodec {
 
   /** Decodes one record of {@code type}, checking its version. */
   public static <T extends Versioned> T decode(byte[] json, Class<T> type) {
+    if (type == TaskTopicRecord.class) {
+      return type.cast(decodeTaskRecord(json));
+    } else if (type == Dispatch.class) {
+      return type.cast(decodeDispatch(json));
+    } else if (type == TaskResult.class) {
+      return type.cast(decodeResult(json));
+    }
+    return bind(json, type);
+  }
+
+  /** Decodes one record of {@code type} with the data binding, checking its version. */
+  private static <T extends Versioned> T bind(byte[] json, Class<T> type) {
     if (json == null) {
       throw new WireFormatException("record value is null; expected a " + type.getSimpleName());
     }
@@ -61,20 +85,43 @@ public final class WireCodec {
     return value;
   }
 
+  /**
+   * Decodes a record of {@code tasklane.tasks}. A new task in the shape Tasklane writes it is read
+   * with the streaming API ({@link HotWire}); anything else with the data binding, which decides.
+   */
   public static TaskTopicRecord decodeTaskRecord(byte[] json) {
-    return decode(json, TaskTopicRecord.class);
+    TaskEnvelope task = json == null ? null : HotWire.readTask(MAPPER, json);
+    if (task != null) {
+      Wire.checkVersion(task.v());
+      return task;
+    }
+    return bind(json, TaskTopicRecord.class);
   }
 
   public static ControlRecord decodeControl(byte[] json) {
     return decode(json, ControlRecord.class);
   }
 
+  /** Decodes a dispatch; streaming when in the shape Tasklane writes it (see {@link HotWire}). */
   public static Dispatch decodeDispatch(byte[] json) {
-    return decode(json, Dispatch.class);
+    Dispatch d = json == null ? null : HotWire.readDispatch(MAPPER, json);
+    if (d != null) {
+      Wire.checkVersion(d.v());
+      return d;
+    }
+    return bind(json, Dispatch.class);
   }
 
+  /**
+   * Decodes a task result; streaming when in the shape Tasklane writes it (see {@link HotWire}).
+   */
   public static TaskResult decodeResult(byte[] json) {
-    return decode(json, TaskResult.class);
+    TaskResult r = json == null ? null : HotWire.readResult(MAPPER, json);
+    if (r != null) {
+      Wire.checkVersion(r.v());
+      return r;
+    }
+    return bind(json, TaskResult.class);
   }
 
   public static TaskInterrupt decodeInterrupt(byte[] json) {

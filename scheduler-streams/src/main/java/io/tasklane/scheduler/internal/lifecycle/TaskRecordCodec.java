@@ -19,18 +19,22 @@ import java.util.Map;
 /**
  * The stored form of a {@link TaskRecord}: a format byte ({@link #FORMAT}), then every component in
  * declaration order — integers as variable-length (zig-zag) numbers, strings as a length and UTF-8
- * bytes ({@link CompactBytes}), the handler's payload, the retry policy, the envelope's source and
- * its options (format 2 on; null when empty) as JSON. Under half
- * of the record's JSON and read and written without a JSON parser for everything but the payload.
- * A value whose first byte is {@code '{'} is a record of the earlier JSON form (0.1.0) and is still
- * read, and so is format {@link #FORMAT_1} (no options). A new component of {@link TaskRecord} or
+ * bytes ({@link CompactBytes}), the retry policy as its kind and numbers, the envelope's source as
+ * its table and row; the handler's payload and the envelope's options (null when empty) as JSON.
+ * Under half of the record's JSON and read and written without a JSON parser for everything but the
+ * payload and the options. A value whose first byte is {@code '{'} is a record of the earlier JSON
+ * form (0.1.0) and is still read, and so are format {@link #FORMAT_2} (the retry policy and the
+ * source as JSON) and {@link #FORMAT_1} (that, and no options). A new component of {@link TaskRecord} or
  * {@link TaskEnvelope} needs a new format byte (and the earlier ones still read): {@code
  * TaskRecordCodecTest} fails until then; a new task option does not (the options are JSON).
  * Stateless.
  */
 final class TaskRecordCodec {
   /** The format byte of this layout. */
-  static final byte FORMAT = 2;
+  static final byte FORMAT = 3;
+
+  /** The format with the retry policy and the source as JSON: the same layout otherwise. */
+  static final byte FORMAT_2 = 2;
 
   /** The format before the envelope's options: the same layout without them. */
   static final byte FORMAT_1 = 1;
@@ -90,7 +94,7 @@ final class TaskRecordCodec {
         throw new WireFormatException("corrupt task record in store: " + e.getMessage(), e);
       }
     }
-    if (bytes.length == 0 || (bytes[0] != FORMAT && bytes[0] != FORMAT_1)) {
+    if (bytes.length == 0 || bytes[0] < FORMAT_1 || bytes[0] > FORMAT) {
       throw new WireFormatException(
           "task record in store of unknown format "
               + (bytes.length == 0 ? "(empty)" : Byte.toString(bytes[0]))
@@ -165,7 +169,7 @@ final class TaskRecordCodec {
     o.num(t.dueAt());
     o.num(t.maxAttempts());
     o.num(t.timeoutMs());
-    o.json(t.backoff());
+    backoff(o, t.backoff());
     o.strings(t.dependsOn());
     o.num(t.headers().size());
     t.headers()
@@ -175,7 +179,11 @@ final class TaskRecordCodec {
               o.str(v);
             });
     o.num(t.createdAt());
-    o.json(t.source());
+    o.bool(t.source() != null);
+    if (t.source() != null) {
+      o.str(t.source().table());
+      o.num(t.source().rowId());
+    }
     o.bool(t.shard() != null);
     if (t.shard() != null) {
       o.num(t.shard().index());
@@ -194,7 +202,7 @@ final class TaskRecordCodec {
     long dueAt = in.num();
     int maxAttempts = in.integer();
     long timeoutMs = in.num();
-    RetryPolicy backoff = in.json(RetryPolicy.class);
+    RetryPolicy backoff = format >= FORMAT ? backoff(in) : in.json(RetryPolicy.class);
     List<String> dependsOn = in.strings();
     int n = in.count();
     Map<String, String> headers = new LinkedHashMap<>();
@@ -202,7 +210,8 @@ final class TaskRecordCodec {
       headers.put(in.str(), in.str());
     }
     long createdAt = in.num();
-    Source source = in.json(Source.class);
+    Source source =
+        format < FORMAT ? in.json(Source.class) : in.bool() ? new Source(in.str(), in.num()) : null;
     Shard shard = in.bool() ? new Shard(in.integer(), in.integer()) : null;
     TaskOptions options = format == FORMAT_1 ? null : in.json(TaskOptions.class);
     return new TaskEnvelope(
@@ -222,6 +231,41 @@ final class TaskRecordCodec {
         source,
         shard,
         options);
+  }
+
+  /** A retry policy: its kind (0 Sidekiq, 1 exponential, 2 fixed), then its numbers. */
+  private static void backoff(CompactBytes.Writer o, RetryPolicy policy) {
+    if (policy instanceof RetryPolicy.Sidekiq s) {
+      o.num(0);
+      o.num(s.maxDelayMs());
+    } else if (policy instanceof RetryPolicy.Exponential e) {
+      o.num(1);
+      o.num(e.baseMs());
+      o.num(e.maxDelayMs());
+    } else if (policy instanceof RetryPolicy.Fixed f) {
+      o.num(2);
+      o.num(f.delaysMs().size());
+      f.delaysMs().forEach(o::num);
+    } else {
+      throw new IllegalArgumentException("unknown retry policy " + policy);
+    }
+  }
+
+  private static RetryPolicy backoff(CompactBytes.Reader in) {
+    long kind = in.num();
+    if (kind == 0) {
+      return new RetryPolicy.Sidekiq(in.num());
+    } else if (kind == 1) {
+      return new RetryPolicy.Exponential(in.num(), in.num());
+    } else if (kind == 2) {
+      int n = in.count();
+      List<Long> delays = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        delays.add(in.num());
+      }
+      return new RetryPolicy.Fixed(delays);
+    }
+    throw new IllegalStateException("retry policy of unknown kind " + kind);
   }
 
   private static void error(CompactBytes.Writer o, ErrorInfo e) {

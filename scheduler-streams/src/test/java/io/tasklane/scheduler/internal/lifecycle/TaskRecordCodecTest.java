@@ -12,8 +12,12 @@ import io.tasklane.core.TaskOptions;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -134,21 +138,61 @@ class TaskRecordCodecTest {
           .hasMessageContaining("corrupt task record");
     }
     byte[] newer = bytes.clone();
-    newer[0] = 3;
+    newer[0] = TaskRecordCodec.FORMAT + 1;
     assertThatThrownBy(() -> TaskRecordCodec.decode(newer))
         .isInstanceOf(WireFormatException.class)
-        .hasMessageContaining("unknown format 3");
+        .hasMessageContaining("unknown format " + (TaskRecordCodec.FORMAT + 1));
     assertThatThrownBy(() -> TaskRecordCodec.decode(new byte[0]))
         .isInstanceOf(WireFormatException.class);
   }
 
-  @Test
-  void aRecordOfFormatOneIsReadWithoutOptions() {
-    TaskEnvelope plain = envelope().toBuilder().options(null).build();
+  /**
+   * {@link #full()} and the same record without options as format 2 wrote them (the retry policy
+   * and the source as JSON), one hex line each.
+   */
+  static List<byte[]> formatTwo() throws IOException {
+    try (InputStream in =
+        TaskRecordCodecTest.class.getResourceAsStream("/task-record-format-2.hex")) {
+      return new String(in.readAllBytes(), StandardCharsets.US_ASCII)
+          .lines()
+          .map(HexFormat.of()::parseHex)
+          .toList();
+    }
+  }
+
+  static TaskRecord withoutOptions() {
     TaskRecord.Edit e = full().edit();
-    e.task = plain;
-    TaskRecord r = e.build();
-    byte[] two = TaskRecordCodec.encode(r);
+    e.task = envelope().toBuilder().options(null).build();
+    return e.build();
+  }
+
+  @Test
+  void aRecordOfFormatTwoIsRead() throws IOException {
+    List<byte[]> two = formatTwo();
+    assertThat(two.get(0)[0]).isEqualTo(TaskRecordCodec.FORMAT_2);
+    assertThat(TaskRecordCodec.decode(two.get(0))).isEqualTo(full());
+    assertThat(TaskRecordCodec.decode(two.get(1))).isEqualTo(withoutOptions());
+    assertThat(TaskRecordCodec.encode(full()).length).isLessThan(two.get(0).length);
+  }
+
+  @Test
+  void everyRetryPolicyAndAMissingSourceSurviveTheRoundTrip() {
+    for (RetryPolicy policy :
+        List.of(
+            RetryPolicy.sidekiq(),
+            RetryPolicy.fixed(Duration.ofSeconds(1), Duration.ofMinutes(2)),
+            RetryPolicy.exponential(Duration.ofMillis(5), Duration.ofHours(1)))) {
+      TaskRecord.Edit e = full().edit();
+      e.task = envelope().toBuilder().backoff(policy).source(null).build();
+      TaskRecord r = e.build();
+      assertThat(TaskRecordCodec.decode(TaskRecordCodec.encode(r))).isEqualTo(r);
+    }
+  }
+
+  @Test
+  void aRecordOfFormatOneIsReadWithoutOptions() throws IOException {
+    TaskRecord r = withoutOptions();
+    byte[] two = formatTwo().get(1);
     // Format 1 is format 2 without the envelope's last value, the options (one 0 byte for null).
     TaskRecord.Edit noTask = r.edit();
     noTask.task = null;
