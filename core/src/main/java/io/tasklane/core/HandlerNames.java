@@ -9,8 +9,19 @@ public final class HandlerNames {
 
   private HandlerNames() {}
 
+  /** Whether {@code handler} matches {@link #PATTERN} (checked without a regex: it runs per task). */
   public static boolean isValid(String handler) {
-    return handler != null && PATTERN.matcher(handler).matches();
+    if (handler == null || handler.isEmpty() || handler.length() > 100) {
+      return false;
+    }
+    for (int i = 0; i < handler.length(); i++) {
+      char c = handler.charAt(i);
+      boolean alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      if (!alnum && (i == 0 || (c != '.' && c != '_' && c != '-'))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Returns {@code handler} or throws an {@link InvalidTaskException} naming the rule. */
