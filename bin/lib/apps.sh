@@ -6,7 +6,7 @@
 ensure_built() {
   local tool="$1"
   shift
-  if is_stale "$@" -- core outbox-lib cdc-relay scheduler-streams worker-runtime testkit harness; then
+  if is_stale "$@" -- core outbox-lib cdc-relay scheduler-streams worker-core worker-runtime testkit harness; then
     echo "$tool: building (./mvnw install -DskipTests)"
     mvn_build -B -q install -DskipTests -Dspotless.check.skip=true
     # the build leaves an unchanged classpath file as it was: mark this build's time on it

@@ -31,6 +31,7 @@ class BomTest {
         new String[] {
           "tasklane-core",
           "tasklane-outbox",
+          "tasklane-worker-core",
           "tasklane-worker-runtime",
           "tasklane-cdc-relay",
           "tasklane-scheduler-streams",

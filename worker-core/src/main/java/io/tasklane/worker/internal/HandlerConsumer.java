@@ -1,0 +1,314 @@
+package io.tasklane.worker.internal;
+
+import io.tasklane.worker.HandlerConfig;
+import io.tasklane.worker.spi.WorkerMetrics;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer thread of one handler: polls its topic, hands records to the handler's own pool,
+ * pauses every partition while {@code max-in-flight} records are in the pool (queued or running) or
+ * {@link #MAX_AWAITING_ACK} results are not yet acknowledged by the broker (a small buffer of at
+ * most one poll holds the overflow), and commits per partition up to the lowest unacknowledged
+ * offset. Stopping drains in-flight work until the grace deadline, commits, closes.
+ */
+final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeats.Source {
+  private static final Logger LOG = LoggerFactory.getLogger(HandlerConsumer.class);
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  /**
+   * Results handed to the producer and not yet acknowledged. A finished handler frees its pool slot
+   * at once: waiting for {@code acks=all} inside the {@code max-in-flight} window capped a handler
+   * at {@code max-in-flight / ack latency} tasks per second.
+   */
+  static final int MAX_AWAITING_ACK = 1_000;
+
+  private static final long LAG_EVERY_MS = 5_000;
+
+  private final HandlerDefinition handler;
+  private final HandlerConfig config;
+  private final WorkerServices services;
+  private final Consumer<byte[], byte[]> consumer;
+  private final String topic;
+  private final ThreadPoolExecutor pool;
+  private final WorkerMetrics.HandlerMetrics metrics;
+  private final Commits commits;
+  private final ArrayDeque<ConsumerRecord<byte[], byte[]>> buffer = new ArrayDeque<>();
+  private final AtomicBoolean waiting = new AtomicBoolean();
+
+  /** Handed to the pool, handler not yet returned. */
+  private final AtomicInteger inPool = new AtomicInteger();
+
+  private volatile boolean running = true;
+  private volatile boolean abandoned;
+  private volatile long stopDeadline = Long.MAX_VALUE;
+  private volatile long lag;
+  private long lagAt;
+
+  HandlerConsumer(
+      HandlerDefinition handler,
+      HandlerConfig config,
+      WorkerServices services,
+      Consumer<byte[], byte[]> consumer,
+      WorkerMetrics metrics) {
+    this.handler = handler;
+    this.config = config;
+    this.services = services;
+    this.consumer = consumer;
+    this.topic = services.config().topics().handler(handler.name());
+    this.commits = new Commits(handler.name(), consumer);
+    AtomicInteger n = new AtomicInteger();
+    this.pool =
+        new ThreadPoolExecutor(
+            config.concurrency(),
+            config.concurrency(),
+            0,
+            TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(config.maxInFlight()),
+            r -> {
+              Thread t = new Thread(r, "tasklane-" + handler.name() + "-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    this.metrics = metrics.forHandler(handler.name(), this);
+  }
+
+  @Override
+  public void run() {
+    consumer.subscribe(List.of(topic), new Rebalance());
+    while (running) {
+      try {
+        step();
+      } catch (WakeupException e) {
+        // a completion or stop() woke the poll
+      } catch (Throwable t) {
+        LOG.error("consumer loop of {} failed; continuing: {}", handler.name(), t.toString(), t);
+        pauseAfterError();
+      }
+    }
+    shutdown();
+  }
+
+  private void step() {
+    commits.drain();
+    commits.commitIfDue();
+    submitBuffered();
+    waiting.set(true); // before the check: a slot freed after it wakes the poll
+    boolean full = !buffer.isEmpty() || !hasRoom();
+    if (full) {
+      consumer.pause(consumer.assignment());
+    } else if (!consumer.paused().isEmpty()) {
+      consumer.resume(consumer.paused());
+    }
+    waiting.set(full);
+    Duration timeout = full && commits.hasCompletions() ? Duration.ZERO : POLL;
+    try {
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(timeout)) {
+        buffer.add(r);
+      }
+    } finally {
+      waiting.set(false);
+    }
+    submitBuffered();
+    updateLag();
+  }
+
+  private void submitBuffered() {
+    while (!buffer.isEmpty() && hasRoom()) {
+      ConsumerRecord<byte[], byte[]> r = buffer.poll();
+      TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+      commits.started(tp, r.offset());
+      inPool.incrementAndGet();
+      TaskExecution exec =
+          new TaskExecution(
+              r,
+              handler,
+              config,
+              services,
+              metrics,
+              () -> completed(tp, r.offset()),
+              this::released,
+              () -> abandoned,
+              pool);
+      try {
+        pool.execute(exec);
+      } catch (RejectedExecutionException e) {
+        exec.rejected();
+        released();
+      }
+    }
+  }
+
+  private boolean hasRoom() {
+    return inPool.get() < config.maxInFlight()
+        && commits.unacked() < Math.max(MAX_AWAITING_ACK, config.maxInFlight());
+  }
+
+  /** Pool thread: the handler returned (its result may still be on its way to the broker). */
+  private void released() {
+    inPool.decrementAndGet();
+    if (waiting.getAndSet(false)) {
+      consumer.wakeup();
+    }
+  }
+
+  /** Any thread (usually the producer's): the record's result or dead letter was acknowledged. */
+  private void completed(TopicPartition tp, long offset) {
+    commits.completed(tp, offset);
+    if (waiting.getAndSet(false)) {
+      consumer.wakeup();
+    }
+  }
+
+  private void updateLag() {
+    long now = System.currentTimeMillis();
+    if (now - lagAt < LAG_EVERY_MS) {
+      return;
+    }
+    lagAt = now;
+    long sum = 0;
+    for (TopicPartition tp : consumer.assignment()) {
+      sum += consumer.currentLag(tp).orElse(0);
+    }
+    lag = sum;
+  }
+
+  private void shutdown() {
+    try {
+      buffer.clear();
+      consumer.pause(consumer.assignment());
+      try {
+        consumer.poll(Duration.ZERO); // consumes a pending wake-up
+      } catch (WakeupException e) {
+        // expected
+      }
+      commits.awaitIdle(tp -> true, stopDeadline);
+      commits.commit(true, tp -> true);
+    } catch (Throwable t) {
+      LOG.warn("shutting down the consumer of {}: {}", handler.name(), t.toString());
+    } finally {
+      int left = commits.pending();
+      if (left > 0) {
+        LOG.warn(
+            "{}: {} task(s) unfinished at the end of the grace period; redelivered later",
+            handler.name(),
+            left);
+      }
+      abandoned = true;
+      pool.shutdownNow();
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /** Any thread: stop fetching; in-flight work may finish until {@code deadline} (epoch ms). */
+  void stop(long deadline) {
+    stopDeadline = deadline;
+    running = false;
+    consumer.wakeup();
+  }
+
+  private void pauseAfterError() {
+    try {
+      Thread.sleep(500);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running = false;
+    }
+  }
+
+  @Override
+  public int inFlight() {
+    return commits.unacked();
+  }
+
+  @Override
+  public int busyThreads() {
+    return pool.getActiveCount();
+  }
+
+  @Override
+  public int concurrency() {
+    return pool.getMaximumPoolSize();
+  }
+
+  /**
+   * Settings thread: the pool takes {@code threads} (null: the configured concurrency) now, without
+   * a restart; running handlers are not disturbed (a smaller pool lets its extra threads end as
+   * they finish). {@code max-in-flight} stays as configured, so it caps the pool's useful size.
+   */
+  void resize(Integer threads) {
+    int n = threads == null ? config.concurrency() : threads;
+    synchronized (pool) {
+      if (n >= pool.getMaximumPoolSize()) {
+        pool.setMaximumPoolSize(n);
+        pool.setCorePoolSize(n);
+      } else {
+        pool.setCorePoolSize(n);
+        pool.setMaximumPoolSize(n);
+      }
+    }
+    LOG.info("{}: concurrency {} (max in flight {})", handler.name(), n, config.maxInFlight());
+  }
+
+  @Override
+  public String name() {
+    return handler.name();
+  }
+
+  @Override
+  public int inPool() {
+    return inPool.get();
+  }
+
+  @Override
+  public long lag() {
+    return lag;
+  }
+
+  private final class Rebalance implements ConsumerRebalanceListener {
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+      waiting.set(false);
+      buffer.removeIf(r -> partitions.contains(new TopicPartition(r.topic(), r.partition())));
+      try {
+        long deadline =
+            Math.min(
+                stopDeadline,
+                System.currentTimeMillis() + services.config().shutdownGrace().toMillis());
+        commits.awaitIdle(partitions::contains, deadline);
+        commits.commit(true, partitions::contains);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (RuntimeException e) {
+        LOG.warn("commit on revocation of {} failed: {}", partitions, e.toString());
+      }
+      commits.remove(partitions);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+      buffer.removeIf(r -> partitions.contains(new TopicPartition(r.topic(), r.partition())));
+      commits.remove(partitions);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+      LOG.info("{} assigned {}", handler.name(), partitions);
+    }
+  }
+}
