@@ -183,7 +183,7 @@ public final class BenchMain implements Callable<Integer> {
         .scenarios(s)
         .quick(quick)
         .tasks(or(tasks, quick ? 10_000 : 200_000))
-        .warmupTasks(or(warmup, quick ? 5_000 : 100_000))
+        .warmupTasks(or(warmup, quick ? 5_000 : 300_000))
         .latency(or(rate, 1000), or(seconds, quick ? 10 : 60))
         .pending(or(pending, quick ? 20_000L : 1_000_000L))
         .delay(or(due, quick ? 1000 : 10_000), or(window, quick ? 10 : 60))

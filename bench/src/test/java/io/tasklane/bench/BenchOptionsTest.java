@@ -33,7 +33,7 @@ class BenchOptionsTest {
     new CommandLine(main).parseArgs();
     assertThat(main.options().scenarios()).isEqualTo(BenchOptions.ALL);
     assertThat(main.options().tasks()).isEqualTo(200_000);
-    assertThat(main.options().warmupTasks()).isEqualTo(100_000);
+    assertThat(main.options().warmupTasks()).isEqualTo(300_000);
   }
 
   @Test

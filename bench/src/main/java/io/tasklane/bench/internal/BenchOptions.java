@@ -159,7 +159,7 @@ public record BenchOptions(
     private List<String> scenarios = ALL;
     private boolean quick;
     private int tasks = 200_000;
-    private int warmupTasks = 100_000;
+    private int warmupTasks = 300_000;
     private int latencyRate = 1000;
     private int latencySeconds = 60;
     private long pending = 1_000_000L;
