@@ -33,6 +33,7 @@ class BomTest {
           "tasklane-outbox",
           "tasklane-worker-core",
           "tasklane-worker-runtime",
+          "tasklane-spring-boot-starter",
           "tasklane-cdc-relay",
           "tasklane-scheduler-streams",
           "tasklane-testkit",

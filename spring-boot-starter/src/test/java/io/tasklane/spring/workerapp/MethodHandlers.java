@@ -1,0 +1,20 @@
+package io.tasklane.spring.workerapp;
+
+import io.tasklane.worker.TaskContext;
+import io.tasklane.worker.TaskHandler;
+import org.springframework.stereotype.Service;
+
+/** A method handler on a Spring bean. */
+@Service
+public class MethodHandlers {
+  private final Greeter greeter;
+
+  public MethodHandlers(Greeter greeter) {
+    this.greeter = greeter;
+  }
+
+  @TaskHandler("wave")
+  public void wave(String name, TaskContext ctx) {
+    greeter.greet(ctx.taskId(), "wave " + name);
+  }
+}
