@@ -17,4 +17,12 @@ public class MethodHandlers {
   public void wave(String name, TaskContext ctx) {
     greeter.greet(ctx.taskId(), "wave " + name);
   }
+
+  /** Runs long enough for the application to be closed while it runs. */
+  @TaskHandler("slow")
+  public void slow(String name, TaskContext ctx) throws InterruptedException {
+    greeter.slowStarted.release();
+    Thread.sleep(1_500);
+    greeter.greet(ctx.taskId(), "slow " + name);
+  }
 }
