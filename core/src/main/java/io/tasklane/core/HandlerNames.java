@@ -9,7 +9,9 @@ public final class HandlerNames {
 
   private HandlerNames() {}
 
-  /** Whether {@code handler} matches {@link #PATTERN} (checked without a regex: it runs per task). */
+  /**
+   * Whether {@code handler} matches {@link #PATTERN} (checked without a regex: it runs per task).
+   */
   public static boolean isValid(String handler) {
     if (handler == null || handler.isEmpty() || handler.length() > 100) {
       return false;
