@@ -53,13 +53,9 @@ final class EnvelopeJson {
     Source source = null;
     Shard shard = null;
     TaskOptions options = null;
-    long seen = 0;
-    for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
-      String name = p.currentName();
-      t = p.nextToken();
-      long bit = Fields.bit(name);
-      expect((seen & bit) == 0);
-      seen |= bit;
+    Fields.Seen seen = new Fields.Seen();
+    for (String name = Fields.next(p, seen); name != null; name = Fields.next(p, seen)) {
+      JsonToken t = p.currentToken();
       switch (name) {
         case "type" -> type = Fields.string(p, t);
         case "v" -> v = Fields.integer(p, t);
@@ -157,13 +153,9 @@ final class EnvelopeJson {
     Long maxDelayMs = null;
     Long baseMs = null;
     List<Long> delaysMs = null;
-    long seen = 0;
-    for (JsonToken f = p.nextToken(); f != JsonToken.END_OBJECT; f = p.nextToken()) {
-      String name = p.currentName();
-      JsonToken value = p.nextToken();
-      long bit = Fields.bit(name);
-      expect((seen & bit) == 0);
-      seen |= bit;
+    Fields.Seen seen = new Fields.Seen();
+    for (String name = Fields.next(p, seen); name != null; name = Fields.next(p, seen)) {
+      JsonToken value = p.currentToken();
       switch (name) {
         case "kind" -> kind = Fields.string(p, value);
         case "maxDelayMs" -> maxDelayMs = Fields.number(p, value);
@@ -205,13 +197,9 @@ final class EnvelopeJson {
     expect(t == JsonToken.START_OBJECT);
     String table = null;
     long rowId = 0;
-    long seen = 0;
-    for (JsonToken f = p.nextToken(); f != JsonToken.END_OBJECT; f = p.nextToken()) {
-      String name = p.currentName();
-      JsonToken value = p.nextToken();
-      long bit = Fields.bit(name);
-      expect((seen & bit) == 0);
-      seen |= bit;
+    Fields.Seen seen = new Fields.Seen();
+    for (String name = Fields.next(p, seen); name != null; name = Fields.next(p, seen)) {
+      JsonToken value = p.currentToken();
       switch (name) {
         case "table" -> table = Fields.string(p, value);
         case "rowId" -> rowId = Fields.number(p, value);
@@ -225,13 +213,9 @@ final class EnvelopeJson {
     expect(t == JsonToken.START_OBJECT);
     int index = 0;
     int total = 0;
-    long seen = 0;
-    for (JsonToken f = p.nextToken(); f != JsonToken.END_OBJECT; f = p.nextToken()) {
-      String name = p.currentName();
-      JsonToken value = p.nextToken();
-      long bit = Fields.bit(name);
-      expect((seen & bit) == 0);
-      seen |= bit;
+    Fields.Seen seen = new Fields.Seen();
+    for (String name = Fields.next(p, seen); name != null; name = Fields.next(p, seen)) {
+      JsonToken value = p.currentToken();
       switch (name) {
         case "index" -> index = Fields.integer(p, value);
         case "total" -> total = Fields.integer(p, value);

@@ -66,8 +66,30 @@ final class Fields {
 
   private Fields() {}
 
-  /** The bit of a known field name (to catch a field given twice); 0 for any other name. */
-  static long bit(String name) {
+  /** The known fields one object has given so far (to catch a field given twice). */
+  static final class Seen {
+    private long bits;
+  }
+
+  /**
+   * Moves to the next field of the object being read and on to its value (then the current token):
+   * returns the field's name, or null at the end of the object. {@link Unusual} when a known field
+   * comes a second time.
+   */
+  static String next(JsonParser p, Seen seen) throws IOException {
+    if (p.nextToken() == JsonToken.END_OBJECT) {
+      return null;
+    }
+    String name = p.currentName();
+    p.nextToken();
+    long bit = bit(name);
+    EnvelopeJson.expect((seen.bits & bit) == 0);
+    seen.bits |= bit;
+    return name;
+  }
+
+  /** The bit of a known field name; 0 for any other name. */
+  private static long bit(String name) {
     Long bit = BITS.get(name);
     return bit == null ? 0 : bit;
   }
