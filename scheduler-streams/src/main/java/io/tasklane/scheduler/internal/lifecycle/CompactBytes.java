@@ -14,32 +14,32 @@ import java.util.List;
  * their UTF-8 bytes, lists as a count and their elements. Stateless; a {@link Writer} or {@link
  * Reader} is used by one thread.
  */
-final class CompactBytes {
+public final class CompactBytes {
   private CompactBytes() {}
 
   /** Writes values front to back into a growing buffer. */
-  static final class Writer {
+  public static final class Writer {
     private final Buffer b;
 
-    Writer(int size) {
+    public Writer(int size) {
       b = new Buffer(size);
     }
 
     /** One byte as it is. */
-    void raw(int v) {
+    public void raw(int v) {
       b.write(v);
     }
 
-    byte[] toByteArray() {
+    public byte[] toByteArray() {
       return b.toByteArray();
     }
 
-    void bool(boolean v) {
+    public void bool(boolean v) {
       b.write(v ? 1 : 0);
     }
 
     /** A zig-zag variable-length number: small magnitudes, positive or negative, take few bytes. */
-    void num(long v) {
+    public void num(long v) {
       long z = (v << 1) ^ (v >> 63);
       while ((z & ~0x7FL) != 0) {
         b.write((int) ((z & 0x7F) | 0x80));
@@ -49,7 +49,7 @@ final class CompactBytes {
     }
 
     /** Length + 1 (0: null), then the UTF-8 bytes. */
-    void str(String s) {
+    public void str(String s) {
       if (s == null) {
         num(0);
         return;
@@ -59,13 +59,23 @@ final class CompactBytes {
       b.write(u, 0, u.length);
     }
 
-    void strings(List<String> list) {
+    public void strings(List<String> list) {
       num(list.size());
       list.forEach(this::str);
     }
 
+    /** Bytes as they are, as {@link #str}: length + 1 (0: null), then the bytes. */
+    public void blob(byte[] bytes) {
+      if (bytes == null) {
+        num(0);
+        return;
+      }
+      num(bytes.length + 1L);
+      b.write(bytes, 0, bytes.length);
+    }
+
     /** A value as JSON through the wire codec's mapper, as {@link #str}; null as null. */
-    void json(Object value) {
+    public void json(Object value) {
       if (value == null) {
         num(0);
         return;
@@ -110,20 +120,20 @@ final class CompactBytes {
   /**
    * Reads values front to back; throws {@link IllegalStateException} on one that runs past the end.
    */
-  static final class Reader {
+  public static final class Reader {
     private final byte[] b;
     private int pos;
 
-    Reader(byte[] b, int from) {
+    public Reader(byte[] b, int from) {
       this.b = b;
       this.pos = from;
     }
 
-    boolean bool() {
+    public boolean bool() {
       return next() != 0;
     }
 
-    long num() {
+    public long num() {
       long z = 0;
       int shift = 0;
       while (true) {
@@ -139,12 +149,12 @@ final class CompactBytes {
       }
     }
 
-    int integer() {
+    public int integer() {
       return Math.toIntExact(num());
     }
 
     /** A count of elements: never negative, never more than the bytes left. */
-    int count() {
+    public int count() {
       long n = num();
       if (n < 0 || n > b.length - pos) {
         throw new IllegalStateException("count " + n + " at byte " + pos);
@@ -152,7 +162,7 @@ final class CompactBytes {
       return (int) n;
     }
 
-    String str() {
+    public String str() {
       int len = length();
       if (len < 0) {
         return null;
@@ -162,7 +172,7 @@ final class CompactBytes {
       return s;
     }
 
-    List<String> strings() {
+    public List<String> strings() {
       int n = count();
       List<String> out = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
@@ -171,7 +181,7 @@ final class CompactBytes {
       return out;
     }
 
-    JsonNode tree() throws IOException {
+    public JsonNode tree() throws IOException {
       int len = length();
       if (len < 0) {
         return null;
@@ -181,7 +191,7 @@ final class CompactBytes {
       return n;
     }
 
-    <T> T json(Class<T> type) throws IOException {
+    public <T> T json(Class<T> type) throws IOException {
       int len = length();
       if (len < 0) {
         return null;
@@ -189,6 +199,16 @@ final class CompactBytes {
       T v = WireCodec.mapper().readValue(b, pos, len, type);
       pos += len;
       return v;
+    }
+
+    /** One byte as {@link Writer#raw} wrote it (0–255). */
+    public int raw() {
+      return next() & 0xFF;
+    }
+
+    /** Whether every byte has been read. */
+    public boolean atEnd() {
+      return pos == b.length;
     }
 
     /** A length of {@link Writer#str}: -1 for null. */

@@ -1,7 +1,6 @@
 package io.tasklane.scheduler.internal.schedules;
 
 import io.tasklane.core.ScheduleDefinition;
-import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -60,7 +59,7 @@ public final class FireLog {
       if (kept == null) {
         kept = new ArrayList<>(s.fires().subList(0, i));
       }
-      store.put(FireLogCodec.key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
+      store.put(FireLogCodec.key(name, f.fireAt(), f.fireId()), FireLogCodec.encode(f));
       logged++;
     }
     if (kept == null) {
@@ -151,7 +150,7 @@ public final class FireLog {
    * retried DEAD one's).
    */
   void rewrite(String name, FireRecord f) {
-    store.put(FireLogCodec.key(name, f.fireAt(), f.fireId()), WireCodec.encode(f));
+    store.put(FireLogCodec.key(name, f.fireAt(), f.fireId()), FireLogCodec.encode(f));
   }
 
   /** Deletes every logged fire of the schedule (a deleted schedule is purged). */

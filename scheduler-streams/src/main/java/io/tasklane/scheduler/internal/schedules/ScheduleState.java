@@ -2,11 +2,8 @@ package io.tasklane.scheduler.internal.schedules;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.tasklane.core.ScheduleDefinition;
-import io.tasklane.core.WireCodec;
-import io.tasklane.core.WireFormatException;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
 import io.tasklane.scheduler.internal.lifecycle.TimerKind;
-import java.io.IOException;
 import java.util.List;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -99,25 +96,19 @@ public record ScheduleState(
             previous.logged);
   }
 
-  /** JSON through the wire codec's mapper. */
-  public static final class JsonSerde implements Serde<ScheduleState> {
+  /**
+   * The stored form ({@link ScheduleStateCodec}): binary, the definition as JSON; a state of the
+   * earlier JSON form is still read. Stateless (its cache of encoded definitions is per thread).
+   */
+  public static final class StoreSerde implements Serde<ScheduleState> {
     @Override
     public Serializer<ScheduleState> serializer() {
-      return (topic, value) -> value == null ? null : WireCodec.encode(value);
+      return (topic, value) -> value == null ? null : ScheduleStateCodec.encode(value);
     }
 
     @Override
     public Deserializer<ScheduleState> deserializer() {
-      return (topic, bytes) -> {
-        if (bytes == null) {
-          return null;
-        }
-        try {
-          return WireCodec.mapper().readValue(bytes, ScheduleState.class);
-        } catch (IOException e) {
-          throw new WireFormatException("corrupt schedule in store: " + e.getMessage(), e);
-        }
-      };
+      return (topic, bytes) -> bytes == null ? null : ScheduleStateCodec.decode(bytes);
     }
   }
 }

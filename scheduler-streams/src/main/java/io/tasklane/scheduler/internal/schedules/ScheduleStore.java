@@ -215,7 +215,7 @@ public final class ScheduleStore {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(Stores.SCHEDULES),
             Serdes.String(),
-            new ScheduleState.JsonSerde())
+            new ScheduleState.StoreSerde())
         .withCachingDisabled();
   }
 

@@ -134,7 +134,7 @@ class ScheduleHistoryTest {
         new String(WireCodec.encode(older), StandardCharsets.UTF_8).replace(",\"logged\":0", "");
     assertThat(json).doesNotContain("logged");
     ScheduleState loaded =
-        new ScheduleState.JsonSerde()
+        new ScheduleState.StoreSerde()
             .deserializer()
             .deserialize("t", json.getBytes(StandardCharsets.UTF_8));
     KeyValueStore<String, ScheduleState> store = d.driver.getKeyValueStore(Stores.SCHEDULES);
