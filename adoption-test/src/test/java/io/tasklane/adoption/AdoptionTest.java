@@ -309,7 +309,7 @@ class AdoptionTest {
   }
 
   /** Unpacks a distribution zip into {@code dir}; returns its top directory. */
-  private static Path unzip(Path zip, Path dir) throws IOException {
+  static Path unzip(Path zip, Path dir) throws IOException {
     assertThat(zip).as("the distribution (built by the module's package phase)").exists();
     Path top = null;
     try (InputStream in = Files.newInputStream(zip);
@@ -331,7 +331,7 @@ class AdoptionTest {
     return top;
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
+  static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> all = Files.walk(from)) {
       for (Path p : all.filter(p -> !from.relativize(p).startsWith("target")).toList()) {
         Path target = to.resolve(from.relativize(p).toString());
@@ -344,7 +344,7 @@ class AdoptionTest {
     }
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  static void deleteTree(Path dir) throws IOException {
     try (Stream<Path> all = Files.walk(dir)) {
       for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
@@ -352,13 +352,13 @@ class AdoptionTest {
     }
   }
 
-  private static String randomToken() {
+  static String randomToken() {
     byte[] bytes = new byte[32];
     new SecureRandom().nextBytes(bytes);
     return Base64.getEncoder().encodeToString(bytes);
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
