@@ -205,7 +205,8 @@ public final class StackMain {
 
   /**
    * The settings of the relay, the scheduler and a service's worker for this stack, in the forms
-   * docs/getting-started.md uses: property files, application.yml keys and environment variables.
+   * docs/getting-started.md and docs/getting-started-spring.md use: property files, application.yml
+   * keys and environment variables (Micronaut's and Spring Boot's names).
    */
   static String appConfig(String jdbcUrl, String user, String password, String bootstrap) {
     String jdbcHostPort = jdbcUrl.replaceFirst("^jdbc:[a-z]+://([^/]+)/.*$", "$1");
@@ -215,7 +216,9 @@ public final class StackMain {
     return String.join(
         "\n",
         "",
-        "Tasklane apps on this stack (database '" + database + "', see docs/getting-started.md):",
+        "Tasklane apps on this stack (database '"
+            + database
+            + "', see docs/getting-started.md and docs/getting-started-spring.md):",
         "  relay.properties:",
         "    tasklane.relay.jdbc-url=" + jdbcUrl,
         "    tasklane.relay.username=" + user,
@@ -248,6 +251,9 @@ public final class StackMain {
         "export DATASOURCES_DEFAULT_URL=" + jdbcUrl,
         "export DATASOURCES_DEFAULT_USERNAME=" + user,
         "export DATASOURCES_DEFAULT_PASSWORD=" + password,
+        "export SPRING_DATASOURCE_URL=" + jdbcUrl,
+        "export SPRING_DATASOURCE_USERNAME=" + user,
+        "export SPRING_DATASOURCE_PASSWORD=" + password,
         "export TASKLANE_WORKER_BOOTSTRAP_SERVERS=" + bootstrap,
         "");
   }

@@ -55,6 +55,8 @@ class StackMainTest {
         .contains("tasklane.worker.bootstrap-servers: 127.0.0.1:41235\n")
         .contains("mariadb -h 127.0.0.1 -P 41234 -u tasklane -ppw tasklane < schema.sql\n")
         .contains("export TASKLANE_RELAY_JDBC_URL=jdbc:mariadb://127.0.0.1:41234/tasklane\n")
-        .contains("export DATASOURCES_DEFAULT_PASSWORD=pw\n");
+        .contains("export DATASOURCES_DEFAULT_PASSWORD=pw\n")
+        .contains("export SPRING_DATASOURCE_URL=jdbc:mariadb://127.0.0.1:41234/tasklane\n")
+        .contains("export SPRING_DATASOURCE_PASSWORD=pw\n");
   }
 }
