@@ -2,6 +2,8 @@ package io.tasklane.scheduler;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tasklane.core.Outcome;
+import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
@@ -34,9 +36,51 @@ final class UpgradeFixture {
   static final int PARTITIONS = 4;
   static final int BULK = 200;
 
-  /** The stores of the release's changelogs, by the name in their topic. */
+  /**
+   * The fixture of schedules and their fires stored in the JSON form ({@link
+   * ScheduleUpgradeFixtureCapture}): 0.1.0 had no schedules, so its fixture has none; this one was
+   * captured from the last scheduler that wrote schedule states and logged fires as JSON.
+   */
+  static final String SCHEDULES = "schedules-json";
+
+  /** The stores of each fixture's changelogs, by the name in their topic. */
   static final Map<String, List<String>> STORES =
-      Map.of("0.1.0", List.of("tasklane-tasks", "tasklane-due-index", "tasklane-state-counts"));
+      Map.of(
+          "0.1.0",
+          List.of("tasklane-tasks", "tasklane-due-index", "tasklane-state-counts"),
+          SCHEDULES,
+          List.of(
+              "tasklane-tasks",
+              "tasklane-due-index",
+              "tasklane-state-counts",
+              "tasklane-task-index",
+              "tasklane-task-logs",
+              "tasklane-schedules",
+              "tasklane-schedule-fires"));
+
+  /** The handler of the fixture schedules' fires. */
+  static final String SCHED = "up.sched";
+
+  /** ALLOW, every 2 s: fires answered SUCCEEDED but the third, which ends DEAD. */
+  static final String EVERY = "up.every";
+
+  /** SKIP_IF_RUNNING, every 2 s: its first fire never answered (watched), later ones skipped. */
+  static final String SKIP = "up.skip";
+
+  /** Every 10 s, paused (version 2, enabled false) after its first fire was answered. */
+  static final String PAUSED = "up.paused";
+
+  /** Defined (version 1) and deleted (an unschedule of version 1). */
+  static final String DELETED = "up.deleted";
+
+  /** A cron on 29 February only: its next fire is years away. */
+  static final String FAR_CRON = "up.leap";
+
+  /** The cron of {@link #FAR_CRON}. */
+  static final String LEAP = "0 0 29 2 *";
+
+  /** How many SUCCEEDED fires {@link #EVERY} has at least when the old scheduler stops. */
+  static final int SUCCEEDED_FIRES = 3;
 
   private UpgradeFixture() {}
 
@@ -56,6 +100,51 @@ final class UpgradeFixture {
       m.put(bulk(i), TaskState.PENDING);
     }
     return m;
+  }
+
+  /** The schedules the capture defines, version 1 each. */
+  static List<ScheduleDefinition> schedules() {
+    return List.of(
+        schedule(EVERY).every("2s").build(),
+        schedule(SKIP).every("2s").overlap(ScheduleDefinition.Overlap.SKIP_IF_RUNNING).build(),
+        schedule(PAUSED).every("10s").build(),
+        schedule(DELETED).cron("0 3 * * *").build(),
+        schedule(FAR_CRON).cron(LEAP).build());
+  }
+
+  /** Version 2 of {@link #PAUSED}: paused. */
+  static ScheduleDefinition paused() {
+    return schedule(PAUSED).every("10s").version(2).enabled(false).build();
+  }
+
+  private static ScheduleDefinition.Builder schedule(String name) {
+    return ScheduleDefinition.builder()
+        .name(name)
+        .version(1)
+        .handler(SCHED)
+        .payload(WireCodec.readTree("{\"schedule\":\"" + name + "\"}"));
+  }
+
+  /**
+   * How the capture answers the {@code n}th dispatch (from 1) of schedule {@code name}; null: not.
+   */
+  static Outcome answer(String name, int n) {
+    if (name.equals(SKIP)) {
+      return null;
+    }
+    return name.equals(EVERY) && n == 3 ? Outcome.FAILED : Outcome.SUCCEEDED;
+  }
+
+  /**
+   * How many fires of schedule view {@code view} ({@code GET /api/schedules/{name}}) have {@code
+   * outcome}.
+   */
+  static int outcomes(JsonNode view, String outcome) {
+    int n = 0;
+    for (JsonNode f : view.path("fires")) {
+      n += f.path("outcome").asText().equals(outcome) ? 1 : 0;
+    }
+    return n;
   }
 
   static String bulk(int i) {

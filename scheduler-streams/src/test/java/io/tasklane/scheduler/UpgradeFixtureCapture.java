@@ -181,7 +181,7 @@ public final class UpgradeFixtureCapture {
   }
 
   /** Every record of {@code topic} from the beginning. */
-  private static List<ConsumerRecord<byte[], byte[]>> all(String bootstrap, String topic) {
+  static List<ConsumerRecord<byte[], byte[]>> all(String bootstrap, String topic) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
