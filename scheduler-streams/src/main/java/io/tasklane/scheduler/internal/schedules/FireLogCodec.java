@@ -55,7 +55,7 @@ final class FireLogCodec {
    */
   static final byte FORMAT = 1;
 
-  /** The first byte of a value of the earlier JSON form (0.1.0 and later until this format). */
+  /** The first byte of a value of the earlier JSON form (the versions before this format). */
   private static final byte JSON = '{';
 
   private static final FireRecord.Outcome[] OUTCOMES = FireRecord.Outcome.values();
