@@ -29,14 +29,23 @@ public final class OutboxSchema {
   /** Plain DDL (classpath resource), {@code CREATE TABLE IF NOT EXISTS}. */
   public static final String DDL_RESOURCE = "io/tasklane/outbox/tasklane_outbox.sql";
 
-  /** The same DDL as a Flyway migration (default location {@code classpath:db/migration}). */
-  public static final String FLYWAY_MIGRATION = "db/migration/V1__tasklane_outbox.sql";
+  /**
+   * The same DDL as a Flyway migration, in Tasklane's own location {@link #FLYWAY_LOCATION}: not
+   * under Flyway's default {@code classpath:db/migration}, so an application's own {@code V1} never
+   * meets it by accident. Add the location to the application's Flyway (or run it with a history
+   * table of its own) to apply it.
+   */
+  public static final String FLYWAY_MIGRATION = "db/tasklane/mariadb/V1__tasklane_outbox.sql";
 
   /**
    * The Flyway migration to schema version 2 (the {@code options} column), beside {@link
    * #FLYWAY_MIGRATION}. A released migration is never edited: a new column comes as a new version.
    */
-  public static final String FLYWAY_MIGRATION_V2 = "db/migration/V2__tasklane_outbox_options.sql";
+  public static final String FLYWAY_MIGRATION_V2 =
+      "db/tasklane/mariadb/V2__tasklane_outbox_options.sql";
+
+  /** The Flyway location of {@link #FLYWAY_MIGRATION} and its successors (MariaDB, MySQL). */
+  public static final String FLYWAY_LOCATION = "classpath:db/tasklane/mariadb";
 
   /**
    * A Liquibase changelog to include from the application's master changelog; the same changelog
@@ -50,8 +59,8 @@ public final class OutboxSchema {
 
   /**
    * The PostgreSQL DDL as a Flyway migration, in its own location {@link
-   * #POSTGRESQL_FLYWAY_LOCATION} (not under {@code db/migration}, which Flyway scans recursively
-   * and where the MariaDB migration has the same version).
+   * #POSTGRESQL_FLYWAY_LOCATION}, beside (not below) {@link #FLYWAY_LOCATION}: Flyway scans a
+   * location recursively, and both hold the same versions.
    */
   public static final String POSTGRESQL_FLYWAY_MIGRATION =
       "db/tasklane/postgresql/V1__tasklane_outbox.sql";
@@ -60,7 +69,7 @@ public final class OutboxSchema {
   public static final String POSTGRESQL_FLYWAY_MIGRATION_V2 =
       "db/tasklane/postgresql/V2__tasklane_outbox_options.sql";
 
-  /** The Flyway location to configure instead of {@code classpath:db/migration} on PostgreSQL. */
+  /** The Flyway location of the PostgreSQL migrations, instead of {@link #FLYWAY_LOCATION}. */
   public static final String POSTGRESQL_FLYWAY_LOCATION = "classpath:db/tasklane/postgresql";
 
   /** The database families the table is shipped for; each has its own DDL resource. */

@@ -58,6 +58,27 @@ class OutboxContractFilesTest {
         .isEqualTo("f4c3082e1d6cf82d6d2c7869ab700abf5b866f2e502acfc8cb70c4f38381b003");
   }
 
+  /**
+   * Nothing of Tasklane's lies in Flyway's default location {@code db/migration}, where an
+   * application's own Flyway (Spring Boot's, Micronaut's) would pick it up by accident and clash
+   * with the application's own {@code V1}.
+   */
+  @Test
+  void noMigrationInFlywaysDefaultLocation() throws Exception {
+    ClassLoader loader = OutboxSchema.class.getClassLoader();
+    assertThat(loader.getResource("db/migration/V1__tasklane_outbox.sql")).isNull();
+    assertThat(loader.getResource("db/migration/V2__tasklane_outbox_options.sql")).isNull();
+    assertThat(loader.getResources("db/migration").hasMoreElements())
+        .as("a db/migration directory on the outbox's classpath")
+        .isFalse();
+    for (String migration :
+        List.of(OutboxSchema.FLYWAY_MIGRATION, OutboxSchema.FLYWAY_MIGRATION_V2)) {
+      assertThat(loader.getResource(migration)).as(migration).isNotNull();
+      assertThat("classpath:" + migration.substring(0, migration.lastIndexOf('/')))
+          .isEqualTo(OutboxSchema.FLYWAY_LOCATION);
+    }
+  }
+
   private static String statement(String resource) {
     String sql =
         OutboxSchema.resource(resource)
