@@ -10,7 +10,6 @@ import io.micronaut.core.propagation.PropagatedContext;
 import io.micronaut.transaction.TransactionOperations;
 import io.tasklane.core.PayloadCodec;
 import io.tasklane.outbox.AsyncOutsideTransaction;
-import io.tasklane.outbox.NoActiveTransactionException;
 import io.tasklane.outbox.OutboxAsync;
 import io.tasklane.outbox.OutboxAsyncExecution;
 import io.tasklane.outbox.TaskOutbox;
@@ -64,14 +63,7 @@ public final class OutboxAsyncInterceptor implements MethodInterceptor<Object, O
     } else if (outsideTransaction == AsyncOutsideTransaction.OWN_TRANSACTION) {
       transactions.executeWrite(status -> outbox.enqueue(request));
     } else {
-      throw new NoActiveTransactionException(
-          "@OutboxAsync method "
-              + beanType
-              + "."
-              + context.getMethodName()
-              + " was called outside a transaction; call it from a @Transactional method, or set"
-              + " tasklane.outbox.async-outside-transaction: OWN_TRANSACTION to record it in a"
-              + " transaction of its own");
+      throw OutboxAsyncCalls.outsideTransaction(beanType, context.getMethodName());
     }
     return null;
   }
