@@ -75,4 +75,35 @@ class OutboxAutoConfigurationTest {
           .isInstanceOf(NoActiveTransactionException.class);
     }
   }
+
+  @Test
+  void outboxSettingsAreReadFromSpringsEnvironment() throws Exception {
+    try (ConfigurableApplicationContext ctx =
+        db.run(
+            JdbcApp.class,
+            "tasklane.outbox.default-max-attempts=7",
+            "tasklane.outbox.default-timeout=90s")) {
+      String id = ctx.getBean(JdbcOrderService.class).place("settings-book");
+      assertThat(
+              db.count(
+                  "SELECT COUNT(*) FROM tasklane_outbox WHERE task_id = ? AND max_attempts = 7"
+                      + " AND timeout_ms = 90000",
+                  id))
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anUnknownOutboxKeyFailsStartUpNamingIt() {
+    assertThatThrownBy(() -> db.run(JdbcApp.class, "tasklane.outbox.max-atempts=3").close())
+        .hasStackTraceContaining("tasklane.outbox.max-atempts");
+  }
+
+  @Test
+  void anOutboxValueOutOfRangeFailsStartUpNamingTheSettingAndItsLimit() {
+    assertThatThrownBy(
+            () -> db.run(JdbcApp.class, "tasklane.outbox.default-max-attempts=0").close())
+        .hasStackTraceContaining("tasklane.outbox.default-max-attempts")
+        .hasStackTraceContaining("it must be 1 to");
+  }
 }

@@ -41,6 +41,8 @@ final class TestDatabases {
     p.add("spring.datasource.hikari.maximum-pool-size=4");
     p.add("spring.jpa.hibernate.ddl-auto=none");
     p.add("spring.jpa.open-in-view=false");
+    // Flyway is on the test classpath for FlywayMigrationsTest; these databases are made by hand
+    p.add("spring.flyway.enabled=false");
     p.addAll(List.of(extra));
     return p;
   }

@@ -37,6 +37,6 @@ final class OnHandlerBeans extends SpringBootCondition implements ConfigurationC
         }
       }
     }
-    return ConditionOutcome.noMatch("no @TaskHandler or TypedHandler bean");
+    return ConditionOutcome.noMatch("no @TaskHandler, TypedHandler or @OutboxAsync bean");
   }
 }

@@ -23,10 +23,14 @@ import org.springframework.util.ReflectionUtils;
  * generated proxy's) carries {@link TaskHandler} or has methods carrying it, and every {@link
  * TypedHandler} bean. Listed when the worker starts, on the start-up thread, after every singleton
  * exists; beans are looked up on first use and methods are called on the bean as Spring hands it
- * out (its proxy), so {@code @Transactional} and other advice apply. {@code @OutboxAsync} methods
- * are not run on Spring yet: {@link #asyncMethods} is empty.
+ * out (its proxy), so {@code @Transactional} and other advice apply; so are the
+ * {@code @OutboxAsync} methods of {@link #asyncMethods}.
  */
 final class SpringHandlerBeans implements HandlerBeans {
+  private static final boolean OUTBOX_PRESENT =
+      ClassUtils.isPresent(
+          "io.tasklane.outbox.internal.OutboxAsyncCalls",
+          SpringHandlerBeans.class.getClassLoader());
   private final ListableBeanFactory beans;
 
   SpringHandlerBeans(ListableBeanFactory beans) {
@@ -34,7 +38,8 @@ final class SpringHandlerBeans implements HandlerBeans {
   }
 
   /**
-   * Whether {@code type} is a handler bean's class: @TaskHandler on it or on a method, or typed.
+   * Whether {@code type} is a handler bean's class: @TaskHandler on it or on a method, typed, or
+   * with {@code @OutboxAsync} methods (which the worker runs).
    */
   static boolean isHandler(Class<?> type) {
     Class<?> user = ClassUtils.getUserClass(type);
@@ -47,7 +52,9 @@ final class SpringHandlerBeans implements HandlerBeans {
         return true;
       }
     }
-    return false;
+    return OUTBOX_PRESENT
+        && !user.getName().startsWith("org.springframework.")
+        && !AsyncMethods.of(user, () -> null).isEmpty();
   }
 
   /**
@@ -108,9 +115,27 @@ final class SpringHandlerBeans implements HandlerBeans {
     return found;
   }
 
+  /**
+   * The public {@code void} methods of the context's beans that carry outbox-lib's
+   * {@code @OutboxAsync} (on the method or the bean's class), named as the Spring advice records
+   * them; run through the bean's proxy with outbox-lib's execution marker set, so the advice runs
+   * the call instead of recording it again and {@code @Transactional} applies. Empty without
+   * outbox-lib.
+   */
   @Override
   public List<AsyncMethod> asyncMethods() {
-    return List.of();
+    if (!OUTBOX_PRESENT) {
+      return List.of();
+    }
+    List<AsyncMethod> found = new ArrayList<>();
+    for (String name : beans.getBeanDefinitionNames()) {
+      Class<?> type = beans.getType(name, false);
+      if (type == null || type.getName().startsWith("org.springframework.")) {
+        continue;
+      }
+      found.addAll(AsyncMethods.of(ClassUtils.getUserClass(type), () -> beans.getBean(name)));
+    }
+    return found;
   }
 
   @Override
@@ -127,7 +152,7 @@ final class SpringHandlerBeans implements HandlerBeans {
    * Calls {@code method} on {@code bean} (its proxy's matching method when Spring proxied it); what
    * the method throws propagates unchanged.
    */
-  private static Object invoke(Method method, Object bean, Object... args) throws Exception {
+  static Object invoke(Method method, Object bean, Object... args) throws Exception {
     Method target = AopUtils.selectInvocableMethod(method, bean.getClass());
     ReflectionUtils.makeAccessible(target);
     try {

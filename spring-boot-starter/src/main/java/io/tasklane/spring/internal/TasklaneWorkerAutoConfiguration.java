@@ -54,7 +54,9 @@ import org.springframework.transaction.PlatformTransactionManager;
     name = "enabled",
     havingValue = "true",
     matchIfMissing = true)
-@ConditionalOnClass({PlatformTransactionManager.class, DataSourceUtils.class})
+@ConditionalOnClass(
+    value = {PlatformTransactionManager.class, DataSourceUtils.class},
+    name = "io.tasklane.worker.internal.WorkerRuntime")
 @Conditional(OnHandlerBeans.class)
 @EnableConfigurationProperties(TasklaneWorkerProperties.class)
 public class TasklaneWorkerAutoConfiguration {

@@ -25,7 +25,9 @@ import org.springframework.context.annotation.Bean;
  * tasklane-worker-kafka} and, with an idempotency store, {@code tasklane-worker-idempotency}.
  */
 @AutoConfiguration(after = TasklaneWorkerAutoConfiguration.class)
-@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnClass(
+    value = HealthIndicator.class,
+    name = "io.tasklane.worker.internal.WorkerRuntime")
 @ConditionalOnBean(SpringWorker.class)
 public class TasklaneWorkerHealthAutoConfiguration {
   @Bean
