@@ -34,6 +34,7 @@ class BomTest {
           "tasklane-worker-core",
           "tasklane-worker-runtime",
           "tasklane-spring-boot-starter",
+          "tasklane-spring-boot-starter-outbox",
           "tasklane-cdc-relay",
           "tasklane-scheduler-streams",
           "tasklane-testkit",
