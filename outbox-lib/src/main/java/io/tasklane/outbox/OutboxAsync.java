@@ -9,10 +9,11 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Makes a Micronaut bean method an after-commit task: calling it inside a transaction does not run
- * it but records a task (the {@link MethodCall}: bean type, method, parameter types and the
- * arguments as JSON) in that transaction. After commit, a worker (worker-runtime) invokes the
- * method on the bean with the decoded arguments, at least once; after a rollback it never runs.
+ * Makes a bean method (Micronaut or Spring) an after-commit task: calling it inside a transaction
+ * does not run it but records a task (the {@link MethodCall}: bean type, method, parameter types
+ * and the arguments as JSON) in that transaction. After commit, a worker (worker-runtime, or the
+ * Spring Boot starter's) invokes the method on the bean with the decoded arguments, at least once;
+ * after a rollback it never runs.
  *
  * <pre>{@code
  * @Singleton
@@ -27,7 +28,8 @@ import java.lang.annotation.Target;
  * {@code tasklane.outbox.async-outside-transaction} is {@link
  * AsyncOutsideTransaction#OWN_TRANSACTION}. On a type, it applies to every public method. Requires
  * the Micronaut integration ({@code micronaut-hibernate-jpa} and {@code
- * micronaut-data-tx-hibernate}).
+ * micronaut-data-tx-hibernate}) or the Spring Boot starter (Spring AOP: calls through the bean's
+ * proxy).
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
