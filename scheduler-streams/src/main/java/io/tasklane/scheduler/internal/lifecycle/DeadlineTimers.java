@@ -1,12 +1,8 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The deadlines of one stream task's DISPATCHED attempts, in memory instead of due-index entries:
@@ -19,52 +15,34 @@ import java.util.TreeMap;
  * when it fires, like a stale due-index entry. Used on the stream task's thread only.
  */
 final class DeadlineTimers {
-  /**
-   * The ids by deadline: the attempts one punctuation or one poll dispatches share their instant,
-   * so a deadline holds many ids and the tree stays small; the ids of one instant in the order
-   * added.
-   */
-  private final TreeMap<Long, Set<String>> byInstant = new TreeMap<>();
+  private record Deadline(long at, String id) implements Comparable<Deadline> {
+    @Override
+    public int compareTo(Deadline o) {
+      int c = Long.compare(at, o.at);
+      return c != 0 ? c : id.compareTo(o.id);
+    }
+  }
 
-  private int size;
+  private final TreeSet<Deadline> set = new TreeSet<>();
 
   void add(long at, String id) {
-    if (byInstant.computeIfAbsent(at, k -> new LinkedHashSet<>()).add(id)) {
-      size++;
-    }
+    set.add(new Deadline(at, id));
   }
 
   void remove(long at, String id) {
-    Set<String> ids = byInstant.get(at);
-    if (ids != null && ids.remove(id)) {
-      size--;
-      if (ids.isEmpty()) {
-        byInstant.remove(at);
-      }
-    }
+    set.remove(new Deadline(at, id));
   }
 
   int size() {
-    return size;
+    return set.size();
   }
 
-  /**
-   * Takes up to {@code max} deadlines at or before {@code now} out of the set, earliest first (the
-   * ids of one instant in the order they were added).
-   */
+  /** Takes up to {@code max} deadlines at or before {@code now} out of the set, earliest first. */
   List<DueIndex.Entry> due(long now, int max) {
     List<DueIndex.Entry> due = new ArrayList<>();
-    while (due.size() < max && !byInstant.isEmpty() && byInstant.firstKey() <= now) {
-      Map.Entry<Long, Set<String>> first = byInstant.firstEntry();
-      Iterator<String> ids = first.getValue().iterator();
-      while (due.size() < max && ids.hasNext()) {
-        due.add(DueIndex.Entry.inMemory(first.getKey(), ids.next(), TimerKind.DEADLINE));
-        ids.remove();
-        size--;
-      }
-      if (first.getValue().isEmpty()) {
-        byInstant.pollFirstEntry();
-      }
+    while (due.size() < max && !set.isEmpty() && set.first().at() <= now) {
+      Deadline d = set.pollFirst();
+      due.add(DueIndex.Entry.inMemory(d.at(), d.id(), TimerKind.DEADLINE));
     }
     return due;
   }
