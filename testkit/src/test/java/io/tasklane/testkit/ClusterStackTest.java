@@ -53,16 +53,22 @@ class ClusterStackTest {
                         "defaulted", java.util.Optional.of(1), java.util.Optional.empty())))
             .all()
             .get(30, TimeUnit.SECONDS);
-        assertThat(
-                admin
-                    .describeTopics(List.of("defaulted"))
-                    .allTopicNames()
-                    .get(30, TimeUnit.SECONDS)
-                    .get("defaulted")
-                    .partitions()
-                    .get(0)
-                    .replicas())
-            .hasSize(1);
+        // a new topic's metadata reaches every broker a moment after its creation returns
+        org.awaitility.Awaitility.await()
+            .atMost(Duration.ofSeconds(30))
+            .ignoreExceptions()
+            .untilAsserted(
+                () ->
+                    assertThat(
+                            admin
+                                .describeTopics(List.of("defaulted"))
+                                .allTopicNames()
+                                .get(30, TimeUnit.SECONDS)
+                                .get("defaulted")
+                                .partitions()
+                                .get(0)
+                                .replicas())
+                        .hasSize(1));
         admin
             .createTopics(List.of(new NewTopic("replicated", 6, (short) 3)))
             .all()
