@@ -70,6 +70,26 @@ public final class Probes {
   }
 
   /**
+   * The scheduler's PENDING count once the work of earlier scenarios has settled: no attempt out
+   * and the same PENDING count in two samples a second apart (a backlog still draining, such as the
+   * tasks the relay-alone measure left for the restarted scheduler, would leave PENDING while a
+   * scenario counts its own tasks in). Gives up after {@code timeout} and returns the last count.
+   */
+  public static long settledPending(int port, Duration timeout) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + timeout.toMillis();
+    long last = schedulerTasks(port, "PENDING");
+    while (System.currentTimeMillis() < deadline) {
+      TimeUnit.SECONDS.sleep(1);
+      long now = schedulerTasks(port, "PENDING");
+      if (now == last && schedulerTasks(port, "DISPATCHED") == 0) {
+        return Math.max(0, now);
+      }
+      last = now;
+    }
+    return Math.max(0, last);
+  }
+
+  /**
    * {@code tasklane_scheduler_events_total{event="<event>"}} of the scheduler at {@code port} since
    * it started (0 before the first), or -1 when it does not answer.
    */

@@ -1,5 +1,6 @@
 package io.tasklane.bench.internal;
 
+import io.tasklane.bench.EffectHandler;
 import io.tasklane.harness.TasklaneApps;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.Secrets;
@@ -52,7 +53,7 @@ final class Recipes {
   /**
    * The bench worker ({@code io.tasklane.bench.BenchWorkerApp}: the no-op handler and the 1 s
    * {@code sleep} handler with 200 threads: room for the whole failover load on one worker), named
-   * {@code name}, no idempotency store.
+   * {@code name}, no idempotency store; the {@code effect} handler is not consumed here.
    */
   static JavaProcess.Builder worker(TasklaneApps apps, String name) {
     return apps.worker(name, "io.tasklane.bench.BenchWorkerApp", "bench")
@@ -63,6 +64,34 @@ final class Recipes {
         .sysProp("tasklane.worker.handlers.sleep.concurrency", "200")
         .sysProp("tasklane.worker.handlers.noop.max-in-flight", "512")
         .sysProp("tasklane.worker.idempotency.enabled", "false")
+        .sysProp("tasklane.worker.handlers." + EffectHandler.NAME + ".enabled", "false")
         .sysProp("tasklane.worker.method-calls.enabled", "false");
+  }
+
+  /** Threads of the {@code effect} handler, and connections of the worker's pool beyond them. */
+  static final int EFFECT_CONCURRENCY = 8;
+
+  /**
+   * The exactly-once worker of the idempotent measure: the same app consuming only the {@code
+   * effect} handler ({@link EffectHandler}, {@link #EFFECT_CONCURRENCY} threads, 64 in flight),
+   * with the run's database as its {@code DataSource}, so that the JDBC idempotency store marks
+   * each task in the handler's transaction.
+   */
+  static JavaProcess.Builder effectWorker(TasklaneApps apps, String name) {
+    return apps.worker(name, "io.tasklane.bench.BenchWorkerApp", "bench")
+        .jvmArg("-Xmx384m")
+        .sysProp("tasklane.worker.name", name)
+        .sysProp("tasklane.worker.session-timeout", SESSION_TIMEOUT_MS + "ms")
+        .sysProp("tasklane.worker.handlers.noop.enabled", "false")
+        .sysProp("tasklane.worker.handlers.sleep.enabled", "false")
+        .sysProp(
+            "tasklane.worker.handlers." + EffectHandler.NAME + ".concurrency",
+            String.valueOf(EFFECT_CONCURRENCY))
+        .sysProp("tasklane.worker.handlers." + EffectHandler.NAME + ".max-in-flight", "64")
+        .sysProp("tasklane.worker.method-calls.enabled", "false")
+        .sysProp("datasources.default.url", apps.jdbcUrl())
+        .sysProp("datasources.default.username", apps.user())
+        .sysProp("datasources.default.password", apps.password())
+        .sysProp("datasources.default.maximum-pool-size", String.valueOf(EFFECT_CONCURRENCY + 2));
   }
 }

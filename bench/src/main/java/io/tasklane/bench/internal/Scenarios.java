@@ -173,6 +173,7 @@ final class Scenarios {
         ceilingRate,
         r.get(o.key("relay_rows_per_s_end_to_end")),
         r.get(o.key("throughput_tasks_per_s")));
+    new IdempotentThroughput(run, topics).run(Math.max(1_000, n / 4));
     new RelayAlone(run).run(n, ceilingRate);
   }
 
@@ -240,7 +241,7 @@ final class Scenarios {
   }
 
   private void scale() throws Exception {
-    long pendingBefore = Math.max(0, Probes.schedulerTasks(run.schedulerPort, "PENDING"));
+    long pendingBefore = Probes.settledPending(run.schedulerPort, Duration.ofMinutes(5));
     long n = o.scalePending();
     long start = System.currentTimeMillis();
     long admittedAt = fill(n, pendingBefore, true);
@@ -305,7 +306,7 @@ final class Scenarios {
   }
 
   private void delay() throws Exception {
-    long pendingNow = Math.max(0, Probes.schedulerTasks(run.schedulerPort, "PENDING"));
+    long pendingNow = Probes.settledPending(run.schedulerPort, Duration.ofMinutes(5));
     if (pendingNow < o.pending()) {
       fill(o.pending() - pendingNow, pendingNow, false);
     }
