@@ -10,8 +10,8 @@ RUN ln -s /opt/tasklane/tasklane-scheduler-streams-${VERSION}.jar /opt/tasklane/
 WORKDIR /opt/tasklane
 USER tasklane
 # The heap gets a quarter of the container's memory (256 MiB of 1 GiB): the stores live off the
-# heap (store-memory-mb, 256 MiB by default) and the JVM and RocksDB need about 450 MiB more; with
-# a 256 MiB heap a scheduler held 10,000,000 pending tasks in 959 MiB (docs/operations.md). 75 %
+# heap (store-memory-mb, 128 MiB by default) and the JVM and RocksDB need about 450 MiB more; with
+# a 256 MiB heap a scheduler held 10,000,000 pending tasks in 641 MiB (docs/operations.md). 75 %
 # would overrun a 1 GiB limit once G1 had grown the heap.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=25" MALLOC_ARENA_MAX=2
 EXPOSE 8080

@@ -154,7 +154,7 @@ public record SchedulerConfig(
   public static final int DEFAULT_SEARCH_SCAN_BOUND = 20_000;
   public static final int DEFAULT_LOG_LINES_PER_TASK = 200;
   public static final int DEFAULT_LOG_BYTES_PER_TASK = 64 * 1024;
-  public static final int DEFAULT_STORE_MEMORY_MB = 256;
+  public static final int DEFAULT_STORE_MEMORY_MB = 128;
 
   /**
    * 1.5 s: a fire is made this long ahead, so that the burst of tasks of many schedules sharing an

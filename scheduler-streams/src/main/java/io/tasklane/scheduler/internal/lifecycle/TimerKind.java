@@ -40,8 +40,13 @@ public enum TimerKind {
     return this != DEADLINE && this != QUEUED;
   }
 
+  /**
+   * {@link #values()} once: that method copies the array at every call (once per decoded record).
+   */
+  private static final TimerKind[] KINDS = values();
+
   static TimerKind of(byte code) {
-    for (TimerKind k : values()) {
+    for (TimerKind k : KINDS) {
       if (k.code == code) {
         return k;
       }
