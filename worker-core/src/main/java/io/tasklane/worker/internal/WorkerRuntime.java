@@ -19,8 +19,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
@@ -104,13 +105,21 @@ public final class WorkerRuntime {
     }
     ensureTopics(config, handlers);
     new RecurringPublisher(config, clock).publish(recurring);
-    timers =
-        Executors.newSingleThreadScheduledExecutor(
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread t = new Thread(r, "tasklane-worker-timer");
               t.setDaemon(true);
               return t;
             });
+    // every attempt arms its timeout and cancels it when it ends: a cancelled timeout leaves the
+    // queue at once instead of staying in it until its instant (five minutes by default)
+    timer.setRemoveOnCancelPolicy(true);
+    // and a no-op every second stays at the head of the queue, so that arming a timeout (later
+    // than it) does not wake the timer thread each time the queue was empty
+    timer.scheduleAtFixedRate(() -> {}, 1, 1, TimeUnit.SECONDS);
+    timers = timer;
     publisher =
         new Publisher(KafkaClients.producer(config), config.topics(), config.workerName(), timers);
     tracing = Tracing.fromEnvironment("io.tasklane.worker", "tasklane-worker");
