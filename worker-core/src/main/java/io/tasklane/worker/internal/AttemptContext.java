@@ -11,28 +11,30 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /** The {@link TaskContext} of one attempt. */
 final class AttemptContext implements TaskContext {
   private final Dispatch dispatch;
   private final String handler;
   private final Instant deadline;
-  private final TaskLog log;
+  private final Supplier<TaskLog> logs;
   private final WorkerServices services;
   private final BooleanSupplier cancelled;
   private volatile boolean committed;
+  private volatile TaskLog log;
 
   AttemptContext(
       Dispatch dispatch,
       String handler,
       Instant deadline,
-      TaskLog log,
+      Supplier<TaskLog> logs,
       WorkerServices services,
       BooleanSupplier cancelled) {
     this.dispatch = dispatch;
     this.handler = handler;
     this.deadline = deadline;
-    this.log = log;
+    this.logs = logs;
     this.services = services;
     this.cancelled = cancelled;
   }
@@ -77,9 +79,20 @@ final class AttemptContext implements TaskContext {
     return cancelled.getAsBoolean();
   }
 
+  /** The attempt's log, made at the first call: most handlers never log. */
   @Override
   public TaskLog log() {
-    return log;
+    TaskLog l = log;
+    if (l == null) {
+      synchronized (this) {
+        l = log;
+        if (l == null) {
+          l = logs.get();
+          log = l;
+        }
+      }
+    }
+    return l;
   }
 
   @Override

@@ -69,7 +69,10 @@ final class AttemptScope implements AutoCloseable {
     MDC.put(TaskMdc.TASK_ID, dispatch.id());
     MDC.put(TaskMdc.HANDLER, handler);
     MDC.put(TaskMdc.ATTEMPT, String.valueOf(dispatch.attempt()));
-    Span span = tracing.enabled() ? start(tracing, dispatch, handler, record) : Span.getInvalid();
+    if (!tracing.enabled()) {
+      return new AttemptScope(Span.getInvalid(), Scope.noop()); // no span to make current
+    }
+    Span span = start(tracing, dispatch, handler, record);
     return new AttemptScope(span, span.makeCurrent());
   }
 

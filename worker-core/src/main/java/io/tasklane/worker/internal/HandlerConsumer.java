@@ -12,6 +12,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -50,6 +51,8 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
   private final Commits commits;
   private final ArrayDeque<ConsumerRecord<byte[], byte[]>> buffer = new ArrayDeque<>();
   private final AtomicBoolean waiting = new AtomicBoolean();
+  private final Runnable releasedCallback = this::released;
+  private final BooleanSupplier abandonedFlag = () -> this.abandoned;
 
   /** Handed to the pool, handler not yet returned. */
   private final AtomicInteger inPool = new AtomicInteger();
@@ -142,8 +145,8 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
               services,
               metrics,
               () -> completed(tp, r.offset()),
-              this::released,
-              () -> abandoned,
+              releasedCallback,
+              abandonedFlag,
               pool);
       try {
         pool.execute(exec);

@@ -29,11 +29,17 @@ final class RunningAttempts {
         }
       };
 
+  /** Set once the first interrupt was remembered. */
+  private volatile boolean anyInterrupt;
+
   /**
    * Pool thread: {@code exec} (decoded, RUNNING) starts; stopped at once if already interrupted.
    */
   void register(TaskExecution exec) {
     running.put(exec.taskId(), exec);
+    if (!anyInterrupt) {
+      return; // no interrupt ever came: no lock shared by every pool thread
+    }
     TaskInterrupt early;
     synchronized (recent) {
       early = recent.get(exec.taskId());
@@ -59,6 +65,9 @@ final class RunningAttempts {
     synchronized (recent) {
       recent.put(interrupt.id(), interrupt);
     }
+    // written after the put, read by register after its own put of the attempt: either the
+    // attempt's registration sees the flag or this lookup sees the attempt
+    anyInterrupt = true;
     TaskExecution exec = running.get(interrupt.id());
     return exec != null && exec.interrupt(interrupt);
   }

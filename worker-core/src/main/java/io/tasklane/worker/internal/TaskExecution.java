@@ -192,21 +192,21 @@ final class TaskExecution implements Runnable {
   }
 
   private void runHandler(Object payload) {
-    BoundedTaskLog log =
-        new BoundedTaskLog(
-            handler.name(),
-            dispatch.id(),
-            dispatch.attempt(),
-            services.config().workerName(),
-            services.config().logBytesPerAttempt(),
-            services.publisher(),
-            services.clock());
+    Dispatch d = dispatch;
     AttemptContext ctx =
         new AttemptContext(
-            dispatch,
+            d,
             handler.name(),
             Instant.ofEpochMilli(deadlineMs),
-            log,
+            () ->
+                new BoundedTaskLog(
+                    handler.name(),
+                    d.id(),
+                    d.attempt(),
+                    services.config().workerName(),
+                    services.config().logBytesPerAttempt(),
+                    services.publisher(),
+                    services.clock()),
             services,
             () ->
                 state.get() != RUNNING
