@@ -62,7 +62,7 @@ class StreamsPropsTest {
   void everyStoreSharesOneMemoryBudgetUnlessAConfigSetterIsGiven() {
     assertThat(streams(Map.of()))
         .containsEntry("rocksdb.config.setter", BoundedStoreMemory.class)
-        .containsEntry(BoundedStoreMemory.BYTES_CONFIG, 256L << 20);
+        .containsEntry(BoundedStoreMemory.BYTES_CONFIG, 128L << 20);
     assertThat(streams(Map.of("rocksdb.config.setter", "com.example.Mine")))
         .containsEntry("rocksdb.config.setter", "com.example.Mine");
   }
