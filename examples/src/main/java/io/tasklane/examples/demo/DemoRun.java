@@ -297,7 +297,6 @@ final class DemoRun implements AutoCloseable {
       ScheduleVerifier scheduleVerifier,
       int httpPort,
       Workload load) {
-    Histogram latency = verifier.emailLatency();
     Histogram lateness = verifier.cancelLateness();
     out.println();
     out.println("== Tasklane demo summary ==");
@@ -305,12 +304,7 @@ final class DemoRun implements AutoCloseable {
         "  database: %s (relay connector=%s)%n",
         options.db().label(), DatabaseKind.relayConnector(db.url()));
     verdict.lines().forEach(out::println);
-    out.printf(
-        "  commit → handler start (e-mails): p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n",
-        latency.getValueAtPercentile(50),
-        latency.getValueAtPercentile(99),
-        latency.getMaxValue(),
-        latency.getTotalCount());
+    verifier.emailLatency().print(out);
     out.printf(
         "  lateness of delayed cancellations: p50 %d ms, p99 %d ms, max %d ms (%d tasks)%n",
         lateness.getValueAtPercentile(50),
