@@ -77,6 +77,9 @@ class WorkerAutoConfigurationTest {
         (CompositeHealthContributor) ctx.getBean("tasklaneWorkerHealthContributor");
     HealthIndicator handlers = (HealthIndicator) health.getContributor("tasklane-worker-handlers");
     assertThat(handlers.health().getStatus()).isEqualTo(Status.UP);
+    HealthIndicator consumers =
+        (HealthIndicator) health.getContributor("tasklane-worker-consumers");
+    assertThat(consumers.health().getStatus()).isEqualTo(Status.UP);
     HealthIndicator store = (HealthIndicator) health.getContributor("tasklane-worker-idempotency");
     assertThat(store.health().getStatus()).isEqualTo(Status.UP);
   }

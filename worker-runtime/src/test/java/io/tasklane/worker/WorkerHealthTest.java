@@ -66,6 +66,10 @@ class WorkerHealthTest {
       assertThat(handlers.path("status").asText()).isEqualTo("UP");
       assertThat(handlers.path("details").path("handlers").path("hello").asText())
           .isEqualTo("consuming");
+      JsonNode consumers = details.path("tasklane-worker-consumers");
+      assertThat(consumers.path("status").asText()).isEqualTo("UP");
+      assertThat(consumers.path("details").path("handlers").path("hello").asText())
+          .isEqualTo("fetching");
       assertThat(get(port, "/health/liveness").statusCode()).isEqualTo(200);
       assertThat(get(port, "/health/readiness").statusCode()).isEqualTo(200);
     }

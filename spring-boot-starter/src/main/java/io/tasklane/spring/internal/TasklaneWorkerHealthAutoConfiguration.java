@@ -1,6 +1,7 @@
 package io.tasklane.spring.internal;
 
 import io.tasklane.worker.IdempotencyStore;
+import io.tasklane.worker.internal.ConsumersCheck;
 import io.tasklane.worker.internal.HandlersCheck;
 import io.tasklane.worker.internal.IdempotencyCheck;
 import io.tasklane.worker.internal.KafkaCheck;
@@ -22,7 +23,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * The worker's Actuator health contributor {@code tasklaneWorker}, when Actuator is on the
  * classpath and the worker runs: the neutral checks {@code tasklane-worker-handlers}, {@code
- * tasklane-worker-kafka} and, with an idempotency store, {@code tasklane-worker-idempotency}.
+ * tasklane-worker-consumers}, {@code tasklane-worker-kafka} and, with an idempotency store, {@code
+ * tasklane-worker-idempotency}.
  */
 @AutoConfiguration(after = TasklaneWorkerAutoConfiguration.class)
 @ConditionalOnClass(
@@ -35,6 +37,7 @@ public class TasklaneWorkerHealthAutoConfiguration {
       SpringWorker worker, WorkerSettings settings, ObjectProvider<IdempotencyStore> store) {
     List<HealthCheck> checks = new ArrayList<>();
     checks.add(new HandlersCheck(worker.runtime()));
+    checks.add(new ConsumersCheck(worker.runtime()));
     checks.add(new KafkaCheck(settings.config()));
     IdempotencyStore s = store.getIfAvailable();
     if (s != null && s != IdempotencyStore.NONE) {

@@ -58,6 +58,8 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
   private final AtomicInteger inPool = new AtomicInteger();
 
   private volatile boolean running = true;
+  private boolean assigned; // consumer thread: an assignment came (possibly empty)
+  private volatile boolean fetching;
   private volatile boolean abandoned;
   private volatile long stopDeadline = Long.MAX_VALUE;
   private volatile long lag;
@@ -126,6 +128,9 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
       }
     } finally {
       waiting.set(false);
+    }
+    if (assigned && !fetching) {
+      fetching = true;
     }
     submitBuffered();
     updateLag();
@@ -234,6 +239,11 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
     }
   }
 
+  /** Any thread: joined its group (an assignment came) and a poll returned since. */
+  boolean fetching() {
+    return fetching;
+  }
+
   @Override
   public int inFlight() {
     return commits.unacked();
@@ -311,6 +321,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
 
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+      assigned = true;
       LOG.info("{} assigned {}", handler.name(), partitions);
     }
   }

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,7 @@ public final class WorkerRuntime {
   private final HandlerBeans beans;
   private final Clock clock;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
-  private final List<HandlerConsumer> consumers = new ArrayList<>();
+  private final List<HandlerConsumer> consumers = new CopyOnWriteArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
   private final Map<String, Thread> consumerThreads = new ConcurrentSkipListMap<>();
   private ScheduledExecutorService timers;
@@ -243,6 +244,16 @@ public final class WorkerRuntime {
   public Map<String, Boolean> consumers() {
     Map<String, Boolean> out = new LinkedHashMap<>();
     consumerThreads.forEach((name, t) -> out.put(name, t.isAlive()));
+    return out;
+  }
+
+  /**
+   * Each handler this worker consumes, with whether its consumer joined its group and fetches (a
+   * poll returned after its first assignment); any thread.
+   */
+  public Map<String, Boolean> fetching() {
+    Map<String, Boolean> out = new LinkedHashMap<>();
+    consumers.forEach(c -> out.put(c.name(), c.fetching()));
     return out;
   }
 
