@@ -1,5 +1,7 @@
 package io.tasklane.worker.internal;
 
+import static org.apache.kafka.clients.consumer.CloseOptions.GroupMembershipOperation.LEAVE_GROUP;
+
 import io.tasklane.worker.HandlerConfig;
 import io.tasklane.worker.spi.WorkerMetrics;
 import java.time.Duration;
@@ -13,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -219,7 +222,9 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
       }
       abandoned = true;
       pool.shutdownNow();
-      consumer.close(Duration.ofSeconds(5));
+      // a static member (kafka.group.instance.id) leaves too: its partitions move on at once
+      consumer.close(
+          CloseOptions.timeout(Duration.ofSeconds(5)).withGroupMembershipOperation(LEAVE_GROUP));
     }
   }
 

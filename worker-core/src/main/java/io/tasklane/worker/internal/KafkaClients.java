@@ -35,6 +35,7 @@ final class KafkaClients {
     // the largest valid dispatch, copied to a DLT with error headers, must fit a request
     p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicAdmin.MAX_MESSAGE_BYTES);
     p.putAll(config.kafka());
+    p.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG); // the consumers' static membership
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     return p;
@@ -44,7 +45,9 @@ final class KafkaClients {
    * A consumer of one handler topic in group {@code <group-id>.<handler>}: no auto-commit, reads
    * from the earliest offset when the group is new, at most {@code max-in-flight} records a poll,
    * session timeout {@code session-timeout} and cooperative-sticky assignment (classic group
-   * protocol; {@code kafka.*} wins).
+   * protocol; {@code kafka.*} wins). {@code kafka.group.instance.id} makes it a static member: a
+   * worker restarted with the same id after a crash takes its partitions back at once instead of
+   * waiting for the dead member's session to expire (only the handler consumers get it).
    */
   static KafkaConsumer<byte[], byte[]> consumer(
       WorkerConfig config, String handler, HandlerConfig hc) {
@@ -94,6 +97,7 @@ final class KafkaClients {
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.workerName() + "-" + purpose);
     p.putAll(config.kafka());
     p.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    p.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
@@ -106,6 +110,7 @@ final class KafkaClients {
     Map<String, Object> p = base(config);
     p.put(AdminClientConfig.CLIENT_ID_CONFIG, config.workerName() + "-admin");
     p.putAll(config.kafka());
+    p.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
     return p;
   }
 

@@ -52,6 +52,16 @@ class KafkaClientsTest {
   }
 
   @Test
+  void onlyTheHandlerConsumersTakeAStaticGroupInstanceId() {
+    WorkerConfig config = config(Map.of("group.instance.id", "worker-a"));
+    HandlerConfig hc = HandlerConfig.defaults(config);
+    assertThat(KafkaClients.consumerConfig(config, "mail", hc))
+        .containsEntry("group.instance.id", "worker-a");
+    assertThat(KafkaClients.producerConfig(config)).doesNotContainKey("group.instance.id");
+    assertThat(KafkaClients.adminConfig(config)).doesNotContainKey("group.instance.id");
+  }
+
+  @Test
   void handlerConsumersTakeTheSessionTimeoutUnlessKafkaSettingsOrTheNewProtocolDecide() {
     HandlerConfig hc = HandlerConfig.defaults(config(Map.of()));
     assertThat(KafkaClients.consumerConfig(config(Map.of()), "mail", hc))
