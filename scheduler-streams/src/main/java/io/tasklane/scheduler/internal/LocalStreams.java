@@ -18,6 +18,7 @@ final class LocalStreams implements StreamsAccess {
   private volatile KafkaStreams streams;
   private volatile HostInfo self;
   private volatile String haltReason;
+  private volatile boolean hasRun;
 
   @Override
   public KafkaStreams streams() {
@@ -47,6 +48,18 @@ final class LocalStreams implements StreamsAccess {
   @Override
   public String haltReason() {
     return haltReason;
+  }
+
+  @Override
+  public boolean hasRun() {
+    return hasRun;
+  }
+
+  /** The stream-state listener's thread: Kafka Streams moved to {@code now}. */
+  void state(KafkaStreams.State now) {
+    if (now == KafkaStreams.State.RUNNING) {
+      hasRun = true;
+    }
   }
 
   void self(HostInfo self) {

@@ -180,7 +180,11 @@ public final class SchedulerRuntime {
           LOG.error("stream thread failed; replacing it", e);
           return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-    s.setStateListener((now, before) -> LOG.info("kafka streams {} -> {}", before, now));
+    s.setStateListener(
+        (now, before) -> {
+          LOG.info("kafka streams {} -> {}", before, now);
+          local.state(now);
+        });
     local.streams(s);
     metrics.bindStreams(s);
     StandbyLag standbyLag = new StandbyLag();

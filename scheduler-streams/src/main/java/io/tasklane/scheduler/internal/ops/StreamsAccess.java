@@ -25,4 +25,7 @@ public interface StreamsAccess {
 
   /** Why the scheduler stopped processing while running, or null. */
   String haltReason();
+
+  /** Whether Kafka Streams has reached RUNNING since this instance started; any thread. */
+  boolean hasRun();
 }

@@ -10,7 +10,11 @@ import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 import org.reactivestreams.Publisher;
 
-/** {@code /health}: UP while Kafka Streams is RUNNING or rebalancing, DOWN otherwise. */
+/**
+ * {@code /health} and readiness: UP once Kafka Streams has been RUNNING (its first rebalance
+ * assigned and restored this instance's tasks) and while it is RUNNING or rebalancing again; DOWN
+ * during the start's first rebalance, when halted and otherwise. Answered on the caller's thread.
+ */
 @Singleton
 @Internal
 public final class StreamsHealth implements HealthIndicator {
@@ -25,9 +29,7 @@ public final class StreamsHealth implements HealthIndicator {
     KafkaStreams s = local.streams();
     KafkaStreams.State state = s == null ? KafkaStreams.State.CREATED : s.state();
     String halted = local.haltReason();
-    boolean up =
-        halted == null
-            && (state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING);
+    boolean up = up(state, local.hasRun(), halted);
     return Publishers.just(
         HealthResult.builder("kafka-streams", up ? HealthStatus.UP : HealthStatus.DOWN)
             .details(
@@ -35,5 +37,12 @@ public final class StreamsHealth implements HealthIndicator {
                     ? Map.of("state", state.name())
                     : Map.of("state", state.name(), "stopped", halted))
             .build());
+  }
+
+  /** The rule: not halted, RUNNING, or rebalancing after it ran once. */
+  static boolean up(KafkaStreams.State state, boolean hasRun, String halted) {
+    return halted == null
+        && (state == KafkaStreams.State.RUNNING
+            || (state == KafkaStreams.State.REBALANCING && hasRun));
   }
 }
