@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -42,6 +43,7 @@ public final class TasklaneApps {
   private final String bootstrap;
   private final String namespace;
   private final boolean jfr;
+  private final List<String> jvmArgs;
   private final Map<String, String> schedulerSettings;
 
   private TasklaneApps(Builder b) {
@@ -53,6 +55,7 @@ public final class TasklaneApps {
     this.bootstrap = Objects.requireNonNull(b.bootstrap, "TasklaneApps.bootstrap must be set");
     this.namespace = Objects.requireNonNull(b.namespace, "TasklaneApps.namespace must be set");
     this.jfr = b.jfr;
+    this.jvmArgs = List.copyOf(b.jvmArgs);
     this.schedulerSettings = Map.copyOf(b.schedulerSettings);
   }
 
@@ -111,6 +114,7 @@ public final class TasklaneApps {
             .name(name)
             .classpath(classpath(module))
             .logFile(logs().resolve(name + ".log"));
+    jvmArgs.forEach(b::jvmArg);
     return jfr
         ? b.jvmArg(
             "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + jfrFile(name))
@@ -191,8 +195,8 @@ public final class TasklaneApps {
   }
 
   /**
-   * Collects the settings of a {@link TasklaneApps}; every one but {@link #jfr} and {@link
-   * #schedulerSettings} is required.
+   * Collects the settings of a {@link TasklaneApps}; every one but {@link #jfr}, {@link #jvmArgs}
+   * and {@link #schedulerSettings} is required.
    */
   public static final class Builder {
     private Path home;
@@ -203,6 +207,7 @@ public final class TasklaneApps {
     private String bootstrap;
     private String namespace;
     private boolean jfr;
+    private List<String> jvmArgs = List.of();
     private Map<String, String> schedulerSettings = Map.of();
 
     private Builder() {}
@@ -241,6 +246,12 @@ public final class TasklaneApps {
     /** Topic namespace. */
     public Builder namespace(String value) {
       this.namespace = value;
+      return this;
+    }
+
+    /** JVM options of every app (e.g. JIT flags), before the app's own. */
+    public Builder jvmArgs(List<String> value) {
+      this.jvmArgs = List.copyOf(value);
       return this;
     }
 

@@ -35,6 +35,7 @@ import org.HdrHistogram.Histogram;
  */
 final class DemoRun implements AutoCloseable {
   private static final String NAMESPACE = "demo";
+  private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
   private final DemoOptions options;
   private final PrintStream out;
   private final RunScope scope;
@@ -94,6 +95,9 @@ final class DemoRun implements AutoCloseable {
             .namespace(namespace)
             // -Dtasklane.demo.jfr=true: relay, scheduler and workers record JFR into the run dir
             .jfr(Boolean.getBoolean("tasklane.demo.jfr"))
+            // C1 alone: five cold JVMs' C2 compilers on one machine held the first seconds
+            // (docs/performance.md); -Dtasklane.demo.tiered=true keeps the full tiered JIT
+            .jvmArgs(Boolean.getBoolean("tasklane.demo.tiered") ? List.of() : List.of(C1_ONLY))
             .build();
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
