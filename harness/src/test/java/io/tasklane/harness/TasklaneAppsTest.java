@@ -3,8 +3,12 @@ package io.tasklane.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tasklane.testkit.JavaProcess;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +37,27 @@ class TasklaneAppsTest {
     assertThatThrownBy(() -> apps.relay("relay"))
         .isInstanceOf(UncheckedIOException.class)
         .hasMessageContaining("cdc-relay/target/app.classpath is missing: build first");
+  }
+
+  @Test
+  void everyAppGetsTheJvmArgs(@TempDir Path home) throws Exception {
+    Files.createDirectories(home.resolve("mod/target/classes"));
+    Files.writeString(home.resolve("mod/target/app.classpath"), "");
+    TasklaneApps apps =
+        TasklaneApps.builder()
+            .home(home)
+            .runDir(home.resolve("run"))
+            .database("jdbc:mariadb://127.0.0.1:1/x", "u", "p")
+            .bootstrap("127.0.0.1:2")
+            .namespace("ns")
+            .jvmArgs(List.of("-XX:TieredStopAtLevel=1", "-XX:+PrintCommandLineFlags"))
+            .build();
+
+    // no such main class: the JVM prints its flags and exits
+    try (JavaProcess p = apps.app("probe", "io.tasklane.NoSuchMain", "mod").start()) {
+      p.waitFor(Duration.ofSeconds(30));
+      assertThat(Files.readString(p.logFile())).contains("-XX:TieredStopAtLevel=1");
+    }
   }
 
   @Test
