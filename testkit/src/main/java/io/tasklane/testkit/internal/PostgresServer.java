@@ -17,12 +17,13 @@ import java.util.stream.Stream;
 /**
  * A private PostgreSQL server as a child process: {@code initdb} of its own data dir on first use
  * (superuser {@code tasklane}, trust authentication, UTF8), {@code postgres} on a free port of
- * 127.0.0.1 with {@code wal_level=logical}, readiness = a JDBC connection. The control dir holds
- * the logs; the cluster lies in a private dir under the temp dir ({@link PostgresDataDir}), so the
- * server reaches it wherever the control dir is. As root both run as the OS user {@code postgres}
- * (the server refuses root) and the cluster's dir belongs to that user. Stopped with SIGINT
- * (PostgreSQL's fast shutdown), SIGKILL after a grace period; a JVM shutdown hook does the same if
- * the JVM exits first. One thread at a time (the one starting or closing it).
+ * 127.0.0.1 with {@code wal_level=logical} (test durability: asynchronous commits, which the WAL
+ * writer flushes every 10 ms, so the relay sees them soon), readiness = a JDBC connection. The
+ * control dir holds the logs; the cluster lies in a private dir under the temp dir ({@link
+ * PostgresDataDir}), so the server reaches it wherever the control dir is. As root both run as the
+ * OS user {@code postgres} (the server refuses root) and the cluster's dir belongs to that user.
+ * Stopped with SIGINT (PostgreSQL's fast shutdown), SIGKILL after a grace period; a JVM shutdown
+ * hook does the same if the JVM exits first. One thread at a time (the one starting or closing it).
  */
 public final class PostgresServer {
 
@@ -109,6 +110,11 @@ public final class PostgresServer {
             "fsync=off",
             "-c",
             "synchronous_commit=off",
+            // With asynchronous commits the WAL writer flushes a commit at most every
+            // wal_writer_delay (default 200 ms), and logical decoding sends only flushed WAL: the
+            // relay saw each row 0-400 ms late (docs/cdc-relay.md, PostgreSQL)
+            "-c",
+            "wal_writer_delay=10ms",
             "-c",
             "full_page_writes=off"));
     Path log = dir.resolve("postgres.log");
