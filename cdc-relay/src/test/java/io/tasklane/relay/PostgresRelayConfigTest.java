@@ -3,6 +3,7 @@ package io.tasklane.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -100,6 +101,21 @@ class PostgresRelayConfigTest {
                         "jdbc:mariadb://db:3306/shop")))
         .isInstanceOf(InvalidRelayConfigException.class)
         .hasMessageStartingWith("tasklane.relay.schema: is for PostgreSQL only");
+  }
+
+  @Test
+  void pollIntervalDefaultsTo5MsOnPostgresAndAnExplicitOneWins() {
+    assertThat(RelayConfig.fromProperties(pg()).pollInterval())
+        .isEqualTo(RelayConfig.DEFAULT_POSTGRES_POLL_INTERVAL)
+        .isEqualTo(Duration.ofMillis(5));
+    assertThat(
+            RelayConfig.fromProperties(pg("tasklane.relay.jdbc-url", "jdbc:mariadb://db:3306/shop"))
+                .pollInterval())
+        .isEqualTo(RelayConfig.DEFAULT_POLL_INTERVAL)
+        .isEqualTo(Duration.ofMillis(20));
+    assertThat(
+            RelayConfig.fromProperties(pg("tasklane.relay.poll-interval", "20ms")).pollInterval())
+        .isEqualTo(Duration.ofMillis(20));
   }
 
   @Test

@@ -31,8 +31,24 @@ class PostgresPropsTest {
     assertThat(p.getProperty("database.dbname")).isEqualTo("shop");
     assertThat(p.getProperty("database.port")).isEqualTo("5432");
     assertThat(p.getProperty("snapshot.mode")).isEqualTo("initial");
+    // the connector's stream loop and the engine's batch wait both wait poll.interval.ms
+    assertThat(p.getProperty("poll.interval.ms")).isEqualTo("5");
     assertThat(p.getProperty("offset.storage.topic")).isEqualTo("tasklane.relay.offsets");
     assertThat(p.stringPropertyNames()).noneMatch(k -> k.startsWith("schema.history"));
+  }
+
+  @Test
+  void onlyPostgresPollsEvery5MsByDefault() {
+    RelayConfig maria =
+        RelayConfig.fromProperties(
+            Map.of(
+                "tasklane.relay.jdbc-url", "jdbc:mariadb://db:3306/shop",
+                "tasklane.relay.username", "relay",
+                "tasklane.relay.bootstrap-servers", "kafka:9092"));
+    assertThat(DebeziumProps.of(maria, DebeziumProps.MARIADB).getProperty("poll.interval.ms"))
+        .isEqualTo("20");
+    assertThat(DebeziumProps.of(PG, DebeziumProps.POSTGRES).getProperty("poll.interval.ms"))
+        .isEqualTo("5");
   }
 
   @Test
