@@ -45,7 +45,8 @@ final class WorkerFailover {
           if (!second.isAlive()) {
             throw new IllegalStateException("worker-2 died:\n" + second.logTail(30));
           }
-          if (ranOn(enqueuer, "worker-2") && ranOn(enqueuer, "worker")) {
+          // the first worker's name: "worker", or "worker-after-relay" once throughput restarted it
+          if (ranOn(enqueuer, "worker-2") && ranOn(enqueuer, run.worker.name())) {
             return true;
           }
           try {
