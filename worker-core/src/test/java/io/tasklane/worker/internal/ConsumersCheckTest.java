@@ -1,6 +1,7 @@
 package io.tasklane.worker.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tasklane.core.Topics;
 import io.tasklane.core.tracing.Tracing;
@@ -10,6 +11,7 @@ import io.tasklane.worker.WorkerConfig;
 import io.tasklane.worker.spi.HealthReport;
 import io.tasklane.worker.spi.WorkerMetrics;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,16 +73,15 @@ class ConsumersCheckTest {
     Thread thread = new Thread(consumer, "test-consumer");
     thread.start();
     try {
-      Thread.sleep(300);
-      assertThat(consumer.fetching()).as("polling, no assignment yet").isFalse();
+      // polling, no assignment yet: not fetching for as long as the consumer has no partitions
+      await()
+          .during(Duration.ofMillis(300))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> !consumer.fetching());
       TopicPartition tp = new TopicPartition(config.topics().handler("mail"), 0);
       mock.updateBeginningOffsets(Map.of(tp, 0L));
       mock.schedulePollTask(() -> mock.rebalance(List.of(tp)));
-      long deadline = System.currentTimeMillis() + 5_000;
-      while (!consumer.fetching() && System.currentTimeMillis() < deadline) {
-        Thread.sleep(10);
-      }
-      assertThat(consumer.fetching()).isTrue();
+      await().atMost(Duration.ofSeconds(5)).until(consumer::fetching);
     } finally {
       consumer.stop(System.currentTimeMillis() + 1_000);
       thread.join(10_000);
