@@ -14,6 +14,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param paused the scheduler holds the handler's due tasks instead of dispatching them
  * @param concurrency threads of each worker's pool for the handler, {@code 1} to {@link
  *     #MAX_CONCURRENCY}; null: each worker's configured value
+ * @param maxPerKey the most tasks of one concurrency key that run at once, across every worker,
+ *     {@code 1} to {@link #MAX_PER_KEY}; null: no limit (docs/lanes.md)
+ * @param onDead what a DEAD task does to its ordered lane: {@code BLOCK} (it waits for an operator;
+ *     the default, also when null) or {@code SKIP} (the lane moves on)
  * @param updatedAt epoch millis of the change
  * @param actor the name of the API token that made it
  */
@@ -23,6 +27,8 @@ public record HandlerSetting(
     String handler,
     boolean paused,
     Integer concurrency,
+    Integer maxPerKey,
+    String onDead,
     long updatedAt,
     String actor)
     implements Versioned {
@@ -30,16 +36,27 @@ public record HandlerSetting(
   /** The largest concurrency a handler may be given (as {@code handlers.<name>.concurrency}). */
   public static final int MAX_CONCURRENCY = 1_000;
 
+  /** The largest limit per concurrency key a handler may be given. */
+  public static final int MAX_PER_KEY = 100_000;
+
+  /** The values of {@code onDead}. */
+  public static final java.util.Set<String> ON_DEAD = java.util.Set.of("BLOCK", "SKIP");
+
   /** The settings of a handler nobody changed. */
   public static HandlerSetting defaults(String handler) {
-    return new HandlerSetting(Wire.VERSION, handler, false, null, 0, null);
+    return new HandlerSetting(Wire.VERSION, handler, false, null, null, null, 0, null);
   }
 
   public HandlerSetting withPaused(boolean p, long at, String by) {
-    return new HandlerSetting(Wire.VERSION, handler, p, concurrency, at, by);
+    return new HandlerSetting(Wire.VERSION, handler, p, concurrency, maxPerKey, onDead, at, by);
   }
 
   public HandlerSetting withConcurrency(Integer n, long at, String by) {
-    return new HandlerSetting(Wire.VERSION, handler, paused, n, at, by);
+    return new HandlerSetting(Wire.VERSION, handler, paused, n, maxPerKey, onDead, at, by);
+  }
+
+  /** With a limit per concurrency key ({@code null}: none) and an ordered lanes' DEAD policy. */
+  public HandlerSetting withLanes(Integer perKey, String dead, long at, String by) {
+    return new HandlerSetting(Wire.VERSION, handler, paused, concurrency, perKey, dead, at, by);
   }
 }

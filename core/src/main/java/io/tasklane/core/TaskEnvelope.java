@@ -16,7 +16,8 @@ import java.util.Map;
  * @param id task id ({@link TaskIds})
  * @param handler handler name ({@link HandlerNames})
  * @param key idempotency key the id was derived from, or null
- * @param orderingKey routing key override (reserved for per-key ordering), or null
+ * @param orderingKey the key of the task's ordered lane: tasks of one handler and ordering key
+ *     start one after another in enqueue order (docs/lanes.md); also its routing key; or null
  * @param payload the handler's argument, any JSON value
  * @param dueAt epoch millis; at or before now means "run now"
  * @param maxAttempts attempts before the task goes DEAD (1 to 1000)
@@ -78,9 +79,21 @@ public record TaskEnvelope(
     }
   }
 
-  /** The Kafka key of this task's records: {@code orderingKey} when set, else {@code id}. */
+  /**
+   * The Kafka key of this task's records: {@code orderingKey} when set, else the options' {@code
+   * concurrencyKey} when set, else {@code id}; so every task of one lane lives on one partition.
+   */
   public String routingKey() {
-    return orderingKey != null ? orderingKey : id;
+    if (orderingKey != null) {
+      return orderingKey;
+    }
+    String k = options.concurrencyKey();
+    return k != null ? k : id;
+  }
+
+  /** The key of the task's lane ({@code orderingKey}, else {@code concurrencyKey}), or null. */
+  public String laneKey() {
+    return orderingKey != null ? orderingKey : options.concurrencyKey();
   }
 
   /**

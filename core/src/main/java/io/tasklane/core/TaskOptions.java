@@ -27,10 +27,15 @@ import java.util.function.Function;
  *     to be dispatched before the scheduler raises a {@code wait-timeout} alert (the task keeps
  *     waiting; nothing is cancelled), {@link #MIN_WAIT_TIMEOUT_MS} to {@link #MAX_WAIT_TIMEOUT_MS};
  *     or null for no alert
+ * @param concurrencyKey the task's key for per-key concurrency and fairness between keys: the
+ *     scheduler runs at most the handler's {@code max-per-key} tasks of one key at once across
+ *     every worker, and releases a saturated handler's waiting tasks in turn across their keys
+ *     (docs/lanes.md); 1 to {@link TaskLimits#MAX_KEY_CHARS} characters without control characters,
+ *     routed like an ordering key (every task of the key on one partition); or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record TaskOptions(int v, Long waitTimeoutMs) {
+public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey) {
   /** The format version this reader and writer speak. */
   public static final int VERSION = 1;
 
@@ -40,7 +45,7 @@ public record TaskOptions(int v, Long waitTimeoutMs) {
   /** The longest wait timeout: 7 days. */
   public static final long MAX_WAIT_TIMEOUT_MS = Duration.ofDays(7).toMillis();
 
-  private static final TaskOptions NONE = new TaskOptions(VERSION, null);
+  private static final TaskOptions NONE = new TaskOptions(VERSION, null, null);
 
   /**
    * The rules, one per component: each names its field (as {@link InvalidTaskException#field()})
@@ -60,7 +65,24 @@ public record TaskOptions(int v, Long waitTimeoutMs) {
                           + MIN_WAIT_TIMEOUT_MS
                           + " to "
                           + MAX_WAIT_TIMEOUT_MS
-                          + " ms)"));
+                          + " ms)"),
+          new Rule<>("concurrencyKey", TaskOptions::concurrencyKey, TaskOptions::laneKeyProblem));
+
+  /**
+   * What is wrong with {@code key} as a lane key (an ordering or concurrency key), or null: 1 to
+   * {@link TaskLimits#MAX_KEY_CHARS} characters, no control character.
+   */
+  public static String laneKeyProblem(String key) {
+    if (key.isEmpty() || key.length() > TaskLimits.MAX_KEY_CHARS) {
+      return "must be 1 to " + TaskLimits.MAX_KEY_CHARS + " characters (is " + key.length() + ")";
+    }
+    for (int i = 0; i < key.length(); i++) {
+      if (Character.isISOControl(key.charAt(i))) {
+        return "must not hold a control character (at index " + i + ")";
+      }
+    }
+    return null;
+  }
 
   public TaskOptions {
     v = v == 0 ? VERSION : v;
@@ -130,9 +152,21 @@ public record TaskOptions(int v, Long waitTimeoutMs) {
   /** Mutable, single-threaded builder of {@link TaskOptions}; nothing is checked when building. */
   public static final class Builder {
     private Long waitTimeoutMs;
+    private String concurrencyKey;
 
     private Builder(TaskOptions o) {
       waitTimeoutMs = o.waitTimeoutMs;
+      concurrencyKey = o.concurrencyKey;
+    }
+
+    /**
+     * The task's concurrency key (checked by {@link TaskOptions#validate()}); null unsets it. The
+     * handler's {@code max-per-key} limits how many tasks of one key run at once; a saturated
+     * handler releases waiting tasks in turn across keys.
+     */
+    public Builder concurrencyKey(String value) {
+      concurrencyKey = value;
+      return this;
     }
 
     /**
@@ -159,7 +193,7 @@ public record TaskOptions(int v, Long waitTimeoutMs) {
     }
 
     public TaskOptions build() {
-      TaskOptions o = new TaskOptions(VERSION, waitTimeoutMs);
+      TaskOptions o = new TaskOptions(VERSION, waitTimeoutMs, concurrencyKey);
       return o.equals(NONE) ? NONE : o;
     }
   }

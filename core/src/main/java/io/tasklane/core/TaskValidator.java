@@ -28,10 +28,17 @@ public final class TaskValidator {
         && (task.key().isEmpty() || task.key().length() > TaskLimits.MAX_KEY_CHARS)) {
       fail("key", "must be 1 to " + TaskLimits.MAX_KEY_CHARS + " characters");
     }
-    if (task.orderingKey() != null
-        && (task.orderingKey().isEmpty()
-            || task.orderingKey().length() > TaskLimits.MAX_KEY_CHARS)) {
-      fail("orderingKey", "must be 1 to " + TaskLimits.MAX_KEY_CHARS + " characters");
+    if (task.orderingKey() != null) {
+      String problem = TaskOptions.laneKeyProblem(task.orderingKey());
+      if (problem != null) {
+        fail("orderingKey", problem);
+      }
+      if (task.options().concurrencyKey() != null) {
+        fail(
+            "concurrencyKey",
+            "cannot be set with orderingKey: an ordering key is a lane of its own with a limit of"
+                + " one task at a time");
+      }
     }
     if (payloadBytes > limits.maxPayloadBytes()) {
       fail(

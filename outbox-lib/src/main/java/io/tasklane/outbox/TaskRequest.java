@@ -146,8 +146,23 @@ public final class TaskRequest {
     return with(f -> f.key = value);
   }
 
+  /**
+   * The task's ordered lane: tasks of this handler and key start one after another, in the order
+   * their transactions committed, across retries (docs/lanes.md). Not together with {@link
+   * #concurrencyKey}.
+   */
   public TaskRequest orderingKey(String value) {
     return with(f -> f.orderingKey = value);
+  }
+
+  /**
+   * The task's concurrency key: at most the handler's {@code max-per-key} tasks of one key run at
+   * once across every worker, and a saturated handler releases waiting tasks in turn across keys
+   * (docs/lanes.md). Sets {@link TaskOptions#concurrencyKey()}, keeping the other options; checked
+   * by {@link TaskOutbox#enqueue}.
+   */
+  public TaskRequest concurrencyKey(String value) {
+    return options(options.toBuilder().concurrencyKey(value).build());
   }
 
   public TaskRequest maxAttempts(int value) {

@@ -190,7 +190,11 @@ public final class OutboxRows {
         row.headers() == null ? null : convert("headers", row.headers(), HEADERS);
     TaskOptions options = options(row.options());
     String orderingKey =
-        row.routingKey() == null || row.routingKey().equals(row.taskId()) ? null : row.routingKey();
+        row.routingKey() == null
+                || row.routingKey().equals(row.taskId())
+                || row.routingKey().equals(options.concurrencyKey())
+            ? null
+            : row.routingKey();
     return TaskEnvelope.builder()
         .id(row.taskId())
         .handler(row.handler())

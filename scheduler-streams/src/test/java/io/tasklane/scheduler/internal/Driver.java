@@ -61,6 +61,13 @@ public final class Driver implements AutoCloseable {
   /** The handlers an operator paused (read by the dispatcher on the stream thread). */
   public final java.util.Set<String> paused = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /** Limits per concurrency key, by handler (none: unlimited). */
+  public final java.util.Map<String, Integer> maxPerKey =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The handlers whose DEAD tasks skip their ordered lane (else they block it). */
+  public final java.util.Set<String> skipDead = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   public final TestWorkers workers = new TestWorkers();
 
   /** How each stream task opened forgets what it keeps in memory ({@link #reopen}). */
@@ -177,7 +184,24 @@ public final class Driver implements AutoCloseable {
             memories,
             workers,
             new TaskSpans(io.tasklane.core.tracing.Tracing.off()),
-            paused::contains,
+            new io.tasklane.scheduler.internal.lifecycle.HandlerControls() {
+              @Override
+              public boolean paused(String handler) {
+                return paused.contains(handler);
+              }
+
+              @Override
+              public int maxPerKey(String handler) {
+                return maxPerKey.getOrDefault(handler, UNLIMITED);
+              }
+
+              @Override
+              public io.tasklane.scheduler.internal.lifecycle.LanePolicy onDead(String handler) {
+                return skipDead.contains(handler)
+                    ? io.tasklane.scheduler.internal.lifecycle.LanePolicy.SKIP
+                    : io.tasklane.scheduler.internal.lifecycle.LanePolicy.BLOCK;
+              }
+            },
             () -> nanos += nanoStep);
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");

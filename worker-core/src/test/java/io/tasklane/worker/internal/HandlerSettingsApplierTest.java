@@ -79,7 +79,7 @@ class HandlerSettingsApplierTest {
 
   private static byte[] setting(String handler, Integer concurrency) {
     return WireCodec.encode(
-        new HandlerSetting(Wire.VERSION, handler, false, concurrency, 1L, "ops"));
+        new HandlerSetting(Wire.VERSION, handler, false, concurrency, null, null, 1L, "ops"));
   }
 
   private static ConsumerRecord<byte[], byte[]> record(long offset, String key, byte[] value) {

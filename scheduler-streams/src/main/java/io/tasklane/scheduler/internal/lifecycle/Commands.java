@@ -86,8 +86,8 @@ public final class Commands {
       engine.metrics().count(SchedulerEvent.TRIGGER_IGNORED);
       return;
     }
-    if (previous.timerKind() == TimerKind.QUEUED) {
-      // Already due and waiting for a slot: keep its place instead of joining the queue's end.
+    if (previous.timerKind() == TimerKind.QUEUED || previous.timerKind() == TimerKind.LANE) {
+      // Already due and waiting for a slot or its lane's turn: keep its place, not the end.
       engine.metrics().count(SchedulerEvent.TRIGGER_QUEUED);
       return;
     }

@@ -4,6 +4,7 @@ import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.Wire;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
@@ -17,11 +18,11 @@ import org.slf4j.LoggerFactory;
  * DISPATCHED, or waits as NO_HANDLER while that topic does not exist, or waits in its handler's
  * queue ({@link FlowControlQueues}) while the handler has {@code max-dispatched} attempts out in
  * this partition; each tick the punctuator releases queued tasks into the free slots ({@link
- * #releaseQueued}). A paused handler's due tasks ({@link HandlerPauses}) wait in its queue the same
- * way, and its queue is not released until it is resumed: the index scan never sees them again, so
- * a paused handler costs the other handlers nothing. Part of the {@link TaskLifecycle}; used on the
- * stream task's thread (processing and punctuation); the dispatch record goes out with the commit
- * that stores the DISPATCHED record.
+ * #releaseQueued}). A paused handler's due tasks ({@link HandlerControls}) wait in its queue the
+ * same way, and its queue is not released until it is resumed: the index scan never sees them
+ * again, so a paused handler costs the other handlers nothing. Part of the {@link TaskLifecycle};
+ * used on the stream task's thread (processing and punctuation); the dispatch record goes out with
+ * the commit that stores the DISPATCHED record.
  */
 public final class Dispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -60,6 +61,16 @@ public final class Dispatcher {
    * leaves its handler's queue, so it does not queue behind the others again.
    */
   void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue) {
+    dispatchOrPark(e, now, fromQueue, false);
+  }
+
+  /**
+   * As {@link #dispatchOrPark(TaskRecord.Edit, long, boolean)}; {@code laneTurn} is true when the
+   * task is the first waiting in its lane and its turn came ({@link Lanes#take}). A task of a lane
+   * ({@link Lane}) that may not go now waits in its lane, not in its handler's queue, unless it
+   * holds the lane already (an ordered lane's retry), and then waits for a slot as any task.
+   */
+  void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue, boolean laneTurn) {
     String topic = engine.topics().handler(e.task.handler());
     e.updatedAt = now;
     if (!engine.handlerTopics().exists(topic)) {
@@ -71,11 +82,24 @@ public final class Dispatcher {
       e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
       return;
     }
-    boolean paused = engine.pauses().paused(e.task.handler());
-    if (paused
-        || store
-            .queues()
-            .mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched())) {
+    boolean paused = engine.controls().paused(e.task.handler());
+    boolean saturated =
+        paused
+            || store
+                .queues()
+                .mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched());
+    Lane lane = Lane.of(e.task);
+    if (lane != null && !store.lanes().take(lane, e.task.id(), saturated, laneTurn)) {
+      if (e.state == TaskState.NO_HANDLER) {
+        e.state = TaskState.PENDING;
+      }
+      if (e.timerKind != TimerKind.LANE) {
+        e.timer(store.lanes().join(lane), TimerKind.LANE);
+        engine.metrics().count(SchedulerEvent.LANE_WAIT);
+      }
+      return;
+    }
+    if (saturated) { // no lane, or it holds its lane already (take refuses others when saturated)
       if (e.state == TaskState.NO_HANDLER) {
         e.state = TaskState.PENDING;
       }
@@ -154,6 +178,17 @@ public final class Dispatcher {
     FlowControlQueues queues = store.queues();
     long tick = ticks++;
     List<String> handlers = queues.queuedHandlers(tick % INDEX_READ_EVERY == 0);
+    LaneMemory lanes = store.lanes().memory();
+    lanes.drainFreed(); // their turns are in the rings
+    List<String> laneHandlers = lanes.handlersWithLaneTurns();
+    if (!laneHandlers.isEmpty()) {
+      handlers = new ArrayList<>(handlers);
+      for (String h : laneHandlers) {
+        if (!handlers.contains(h)) {
+          handlers.add(h);
+        }
+      }
+    }
     if (handlers.isEmpty()) {
       return 0;
     }
@@ -161,11 +196,15 @@ public final class Dispatcher {
     int max = engine.settings().maxDispatched();
     int released = 0;
     for (String handler : handlers) {
-      if (engine.pauses().paused(handler)) {
+      if (engine.controls().paused(handler)) {
         continue; // held in its queue until resumed
       }
       int room = Math.min(budget - released, queues.freeSlots(handler, max));
       if (room <= 0) {
+        continue;
+      }
+      if (lanes.hasLaneTurns(handler)) {
+        released += releaseInTurn(handler, room, now, failure);
         continue;
       }
       ArrayDeque<Bytes> head = queues.head(handler);
@@ -181,6 +220,102 @@ public final class Dispatcher {
       }
     }
     return released;
+  }
+
+  /**
+   * Releases up to {@code room} waiting tasks of {@code handler} round-robin over its ring of turns
+   * ({@link LaneMemory}): one task of each lane with room, and one of its queue of tasks without a
+   * key, in turn, so that a key with a million tasks waiting takes one turn like a key with one.
+   * Returns how many turns it used.
+   */
+  private int releaseInTurn(String handler, int room, long now, Failure failure) {
+    LaneMemory lanes = store.lanes().memory();
+    Lane unkeyed = LaneMemory.unkeyed(handler);
+    if (store.queues().hasQueued(handler)) {
+      lanes.addTurn(unkeyed);
+    }
+    int used = 0;
+    while (used < room) {
+      Lane turn = lanes.nextTurn(handler);
+      if (turn == null) {
+        break;
+      }
+      used++;
+      if (turn.key() == null) {
+        ArrayDeque<Bytes> head = store.queues().head(handler);
+        Bytes key = head.poll();
+        if (key == null) {
+          continue; // the queue is empty: its turn leaves the ring
+        }
+        try {
+          releaseOne(handler, key, now);
+        } catch (StreamsException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          failure.failed(TaskIndexKey.taskId(key), key, now, e);
+        }
+        if (!head.isEmpty() || store.queues().hasQueued(handler)) {
+          lanes.addTurn(turn);
+        }
+      } else {
+        releaseFromLane(turn, now);
+        if (store.lanes().releasable(turn)) {
+          lanes.addTurn(turn);
+        }
+      }
+    }
+    return used;
+  }
+
+  /**
+   * Releases the first waiting task of every lane a finished holder freed since the last call, at
+   * once, while its handler has free slots and no queue (else the lane waits for its turn in the
+   * ring, at the next tick). Called after each input that may end a holder (a result, a cancel, a
+   * command); stream thread.
+   */
+  void releaseFreed(long now) {
+    LaneMemory lanes = store.lanes().memory();
+    for (Lane lane : lanes.drainFreed()) {
+      String handler = lane.handler();
+      if (engine.controls().paused(handler)
+          || store.queues().freeSlots(handler, engine.settings().maxDispatched()) <= 0
+          || store.queues().hasQueued(handler)) {
+        continue;
+      }
+      releaseFromLane(lane, now);
+    }
+  }
+
+  /**
+   * Dispatches the first task waiting in {@code lane} when the lane has room; an entry whose record
+   * no longer waits under it is dropped (stale), one whose release throws makes its task DEAD.
+   */
+  private void releaseFromLane(Lane lane, long now) {
+    Lanes lanes = store.lanes();
+    Bytes key = lanes.firstWaiting(lane);
+    if (key == null) {
+      return;
+    }
+    String id = lane.idOf(key);
+    try {
+      TaskRecord previous = store.get(id);
+      if (previous == null
+          || previous.timerKind() != TimerKind.LANE
+          || previous.timerAt() != lane.seqOf(key)
+          || !lane.equals(Lane.of(previous))) {
+        lanes.dropWaiting(lane, key);
+        engine.metrics().count(SchedulerEvent.TIMER_STALE);
+        return;
+      }
+      TaskRecord.Edit e = previous.edit();
+      dispatchOrPark(e, now, true, true);
+      owner.commit(id, previous, e);
+    } catch (StreamsException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      lanes.dropWaiting(lane, key);
+      owner.timers.poisoned(id, now, e);
+    }
   }
 
   private void releaseOne(String handler, Bytes key, long now) {

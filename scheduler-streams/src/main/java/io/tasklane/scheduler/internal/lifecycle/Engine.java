@@ -17,7 +17,8 @@ import java.util.random.RandomGenerator;
  * @param memory what the stream tasks of this process share (alerts, input accounting)
  * @param workers the handlers' live workers and partitions, for schedule fires
  * @param spans the admission and dispatch spans (no-ops unless tracing is configured)
- * @param pauses the handlers an operator paused (their due tasks are held)
+ * @param controls what operators set per handler: pauses, the limit per key, the ordered lanes'
+ *     DEAD policy
  * @param nanoTime the clock a punctuator tick's {@link TimerShare} is measured with ({@link
  *     System#nanoTime} but in tests)
  */
@@ -30,7 +31,7 @@ public record Engine(
     TaskMemory.Shared memory,
     HandlerWorkers workers,
     TaskSpans spans,
-    HandlerPauses pauses,
+    HandlerControls controls,
     LongSupplier nanoTime) {
 
   /** An engine with its own, empty memory of stream tasks, that records no spans. */
@@ -50,7 +51,7 @@ public record Engine(
         new TaskMemory.Shared(),
         workers,
         new TaskSpans(Tracing.off()),
-        HandlerPauses.NONE,
+        HandlerControls.NONE,
         System::nanoTime);
   }
 

@@ -31,6 +31,7 @@ final class FlowControlQueues {
   private final Supplier<HandlerLoad> load;
   private final Supplier<DeadlineTimers> deadlines;
   private final DeferredWrites held;
+  private final Lanes lanes;
   private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
 
   /**
@@ -44,7 +45,9 @@ final class FlowControlQueues {
       Function<String, TaskRecord> records,
       Supplier<HandlerLoad> load,
       Supplier<DeadlineTimers> deadlines,
-      DeferredWrites held) {
+      DeferredWrites held,
+      Lanes lanes) {
+    this.lanes = lanes;
     this.held = held;
     this.index = index;
     this.search = search;
@@ -65,6 +68,11 @@ final class FlowControlQueues {
   boolean mustQueue(String handler, boolean fromQueue, int maxDispatched) {
     HandlerLoad l = counted();
     return l.dispatched(handler) >= maxDispatched || (!fromQueue && l.queued(handler) > 0);
+  }
+
+  /** Whether tasks of {@code handler} without a lane wait in its queue. */
+  boolean hasQueued(String handler) {
+    return counted().queued(handler) > 0;
   }
 
   /** How many more attempts of {@code handler} may go out (zero or less: none). */
@@ -115,6 +123,7 @@ final class FlowControlQueues {
     if (l.counted()) {
       return;
     }
+    lanes.open();
     moveLegacyQueues();
     search.forEachQueued(l::countQueued);
     search.forEachIn(
@@ -136,6 +145,7 @@ final class FlowControlQueues {
         && r.timerKind() == TimerKind.DEADLINE) {
       l.countDispatched(r.task().handler());
       deadlines.get().add(r.timerAt(), id);
+      lanes.holdDispatched(id, r);
     }
   }
 

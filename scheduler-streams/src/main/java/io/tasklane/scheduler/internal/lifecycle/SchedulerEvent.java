@@ -57,6 +57,8 @@ public enum SchedulerEvent {
   NO_HANDLER("no-handler"),
   /** A due task joined its handler's queue. */
   QUEUED("queued"),
+  /** A due task of a lane joined it to wait for its turn ({@code Lanes}). */
+  LANE_WAIT("lane.wait"),
   /** A schedule fire dispatched ahead of its instant, for a worker that holds it until then. */
   DISPATCHED_AHEAD("dispatched.ahead"),
   /** An attempt's deadline passed without a result. */

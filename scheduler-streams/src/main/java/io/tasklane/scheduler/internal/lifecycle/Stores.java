@@ -26,6 +26,12 @@ public final class Stores {
    * Handler log lines by task id ({@link TaskLogs} as JSON), from {@code <ns>.logs}; a sub-topology
    * of its own, purged after the retention.
    */
+  /**
+   * The lanes ({@link Lanes}): per {@link Lane} a head (its holders, next place, waiting count) and
+   * the keys of the tasks waiting in it, in the order they joined.
+   */
+  public static final String LANES = "tasklane-lanes";
+
   /** The {@link CommitHook} of a stream task: no data, the moment before each commit. */
   public static final String COMMIT_HOOK = "tasklane-commit-hook";
 
@@ -122,6 +128,19 @@ public final class Stores {
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(STATE_COUNTS),
             Serdes.String(),
             Serdes.Long())
+        .withCachingDisabled();
+  }
+
+  /**
+   * Not cached, like the indexes: its writes go to RocksDB and the changelog in the order they are
+   * made, so that after a kill -9 the store holds a prefix of them, which {@link Lanes#open} checks
+   * against the task records.
+   */
+  public static StoreBuilder<KeyValueStore<Bytes, byte[]>> lanes() {
+    return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
+            org.apache.kafka.streams.state.Stores.persistentKeyValueStore(LANES),
+            Serdes.Bytes(),
+            Serdes.ByteArray())
         .withCachingDisabled();
   }
 

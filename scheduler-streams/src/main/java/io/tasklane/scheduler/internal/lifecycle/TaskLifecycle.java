@@ -47,7 +47,7 @@ public final class TaskLifecycle {
   public TaskLifecycle(ProcessorContext<String, Object> context, Engine engine) {
     this.engine = engine;
     this.out = new Outputs(context);
-    this.store = new TaskStore(context, engine.memory());
+    this.store = new TaskStore(context, engine.memory(), engine.controls());
     this.partition = context.taskId().partition();
     this.dispatcher = new Dispatcher(this, store, engine, out);
     this.transitions = new Transitions(engine, out, dispatcher);
@@ -169,11 +169,13 @@ public final class TaskLifecycle {
    */
   public void result(TaskResult result, long now) {
     results.apply(result, now);
+    dispatcher.releaseFreed(now);
   }
 
   /** A cancel (transactional, or an operator's), {@link Commands#cancel}. */
   public void cancel(String id, String reason, long now) {
     commands.cancel(id, reason, now);
+    dispatcher.releaseFreed(now);
   }
 
   /** An operator command or a record of the dependency protocol ({@link Commands}). */
@@ -189,6 +191,7 @@ public final class TaskLifecycle {
     } else if (value instanceof ControlCommand.DependencyDone d) {
       commands.dependencyDone(d, now);
     }
+    dispatcher.releaseFreed(now);
   }
 
   /**

@@ -24,6 +24,9 @@ public final class TaskMemory {
 
   final HandlerLoad load = new HandlerLoad();
 
+  /** The rings of turns and freed lanes of the stream task's {@link Lanes}. */
+  final LaneMemory lanes = new LaneMemory();
+
   /**
    * The DISPATCHED task records written or read last through {@link TaskStore}, the newest {@link
    * #RECENT_RECORDS}: each equals the store's value, as every write of the task store goes through

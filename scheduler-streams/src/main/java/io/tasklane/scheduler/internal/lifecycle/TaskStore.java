@@ -24,6 +24,7 @@ final class TaskStore {
   private final DueIndex index;
   private final TaskIndex search;
   private final FlowControlQueues queues;
+  private final Lanes lanes;
   private final TimerRepair repair;
   private final FinishedPurge purge;
   private final DeferredWrites deferred;
@@ -35,7 +36,7 @@ final class TaskStore {
    * Opens the stores of the stream task; its {@link TaskMemory} is derived afresh from them (they
    * were just restored, or the task moved or crashed).
    */
-  TaskStore(ProcessingContext context, TaskMemory.Shared shared) {
+  TaskStore(ProcessingContext context, TaskMemory.Shared shared, HandlerControls controls) {
     this.shared = shared;
     this.memory = shared.open();
     this.tasks = context.getStateStore(Stores.TASKS);
@@ -47,10 +48,24 @@ final class TaskStore {
                 context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts, tasks::all));
     this.deferred = new DeferredWrites(tasks, search);
     deferred.writeAt(context.getStateStore(Stores.COMMIT_HOOK));
+    this.lanes =
+        new Lanes(
+            context.getStateStore(Stores.LANES),
+            this::get,
+            () -> memory().lanes,
+            controls,
+            () -> queues().countLoad());
     this.queues =
         new FlowControlQueues(
-            index, search, this::get, () -> memory().load, () -> memory().deadlines, deferred);
-    this.repair = new TimerRepair(tasks, index, search, this::memory, deferred::holds);
+            index,
+            search,
+            this::get,
+            () -> memory().load,
+            () -> memory().deadlines,
+            deferred,
+            lanes);
+    this.repair =
+        new TimerRepair(tasks, index, search, this::memory, deferred::holds, lanes::reassert);
     this.purge = new FinishedPurge(search, this::get, this::memory);
     this.reports = new ReportStores(context);
   }
@@ -105,6 +120,11 @@ final class TaskStore {
   /** Per-handler queues and load. */
   FlowControlQueues queues() {
     return queues;
+  }
+
+  /** The lanes: ordered and keyed tasks' places and turns. */
+  Lanes lanes() {
+    return lanes;
   }
 
   /**
@@ -281,6 +301,7 @@ final class TaskStore {
     memory().remember(id, next);
     memory().load.moved(previous, next);
     memory().reports.moved(id, previous, next);
+    lanes.moved(id, previous, next);
   }
 
   private void forget(String id, TaskRecord previous) {
@@ -292,6 +313,7 @@ final class TaskStore {
     search.counted(held != null ? held.stored : previous, null);
     memory().recent.remove(id);
     memory().load.moved(previous, null);
+    lanes.moved(id, previous, null);
   }
 
   private TaskMemory memory() {

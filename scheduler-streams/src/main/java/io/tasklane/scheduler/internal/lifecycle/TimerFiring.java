@@ -87,7 +87,7 @@ public final class TimerFiring {
     poisoned(id, now, error);
   }
 
-  private void poisoned(String id, long now, RuntimeException error) {
+  void poisoned(String id, long now, RuntimeException error) {
     LOG.error("timer of task {} failed; removed, the task goes DEAD", id, error);
     engine.metrics().count(SchedulerEvent.ERROR_TIMER);
     TaskRecord previous = null;

@@ -24,7 +24,12 @@ public enum TimerKind {
    * and the task id, its time the task's due time plus its wait timeout. Beside the task's own
    * timer, never instead of it.
    */
-  WAIT((byte) 'W');
+  WAIT((byte) 'W'),
+  /**
+   * Due, and waiting in its lane ({@link Lanes}): the timer's time is the task's place in the lane
+   * (not a time), its entry a waiting key of the lanes store. Never fires by time.
+   */
+  LANE((byte) 'L');
 
   public final byte code;
 
@@ -37,7 +42,7 @@ public enum TimerKind {
    * {@link DeadlineTimers}) nor a place in a queue (the task's search entry, {@link TaskIndexKey}).
    */
   boolean inDueIndex() {
-    return this != DEADLINE && this != QUEUED;
+    return this != DEADLINE && this != QUEUED && this != LANE;
   }
 
   /**

@@ -45,17 +45,21 @@ final class TimerRepair {
   private final TaskIndex search;
   private final Supplier<TaskMemory> memory;
   private final Predicate<String> held;
+  private final BiConsumer<String, TaskRecord> lanes;
 
   /**
    * @param held whether a task's newer record is held until the commit ({@link DeferredWrites}):
    *     its stored record is out of date and its entries are written with the held one
+   * @param lanes writes a record's waiting entry in its lane back ({@link Lanes#reassert})
    */
   TimerRepair(
       KeyValueStore<String, TaskRecord> tasks,
       DueIndex index,
       TaskIndex search,
       Supplier<TaskMemory> memory,
-      Predicate<String> held) {
+      Predicate<String> held,
+      BiConsumer<String, TaskRecord> lanes) {
+    this.lanes = lanes;
     this.tasks = tasks;
     this.index = index;
     this.search = search;
@@ -76,6 +80,7 @@ final class TimerRepair {
     }
     healWait(id, record);
     search.reassert(id, record);
+    lanes.accept(id, record);
   }
 
   /**
@@ -172,6 +177,7 @@ final class TimerRepair {
           if (search.reassert(id, r)) {
             metrics.count(SchedulerEvent.INDEX_HEALED);
           }
+          lanes.accept(id, r);
         });
   }
 }

@@ -4,7 +4,8 @@ import io.tasklane.core.HandlerSetting;
 import io.tasklane.core.LogText;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
-import io.tasklane.scheduler.internal.lifecycle.HandlerPauses;
+import io.tasklane.scheduler.internal.lifecycle.HandlerControls;
+import io.tasklane.scheduler.internal.lifecycle.LanePolicy;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * {@link CompactedTopicReader}), on every instance, so every partition's dispatcher sees a pause.
  * Thread-safe: written by the reader thread, read by stream threads and the API.
  */
-public final class HandlerSettingsStore implements HandlerPauses, AutoCloseable {
+public final class HandlerSettingsStore implements HandlerControls, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HandlerSettingsStore.class);
 
   private final Map<String, HandlerSetting> settings = new ConcurrentHashMap<>();
@@ -63,6 +64,18 @@ public final class HandlerSettingsStore implements HandlerPauses, AutoCloseable 
   public boolean paused(String handler) {
     HandlerSetting s = settings.get(handler);
     return s != null && s.paused();
+  }
+
+  @Override
+  public int maxPerKey(String handler) {
+    HandlerSetting s = settings.get(handler);
+    return s == null || s.maxPerKey() == null ? UNLIMITED : s.maxPerKey();
+  }
+
+  @Override
+  public LanePolicy onDead(String handler) {
+    HandlerSetting s = settings.get(handler);
+    return s != null && "SKIP".equals(s.onDead()) ? LanePolicy.SKIP : LanePolicy.BLOCK;
   }
 
   /** The setting of {@code handler} (the defaults when nobody changed it). */

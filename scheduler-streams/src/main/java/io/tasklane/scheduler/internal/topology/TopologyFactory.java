@@ -66,6 +66,7 @@ public final class TopologyFactory {
     t.addStateStore(Stores.dueIndex(), processors);
     t.addStateStore(Stores.stateCounts(), processors);
     t.addStateStore(Stores.taskIndex(), processors);
+    t.addStateStore(Stores.lanes(), processors);
     t.addStateStore(ScheduleStore.statesStore(), processors);
     t.addStateStore(ScheduleStore.firesStore(), processors);
     for (ReportGrain grain : ReportGrain.values()) {

@@ -1,0 +1,32 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+/**
+ * What operators set per handler that dispatch obeys ({@code <ns>.handler-settings}): a pause (the
+ * {@link Dispatcher} holds the handler's due tasks in its queue instead of dispatching them), the
+ * most tasks of one concurrency key that may run at once, and what a DEAD task does to its ordered
+ * lane ({@link Lanes}). Read on stream threads: an implementation answers from memory and never
+ * blocks ({@code HandlerSettingsStore}).
+ */
+@FunctionalInterface
+public interface HandlerControls {
+  /** No limit per key. */
+  int UNLIMITED = Integer.MAX_VALUE;
+
+  /** Nothing paused, no limit per key, DEAD tasks block their ordered lane. */
+  HandlerControls NONE = handler -> false;
+
+  boolean paused(String handler);
+
+  /**
+   * The most tasks of one concurrency key of {@code handler} that may run at once, {@link
+   * #UNLIMITED} when none is set.
+   */
+  default int maxPerKey(String handler) {
+    return UNLIMITED;
+  }
+
+  /** What a DEAD task of {@code handler} does to its ordered lane. */
+  default LanePolicy onDead(String handler) {
+    return LanePolicy.BLOCK;
+  }
+}

@@ -1,0 +1,382 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+import io.tasklane.core.TaskState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The lanes of one stream task (docs/lanes.md): which tasks hold each {@link Lane} and which wait
+ * in it, in the lanes store ({@link Stores#LANES}), and the rings of turns in its {@link
+ * LaneMemory}.
+ *
+ * <p>A task of a lane that falls due asks for a place ({@link #take}): it may go when it already
+ * holds the lane, or when nothing waits in the lane before it, the lane has room (fewer holders
+ * than its limit) and its handler is not saturated; else it joins the lane ({@link #join}: its
+ * record keeps the place as a {@link TimerKind#LANE} timer, and the store a waiting entry). Each
+ * write of a task record tells the lanes ({@link #moved}), so they follow the records: a waiting
+ * entry comes and goes with its record's LANE timer, and a holder leaves its lane when its record
+ * no longer holds it (a keyed lane: when its attempt ends; an ordered lane: when it is terminal, or
+ * under {@link LanePolicy#BLOCK} when it is SUCCEEDED or CANCELLED or forgotten). A lane that a
+ * holder left and in which a task waits is freed: the {@link Dispatcher} releases its first waiting
+ * task at once when the handler has room, else its turn comes in the ring.
+ *
+ * <p>Crash safety under at-least-once, where the task records and the lanes store are separate
+ * changelogs: the first use after the stream task opens ({@link #open}) checks every lane's holders
+ * against their records (a holder whose record left the lane, or went back to waiting in it, is
+ * dropped and its waiting entry written back, so it goes again first), and adds the DISPATCHED
+ * tasks of a lane that it lacks; a waiting entry whose record no longer waits under it is stale and
+ * dropped when met. So no task runs while an earlier task of its ordered lane still holds it, and
+ * the order of the waiting tasks is the order of their places. Used on the stream task's thread
+ * only.
+ */
+final class Lanes {
+  private static final byte[] EMPTY = new byte[0];
+
+  private final KeyValueStore<Bytes, byte[]> store;
+  private final Function<String, TaskRecord> records;
+  private final Supplier<LaneMemory> memory;
+  private final HandlerControls controls;
+  private final Runnable countLoad;
+
+  /**
+   * @param records reads a task record by id (may throw on one that does not decode)
+   * @param memory the stream task's lane memory, looked up at each use
+   * @param countLoad counts the handlers' load, which opens the lanes ({@link #open}) once
+   */
+  Lanes(
+      KeyValueStore<Bytes, byte[]> store,
+      Function<String, TaskRecord> records,
+      Supplier<LaneMemory> memory,
+      HandlerControls controls,
+      Runnable countLoad) {
+    this.store = store;
+    this.records = records;
+    this.memory = memory;
+    this.controls = controls;
+    this.countLoad = countLoad;
+  }
+
+  /** How many tasks may hold {@code lane} at once. */
+  int limit(Lane lane) {
+    return lane.ordered() ? 1 : controls.maxPerKey(lane.handler());
+  }
+
+  /**
+   * Whether {@code lane}'s holders are kept: an ordered lane's always, a keyed lane's while its
+   * handler has a limit per key (without one a keyed lane only shares turns fairly).
+   */
+  private boolean tracked(Lane lane) {
+    return limit(lane) != HandlerControls.UNLIMITED;
+  }
+
+  /** Whether task {@code id} holds {@code lane}. */
+  boolean holds(Lane lane, String id) {
+    opened();
+    LaneHead head = head(lane);
+    return head != null && head.holders.contains(id);
+  }
+
+  /**
+   * Whether task {@code id} of {@code lane}, due now, may be dispatched; if so it holds the lane
+   * from now on. {@code saturated}: its handler has no room, so it must wait its turn; {@code
+   * first}: it is the first task waiting in the lane (its turn came), so the tasks waiting in the
+   * lane do not hold it back.
+   */
+  boolean take(Lane lane, String id, boolean saturated, boolean first) {
+    opened();
+    LaneHead head = head(lane);
+    if (head != null && head.holders.contains(id)) {
+      return true;
+    }
+    if (saturated || (!first && head != null && head.waiting > 0)) {
+      return false;
+    }
+    if (!tracked(lane)) {
+      return true;
+    }
+    if (head == null) {
+      head = new LaneHead();
+    }
+    if (head.holders.size() >= limit(lane)) {
+      return false;
+    }
+    head.holders.add(id);
+    write(lane, head);
+    return true;
+  }
+
+  /**
+   * Task of {@code lane} joins it to wait: returns its place (the record's LANE timer), after every
+   * task that joined before. Its waiting entry is written with the record ({@link #moved}).
+   */
+  long join(Lane lane) {
+    opened();
+    LaneHead head = head(lane);
+    if (head == null) {
+      head = new LaneHead();
+    }
+    long seq = head.nextSeq++;
+    head.waiting++;
+    write(lane, head);
+    if (head.holders.size() < limit(lane)) {
+      memory.get().addTurn(lane);
+    }
+    return seq;
+  }
+
+  /**
+   * The record of task {@code id} moves from {@code previous} (null when new) to {@code next} (null
+   * when forgotten): its waiting entry follows its LANE timer, and it leaves a lane it held when
+   * {@code next} no longer holds it ({@link #stillHolds}).
+   */
+  void moved(String id, TaskRecord previous, TaskRecord next) {
+    Lane was = Lane.of(previous);
+    Lane is = Lane.of(next);
+    if (was == null && is == null) {
+      return;
+    }
+    opened();
+    boolean wasWaiting = was != null && previous.timerKind() == TimerKind.LANE;
+    boolean isWaiting = is != null && next.timerKind() == TimerKind.LANE;
+    boolean same = wasWaiting && isWaiting && previous.timerAt() == next.timerAt();
+    if (wasWaiting && !same) {
+      store.delete(was.waitKey(previous.timerAt(), id));
+      LaneHead head = head(was);
+      if (head != null && head.waiting > 0) {
+        head.waiting--;
+        write(was, head);
+      }
+    }
+    if (isWaiting && !same) {
+      store.put(is.waitKey(next.timerAt(), id), EMPTY);
+    }
+    if (was != null && !stillHolds(next, was)) {
+      leave(was, id);
+    }
+  }
+
+  /** Writes {@code r}'s waiting entry again when a crash lost it ({@link TimerRepair}). */
+  void reassert(String id, TaskRecord r) {
+    Lane lane = Lane.of(r);
+    if (lane == null || r.timerKind() != TimerKind.LANE) {
+      return;
+    }
+    opened();
+    Bytes key = lane.waitKey(r.timerAt(), id);
+    if (store.get(key) == null) {
+      store.put(key, EMPTY);
+      LaneHead head = head(lane);
+      if (head == null) {
+        head = new LaneHead();
+      }
+      head.waiting++;
+      head.nextSeq = Math.max(head.nextSeq, r.timerAt() + 1);
+      write(lane, head);
+      memory.get().addTurn(lane);
+    }
+  }
+
+  /** Whether {@code next}, the record of a task of {@code lane}, still holds it. */
+  private boolean stillHolds(TaskRecord next, Lane lane) {
+    if (next == null || next.task() == null || next.state() == null) {
+      return false;
+    }
+    if (next.timerKind() == TimerKind.LANE || !lane.equals(Lane.of(next))) {
+      return false;
+    }
+    if (!lane.ordered()) {
+      return next.state() == TaskState.DISPATCHED;
+    }
+    return switch (next.state()) {
+      case SUCCEEDED, CANCELLED, WAITING -> false;
+      case DEAD -> controls.onDead(lane.handler()) == LanePolicy.BLOCK;
+      default -> true;
+    };
+  }
+
+  private void leave(Lane lane, String id) {
+    LaneHead head = head(lane);
+    if (head == null || !head.holders.remove(id)) {
+      return;
+    }
+    write(lane, head);
+    if (head.waiting > 0 && head.holders.size() < limit(lane)) {
+      LaneMemory m = memory.get();
+      m.addTurn(lane);
+      m.freed(lane);
+    }
+  }
+
+  /**
+   * The first task waiting in {@code lane} when the lane has room for it (its waiting key), else
+   * null; a lane found empty gets its waiting count set to zero.
+   */
+  Bytes firstWaiting(Lane lane) {
+    LaneHead head = head(lane);
+    if (head == null || head.waiting <= 0 || head.holders.size() >= limit(lane)) {
+      return null;
+    }
+    try (KeyValueIterator<Bytes, byte[]> it = store.range(lane.waitFirst(), lane.waitLast())) {
+      if (it.hasNext()) {
+        return it.next().key;
+      }
+    }
+    head.waiting = 0;
+    write(lane, head);
+    return null;
+  }
+
+  /** Whether a task of {@code lane} may still be released now: one waits, and it has room. */
+  boolean releasable(Lane lane) {
+    LaneHead head = head(lane);
+    return head != null && head.waiting > 0 && head.holders.size() < limit(lane);
+  }
+
+  /** Drops a waiting entry whose record no longer waits under it (stale, or its task failed). */
+  void dropWaiting(Lane lane, Bytes key) {
+    store.delete(key);
+    LaneHead head = head(lane);
+    if (head != null && head.waiting > 0) {
+      head.waiting--;
+      write(lane, head);
+    }
+  }
+
+  /** The stream task's lane memory (rings of turns, freed lanes). */
+  LaneMemory memory() {
+    opened();
+    return memory.get();
+  }
+
+  /** What one lane holds now, for the API ({@link TaskReads}). */
+  record View(Lane lane, List<String> holders, int waiting, String firstWaiting) {}
+
+  /**
+   * Every lane of {@code handler} in {@code store} (any lanes store, read-only), in key order, to
+   * {@code action}; stops when it returns false.
+   */
+  static void forEach(
+      org.apache.kafka.streams.state.ReadOnlyKeyValueStore<Bytes, byte[]> store,
+      String handler,
+      Function<View, Boolean> action) {
+    try (KeyValueIterator<Bytes, byte[]> it = store.range(Lane.HEADS_FIRST, Lane.HEADS_LAST)) {
+      while (it.hasNext()) {
+        KeyValue<Bytes, byte[]> kv = it.next();
+        Lane lane = Lane.ofHead(kv.key);
+        if (!lane.handler().equals(handler)) {
+          continue;
+        }
+        LaneHead head = LaneHead.decode(kv.value);
+        String first = null;
+        if (head.waiting > 0) {
+          try (KeyValueIterator<Bytes, byte[]> w = store.range(lane.waitFirst(), lane.waitLast())) {
+            if (w.hasNext()) {
+              first = lane.idOf(w.next().key);
+            }
+          }
+        }
+        if (!action.apply(new View(lane, List.copyOf(head.holders), head.waiting, first))) {
+          return;
+        }
+      }
+    }
+  }
+
+  /**
+   * Once per opening of the stream task, before any other use: checks every lane's holders against
+   * their records and fills the rings of turns; {@link #holdDispatched} is handed the DISPATCHED
+   * records the load count reads. Called by the load count ({@link FlowControlQueues}).
+   */
+  void open() {
+    LaneMemory m = memory.get();
+    if (m.opened) {
+      return;
+    }
+    m.opened = true;
+    List<KeyValue<Bytes, byte[]>> heads = new ArrayList<>();
+    try (KeyValueIterator<Bytes, byte[]> it = store.range(Lane.HEADS_FIRST, Lane.HEADS_LAST)) {
+      it.forEachRemaining(heads::add);
+    }
+    for (KeyValue<Bytes, byte[]> kv : heads) {
+      Lane lane = Lane.ofHead(kv.key);
+      LaneHead head = LaneHead.decode(kv.value);
+      List<String> kept = new ArrayList<>(head.holders.size());
+      for (String id : head.holders) {
+        TaskRecord r = readable(id);
+        if (r != null && lane.equals(Lane.of(r)) && r.timerKind() == TimerKind.LANE) {
+          reassert(id, r); // it went back to waiting (its dispatch was lost with it): first again
+        } else if (r != null && stillHolds(r, lane)) {
+          kept.add(id);
+        }
+      }
+      head = head(lane); // reassert may have changed it
+      if (head == null) {
+        continue;
+      }
+      head.holders.retainAll(kept);
+      write(lane, head);
+      if (head.waiting > 0 && head.holders.size() < limit(lane)) {
+        m.addTurn(lane);
+      }
+    }
+  }
+
+  /**
+   * A DISPATCHED record of a lane task found when the stream task opens: it runs, so it holds its
+   * lane even if the write that made it a holder was lost.
+   */
+  void holdDispatched(String id, TaskRecord r) {
+    Lane lane = Lane.of(r);
+    if (lane == null || !tracked(lane) || r.state() != TaskState.DISPATCHED) {
+      return;
+    }
+    LaneHead head = head(lane);
+    if (head == null) {
+      head = new LaneHead();
+    }
+    if (!head.holders.contains(id)) {
+      head.holders.add(id);
+      write(lane, head);
+    }
+  }
+
+  /** A consumer of the DISPATCHED records the load count reads. */
+  BiConsumer<String, TaskRecord> dispatchedHolders() {
+    return this::holdDispatched;
+  }
+
+  private void opened() {
+    if (!memory.get().opened) {
+      countLoad.run();
+      open(); // when the load was counted before the lanes existed in this memory
+    }
+  }
+
+  private LaneHead head(Lane lane) {
+    byte[] v = store.get(lane.headKey());
+    return v == null ? null : LaneHead.decode(v);
+  }
+
+  private void write(Lane lane, LaneHead head) {
+    if (head.isEmpty()) {
+      store.delete(lane.headKey());
+    } else {
+      store.put(lane.headKey(), head.encode());
+    }
+  }
+
+  private TaskRecord readable(String id) {
+    try {
+      return records.apply(id);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+}
