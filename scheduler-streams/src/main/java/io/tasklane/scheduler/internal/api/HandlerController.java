@@ -152,6 +152,57 @@ public class HandlerController {
   }
 
   /**
+   * {@code POST /api/handlers/{name}/lanes?maxPerKey=N|none&onDead=BLOCK|SKIP}: the limit per
+   * concurrency key ({@code none}: unlimited) and the ordered lanes' DEAD policy; a parameter left
+   * out keeps its value. Dispatch obeys a new limit from the next task that asks for its lane.
+   */
+  @Post(value = "/{name}/lanes", produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> lanes(
+      @PathVariable String name,
+      @Nullable @QueryValue String maxPerKey,
+      @Nullable @QueryValue String onDead,
+      @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
+    Integer perKey;
+    boolean unlimited = maxPerKey != null && maxPerKey.trim().equals("none");
+    try {
+      perKey = maxPerKey == null || unlimited ? null : Integer.valueOf(maxPerKey.trim());
+    } catch (NumberFormatException e) {
+      perKey = 0;
+    }
+    if (perKey != null && (perKey < 1 || perKey > HandlerSetting.MAX_PER_KEY)) {
+      return ApiErrors.json(
+          400,
+          "invalid-parameter",
+          "maxPerKey: '"
+              + maxPerKey
+              + "' must be an integer from 1 to "
+              + HandlerSetting.MAX_PER_KEY
+              + ", or none (no limit)");
+    }
+    if (onDead != null && !HandlerSetting.ON_DEAD.contains(onDead)) {
+      return ApiErrors.json(
+          400, "invalid-parameter", "onDead: '" + onDead + "' must be BLOCK or SKIP");
+    }
+    if (maxPerKey == null && onDead == null) {
+      return ApiErrors.json(400, "invalid-parameter", "maxPerKey or onDead: give at least one");
+    }
+    Integer limit = perKey;
+    return change(
+        name,
+        actor,
+        "lanes:"
+            + (maxPerKey == null ? "" : "maxPerKey=" + maxPerKey)
+            + (maxPerKey != null && onDead != null ? "," : "")
+            + (onDead == null ? "" : "onDead=" + onDead),
+        s ->
+            s.withLanes(
+                maxPerKey == null ? s.maxPerKey() : limit,
+                onDead == null ? s.onDead() : onDead,
+                clock.millis(),
+                actor));
+  }
+
+  /**
    * Writes the handler's changed setting keyed by its name, waits (up to 5 s) until this instance
    * reads it back, and answers the handler's view.
    */
@@ -234,6 +285,8 @@ public class HandlerController {
         setting.paused(),
         setting.concurrency() != null ? setting.concurrency() : reported,
         setting.concurrency(),
+        setting.maxPerKey(),
+        setting.onDead() == null ? "BLOCK" : setting.onDead(),
         workers,
         inFlight,
         lag.lag(name, topics.handler(name)),

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param paused whether an operator paused it
  * @param concurrency the set concurrency, else the largest a live worker reports, else null
  * @param concurrencySet the concurrency an operator set, null when none
+ * @param maxPerKey the most tasks of one concurrency key that run at once, null when unlimited
+ * @param onDead what a DEAD task does to its ordered lane: {@code BLOCK} or {@code SKIP}
  * @param workers the live workers consuming it, by id
  * @param inFlight its tasks running now on those workers
  * @param lag its consumer group's lag, null when unknown
@@ -33,6 +35,8 @@ public record HandlerResponse(
     boolean paused,
     Integer concurrency,
     Integer concurrencySet,
+    Integer maxPerKey,
+    String onDead,
     List<String> workers,
     int inFlight,
     Long lag,

@@ -31,7 +31,7 @@ public final class InterInstance {
    */
   private static final java.util.regex.Pattern FORWARDABLE =
       java.util.regex.Pattern.compile(
-          "/api/(tasks(/[^/]+(/logs)?)?|schedules(/[^/]+)?|handlers|alerts|relay|reports)");
+          "/api/(tasks(/[^/]+(/logs)?)?|schedules(/[^/]+)?|handlers(/[^/]+/lanes)?|alerts|relay|reports)");
 
   private InterInstance() {}
 

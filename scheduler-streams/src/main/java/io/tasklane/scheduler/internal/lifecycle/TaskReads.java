@@ -133,6 +133,42 @@ public final class TaskReads {
     return sum;
   }
 
+  /**
+   * One lane of a handler as the lanes store holds it now ({@link Lanes}).
+   *
+   * @param key the ordering or concurrency key
+   * @param ordered whether it is an ordered lane (an {@code orderingKey})
+   * @param holders the tasks that hold it, with their states (DEAD: the lane is blocked)
+   * @param waiting how many tasks wait in it (an upper bound after a crash, {@link LaneHead})
+   * @param head the first task waiting, or null
+   */
+  public record LaneRow(
+      String key, boolean ordered, Map<String, TaskState> holders, int waiting, String head) {
+    /** Whether a DEAD task holds the lane (it waits for an operator's retry or discard). */
+    public boolean blocked() {
+      return holders.containsValue(TaskState.DEAD);
+    }
+  }
+
+  /** Hands every lane of {@code handler} to {@code action}, in key order. */
+  public void forEachLane(String handler, Consumer<LaneRow> action) {
+    ReadOnlyKeyValueStore<String, TaskRecord> tasks = store(Stores.TASKS);
+    Lanes.forEach(
+        this.<Bytes, byte[]>store(Stores.LANES),
+        handler,
+        v -> {
+          Map<String, TaskState> holders = new java.util.LinkedHashMap<>();
+          for (String id : v.holders()) {
+            TaskRecord r = tasks.get(id);
+            holders.put(id, r == null ? null : r.state());
+          }
+          action.accept(
+              new LaneRow(
+                  v.lane().key(), v.lane().ordered(), holders, v.waiting(), v.firstWaiting()));
+          return true;
+        });
+  }
+
   /** Hands the handler of every task queued for a slot to {@code handler}, one call per task. */
   public void forEachQueued(Consumer<String> handler) {
     TaskIndex.forEachQueued(this.<Bytes, byte[]>store(Stores.TASK_INDEX), handler);
