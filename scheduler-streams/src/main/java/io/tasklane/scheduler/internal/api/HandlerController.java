@@ -162,44 +162,15 @@ public class HandlerController {
       @Nullable @QueryValue String maxPerKey,
       @Nullable @QueryValue String onDead,
       @Nullable @RequestAttribute(TokenFilter.ACTOR) String actor) {
-    Integer perKey;
-    boolean unlimited = maxPerKey != null && maxPerKey.trim().equals("none");
-    try {
-      perKey = maxPerKey == null || unlimited ? null : Integer.valueOf(maxPerKey.trim());
-    } catch (NumberFormatException e) {
-      perKey = 0;
+    String problem = LaneSettings.problem(maxPerKey, onDead);
+    if (problem != null) {
+      return ApiErrors.json(400, "invalid-parameter", problem);
     }
-    if (perKey != null && (perKey < 1 || perKey > HandlerSetting.MAX_PER_KEY)) {
-      return ApiErrors.json(
-          400,
-          "invalid-parameter",
-          "maxPerKey: '"
-              + maxPerKey
-              + "' must be an integer from 1 to "
-              + HandlerSetting.MAX_PER_KEY
-              + ", or none (no limit)");
-    }
-    if (onDead != null && !HandlerSetting.ON_DEAD.contains(onDead)) {
-      return ApiErrors.json(
-          400, "invalid-parameter", "onDead: '" + onDead + "' must be BLOCK or SKIP");
-    }
-    if (maxPerKey == null && onDead == null) {
-      return ApiErrors.json(400, "invalid-parameter", "maxPerKey or onDead: give at least one");
-    }
-    Integer limit = perKey;
     return change(
         name,
         actor,
-        "lanes:"
-            + (maxPerKey == null ? "" : "maxPerKey=" + maxPerKey)
-            + (maxPerKey != null && onDead != null ? "," : "")
-            + (onDead == null ? "" : "onDead=" + onDead),
-        s ->
-            s.withLanes(
-                maxPerKey == null ? s.maxPerKey() : limit,
-                onDead == null ? s.onDead() : onDead,
-                clock.millis(),
-                actor));
+        LaneSettings.action(maxPerKey, onDead),
+        s -> LaneSettings.apply(s, maxPerKey, onDead, clock.millis(), actor));
   }
 
   /**

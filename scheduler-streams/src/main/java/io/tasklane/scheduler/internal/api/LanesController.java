@@ -12,7 +12,6 @@ import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.HandlerSetting;
-import io.tasklane.core.TaskState;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import io.tasklane.scheduler.internal.ops.HandlerSettingsStore;
@@ -21,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code GET /api/handlers/{name}/lanes[?limit=]}: a handler's lanes (docs/lanes.md) — how many are
@@ -39,32 +37,10 @@ public class LanesController {
   static final int DEFAULT_LIMIT = 20;
   static final int MAX_LIMIT = 500;
 
-  /** One lane in the answer. */
-  record Lane(
-      String key,
-      String kind,
-      Map<String, TaskState> holders,
-      int waiting,
-      String head,
-      boolean blocked) {}
-
-  /** The answer (also a forwarded read's, with {@code partial} false and no settings). */
-  record Lanes(
-      String handler,
-      Integer maxPerKey,
-      String onDead,
-      long lanes,
-      long active,
-      long blocked,
-      long waiting,
-      List<Lane> top,
-      boolean partial,
-      List<String> missing) {}
-
-  private static final Comparator<Lane> MOST_NEEDED =
-      Comparator.comparing((Lane l) -> !l.blocked())
-          .thenComparing(Comparator.comparingInt(Lane::waiting).reversed())
-          .thenComparing(Lane::key);
+  private static final Comparator<LanesResponse.Lane> MOST_NEEDED =
+      Comparator.comparing((LanesResponse.Lane l) -> !l.blocked())
+          .thenComparing(Comparator.comparingInt(LanesResponse.Lane::waiting).reversed())
+          .thenComparing(LanesResponse.Lane::key);
 
   private final FanOut fanOut;
   private final HandlerSettingsStore settings;
@@ -95,7 +71,7 @@ public class LanesController {
           "limit: '" + limit + "' must be an integer from 1 to " + MAX_LIMIT);
     }
     try {
-      Lanes local = local(name, n);
+      LanesResponse local = local(name, n);
       if (Boolean.TRUE.equals(forwarded)) {
         return json(local);
       }
@@ -108,10 +84,10 @@ public class LanesController {
                   + n
                   + "&forwarded=true",
               "handler lanes");
-      List<Lanes> parts = new ArrayList<>();
+      List<LanesResponse> parts = new ArrayList<>();
       parts.add(local);
       for (String body : others.bodies()) {
-        parts.add(WireCodec.treeToValue(WireCodec.readTree(body), Lanes.class));
+        parts.add(WireCodec.treeToValue(WireCodec.readTree(body), LanesResponse.class));
       }
       HandlerSetting s = settings.get(name);
       return json(merge(name, s, parts, n, others.missing()));
@@ -122,9 +98,9 @@ public class LanesController {
     }
   }
 
-  private Lanes local(String handler, int limit) {
+  private LanesResponse local(String handler, int limit) {
     long[] sums = new long[4];
-    List<Lane> rows = new ArrayList<>();
+    List<LanesResponse.Lane> rows = new ArrayList<>();
     for (int p : fanOut.localPartitions()) {
       TaskReads.of(store -> fanOut.store(store, p))
           .forEachLane(
@@ -135,7 +111,7 @@ public class LanesController {
                 sums[2] += r.blocked() ? 1 : 0;
                 sums[3] += r.waiting();
                 rows.add(
-                    new Lane(
+                    new LanesResponse.Lane(
                         r.key(),
                         r.ordered() ? "ordered" : "keyed",
                         r.holders(),
@@ -145,7 +121,7 @@ public class LanesController {
               });
     }
     rows.sort(MOST_NEEDED);
-    return new Lanes(
+    return new LanesResponse(
         handler,
         null,
         null,
@@ -158,14 +134,18 @@ public class LanesController {
         List.of());
   }
 
-  static Lanes merge(
-      String handler, HandlerSetting s, List<Lanes> parts, int limit, List<String> missing) {
+  static LanesResponse merge(
+      String handler,
+      HandlerSetting s,
+      List<LanesResponse> parts,
+      int limit,
+      List<String> missing) {
     long lanes = 0;
     long active = 0;
     long blocked = 0;
     long waiting = 0;
-    List<Lane> rows = new ArrayList<>();
-    for (Lanes p : parts) {
+    List<LanesResponse.Lane> rows = new ArrayList<>();
+    for (LanesResponse p : parts) {
       lanes += p.lanes();
       active += p.active();
       blocked += p.blocked();
@@ -173,7 +153,7 @@ public class LanesController {
       rows.addAll(p.top());
     }
     rows.sort(MOST_NEEDED);
-    return new Lanes(
+    return new LanesResponse(
         handler,
         s.maxPerKey(),
         s.onDead() == null ? "BLOCK" : s.onDead(),

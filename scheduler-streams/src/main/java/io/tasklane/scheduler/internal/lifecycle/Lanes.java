@@ -1,14 +1,10 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.TaskState;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -37,10 +33,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * only.
  */
 final class Lanes {
-  private static final byte[] EMPTY = new byte[0];
-
-  private final KeyValueStore<Bytes, byte[]> store;
-  private final Function<String, TaskRecord> records;
+  private final LaneStore store;
+  private final LaneRepair repair;
   private final Supplier<LaneMemory> memory;
   private final HandlerControls controls;
   private final Runnable countLoad;
@@ -56,11 +50,21 @@ final class Lanes {
       Supplier<LaneMemory> memory,
       HandlerControls controls,
       Runnable countLoad) {
-    this.store = store;
-    this.records = records;
+    this.store = new LaneStore(store);
+    this.repair = new LaneRepair(this, this.store, records);
     this.memory = memory;
     this.controls = controls;
     this.countLoad = countLoad;
+  }
+
+  /** The lanes of the stream task whose stores {@code tasks} opened from {@code context}. */
+  static Lanes of(ProcessingContext context, TaskStore tasks, HandlerControls controls) {
+    return new Lanes(
+        context.getStateStore(Stores.LANES),
+        tasks::get,
+        () -> tasks.memory().lanes,
+        controls,
+        () -> tasks.queues().countLoad());
   }
 
   /** How many tasks may hold {@code lane} at once. */
@@ -79,7 +83,7 @@ final class Lanes {
   /** Whether task {@code id} holds {@code lane}. */
   boolean holds(Lane lane, String id) {
     opened();
-    LaneHead head = head(lane);
+    LaneHead head = store.head(lane);
     return head != null && head.holders.contains(id);
   }
 
@@ -91,7 +95,7 @@ final class Lanes {
    */
   boolean take(Lane lane, String id, boolean saturated, boolean first) {
     opened();
-    LaneHead head = head(lane);
+    LaneHead head = store.head(lane);
     if (head != null && head.holders.contains(id)) {
       return true;
     }
@@ -108,7 +112,7 @@ final class Lanes {
       return false;
     }
     head.holders.add(id);
-    write(lane, head);
+    store.write(lane, head);
     return true;
   }
 
@@ -118,13 +122,13 @@ final class Lanes {
    */
   long join(Lane lane) {
     opened();
-    LaneHead head = head(lane);
+    LaneHead head = store.head(lane);
     if (head == null) {
       head = new LaneHead();
     }
     long seq = head.nextSeq++;
     head.waiting++;
-    write(lane, head);
+    store.write(lane, head);
     if (head.holders.size() < limit(lane)) {
       memory.get().addTurn(lane);
     }
@@ -147,15 +151,15 @@ final class Lanes {
     boolean isWaiting = is != null && next.timerKind() == TimerKind.LANE;
     boolean same = wasWaiting && isWaiting && previous.timerAt() == next.timerAt();
     if (wasWaiting && !same) {
-      store.delete(was.waitKey(previous.timerAt(), id));
-      LaneHead head = head(was);
+      store.deleteWaiting(was.waitKey(previous.timerAt(), id));
+      LaneHead head = store.head(was);
       if (head != null && head.waiting > 0) {
         head.waiting--;
-        write(was, head);
+        store.write(was, head);
       }
     }
     if (isWaiting && !same) {
-      store.put(is.waitKey(next.timerAt(), id), EMPTY);
+      store.putWaiting(is.waitKey(next.timerAt(), id));
     }
     if (was != null && !stillHolds(next, was)) {
       leave(was, id);
@@ -170,21 +174,21 @@ final class Lanes {
     }
     opened();
     Bytes key = lane.waitKey(r.timerAt(), id);
-    if (store.get(key) == null) {
-      store.put(key, EMPTY);
-      LaneHead head = head(lane);
+    if (!store.hasWaiting(key)) {
+      store.putWaiting(key);
+      LaneHead head = store.head(lane);
       if (head == null) {
         head = new LaneHead();
       }
       head.waiting++;
       head.nextSeq = Math.max(head.nextSeq, r.timerAt() + 1);
-      write(lane, head);
+      store.write(lane, head);
       memory.get().addTurn(lane);
     }
   }
 
   /** Whether {@code next}, the record of a task of {@code lane}, still holds it. */
-  private boolean stillHolds(TaskRecord next, Lane lane) {
+  boolean stillHolds(TaskRecord next, Lane lane) {
     if (next == null || next.task() == null || next.state() == null) {
       return false;
     }
@@ -202,11 +206,11 @@ final class Lanes {
   }
 
   private void leave(Lane lane, String id) {
-    LaneHead head = head(lane);
+    LaneHead head = store.head(lane);
     if (head == null || !head.holders.remove(id)) {
       return;
     }
-    write(lane, head);
+    store.write(lane, head);
     if (head.waiting > 0 && head.holders.size() < limit(lane)) {
       LaneMemory m = memory.get();
       m.addTurn(lane);
@@ -219,33 +223,32 @@ final class Lanes {
    * null; a lane found empty gets its waiting count set to zero.
    */
   Bytes firstWaiting(Lane lane) {
-    LaneHead head = head(lane);
+    LaneHead head = store.head(lane);
     if (head == null || head.waiting <= 0 || head.holders.size() >= limit(lane)) {
       return null;
     }
-    try (KeyValueIterator<Bytes, byte[]> it = store.range(lane.waitFirst(), lane.waitLast())) {
-      if (it.hasNext()) {
-        return it.next().key;
-      }
+    Bytes first = store.firstWaiting(lane);
+    if (first != null) {
+      return first;
     }
     head.waiting = 0;
-    write(lane, head);
+    store.write(lane, head);
     return null;
   }
 
   /** Whether a task of {@code lane} may still be released now: one waits, and it has room. */
   boolean releasable(Lane lane) {
-    LaneHead head = head(lane);
+    LaneHead head = store.head(lane);
     return head != null && head.waiting > 0 && head.holders.size() < limit(lane);
   }
 
   /** Drops a waiting entry whose record no longer waits under it (stale, or its task failed). */
   void dropWaiting(Lane lane, Bytes key) {
-    store.delete(key);
-    LaneHead head = head(lane);
+    store.deleteWaiting(key);
+    LaneHead head = store.head(lane);
     if (head != null && head.waiting > 0) {
       head.waiting--;
-      write(lane, head);
+      store.write(lane, head);
     }
   }
 
@@ -255,128 +258,28 @@ final class Lanes {
     return memory.get();
   }
 
-  /** What one lane holds now, for the API ({@link TaskReads}). */
-  record View(Lane lane, List<String> holders, int waiting, String firstWaiting) {}
-
   /**
-   * Every lane of {@code handler} in {@code store} (any lanes store, read-only), in key order, to
-   * {@code action}; stops when it returns false.
-   */
-  static void forEach(
-      org.apache.kafka.streams.state.ReadOnlyKeyValueStore<Bytes, byte[]> store,
-      String handler,
-      Function<View, Boolean> action) {
-    try (KeyValueIterator<Bytes, byte[]> it = store.range(Lane.HEADS_FIRST, Lane.HEADS_LAST)) {
-      while (it.hasNext()) {
-        KeyValue<Bytes, byte[]> kv = it.next();
-        Lane lane = Lane.ofHead(kv.key);
-        if (!lane.handler().equals(handler)) {
-          continue;
-        }
-        LaneHead head = LaneHead.decode(kv.value);
-        String first = null;
-        if (head.waiting > 0) {
-          try (KeyValueIterator<Bytes, byte[]> w = store.range(lane.waitFirst(), lane.waitLast())) {
-            if (w.hasNext()) {
-              first = lane.idOf(w.next().key);
-            }
-          }
-        }
-        if (!action.apply(new View(lane, List.copyOf(head.holders), head.waiting, first))) {
-          return;
-        }
-      }
-    }
-  }
-
-  /**
-   * Once per opening of the stream task, before any other use: checks every lane's holders against
-   * their records and fills the rings of turns; {@link #holdDispatched} is handed the DISPATCHED
-   * records the load count reads. Called by the load count ({@link FlowControlQueues}).
+   * Once per opening of the stream task, before any other use: checks the lanes against the records
+   * and fills the rings of turns ({@link LaneRepair}). Called by the load count ({@link
+   * FlowControlQueues}).
    */
   void open() {
     LaneMemory m = memory.get();
-    if (m.opened) {
-      return;
-    }
-    m.opened = true;
-    List<KeyValue<Bytes, byte[]>> heads = new ArrayList<>();
-    try (KeyValueIterator<Bytes, byte[]> it = store.range(Lane.HEADS_FIRST, Lane.HEADS_LAST)) {
-      it.forEachRemaining(heads::add);
-    }
-    for (KeyValue<Bytes, byte[]> kv : heads) {
-      Lane lane = Lane.ofHead(kv.key);
-      LaneHead head = LaneHead.decode(kv.value);
-      List<String> kept = new ArrayList<>(head.holders.size());
-      for (String id : head.holders) {
-        TaskRecord r = readable(id);
-        if (r != null && lane.equals(Lane.of(r)) && r.timerKind() == TimerKind.LANE) {
-          reassert(id, r); // it went back to waiting (its dispatch was lost with it): first again
-        } else if (r != null && stillHolds(r, lane)) {
-          kept.add(id);
-        }
-      }
-      head = head(lane); // reassert may have changed it
-      if (head == null) {
-        continue;
-      }
-      head.holders.retainAll(kept);
-      write(lane, head);
-      if (head.waiting > 0 && head.holders.size() < limit(lane)) {
-        m.addTurn(lane);
-      }
+    if (!m.opened) {
+      m.opened = true;
+      repair.open(m);
     }
   }
 
-  /**
-   * A DISPATCHED record of a lane task found when the stream task opens: it runs, so it holds its
-   * lane even if the write that made it a holder was lost.
-   */
+  /** A DISPATCHED record found when the stream task opens ({@link LaneRepair#holdDispatched}). */
   void holdDispatched(String id, TaskRecord r) {
-    Lane lane = Lane.of(r);
-    if (lane == null || !tracked(lane) || r.state() != TaskState.DISPATCHED) {
-      return;
-    }
-    LaneHead head = head(lane);
-    if (head == null) {
-      head = new LaneHead();
-    }
-    if (!head.holders.contains(id)) {
-      head.holders.add(id);
-      write(lane, head);
-    }
-  }
-
-  /** A consumer of the DISPATCHED records the load count reads. */
-  BiConsumer<String, TaskRecord> dispatchedHolders() {
-    return this::holdDispatched;
+    repair.holdDispatched(id, r);
   }
 
   private void opened() {
     if (!memory.get().opened) {
       countLoad.run();
       open(); // when the load was counted before the lanes existed in this memory
-    }
-  }
-
-  private LaneHead head(Lane lane) {
-    byte[] v = store.get(lane.headKey());
-    return v == null ? null : LaneHead.decode(v);
-  }
-
-  private void write(Lane lane, LaneHead head) {
-    if (head.isEmpty()) {
-      store.delete(lane.headKey());
-    } else {
-      store.put(lane.headKey(), head.encode());
-    }
-  }
-
-  private TaskRecord readable(String id) {
-    try {
-      return records.apply(id);
-    } catch (RuntimeException e) {
-      return null;
     }
   }
 }

@@ -153,7 +153,7 @@ public final class TaskReads {
   /** Hands every lane of {@code handler} to {@code action}, in key order. */
   public void forEachLane(String handler, Consumer<LaneRow> action) {
     ReadOnlyKeyValueStore<String, TaskRecord> tasks = store(Stores.TASKS);
-    Lanes.forEach(
+    LaneStore.forEach(
         this.<Bytes, byte[]>store(Stores.LANES),
         handler,
         v -> {

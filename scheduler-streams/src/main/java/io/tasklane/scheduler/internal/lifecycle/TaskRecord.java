@@ -96,6 +96,25 @@ public record TaskRecord(
     return new Edit(this);
   }
 
+  /** Whether {@code r}'s timer is an entry of the due-index. */
+  static boolean timerInIndex(TaskRecord r) {
+    return r != null && r.hasTimer() && r.timerKind().inDueIndex();
+  }
+
+  /**
+   * Whether {@code r}'s timer is an attempt's deadline, held in memory ({@link DeadlineTimers}).
+   */
+  static boolean timerInMemory(TaskRecord r) {
+    return r != null && r.timerKind() == TimerKind.DEADLINE;
+  }
+
+  /** Whether {@code previous} had a timer entry that {@code next} no longer has. */
+  static boolean timerMoved(TaskRecord previous, TaskRecord next) {
+    return previous != null
+        && previous.hasTimer()
+        && (previous.timerAt() != next.timerAt() || previous.timerKind() != next.timerKind());
+  }
+
   /** A mutable copy; {@link #build()} makes the next record. Used on one stream thread only. */
   static final class Edit {
     TaskEnvelope task;

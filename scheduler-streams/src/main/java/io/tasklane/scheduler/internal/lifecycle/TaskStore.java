@@ -48,13 +48,7 @@ final class TaskStore {
                 context.getStateStore(Stores.STATE_COUNTS), () -> memory().counts, tasks::all));
     this.deferred = new DeferredWrites(tasks, search);
     deferred.writeAt(context.getStateStore(Stores.COMMIT_HOOK));
-    this.lanes =
-        new Lanes(
-            context.getStateStore(Stores.LANES),
-            this::get,
-            () -> memory().lanes,
-            controls,
-            () -> queues().countLoad());
+    this.lanes = Lanes.of(context, this, controls);
     this.queues =
         new FlowControlQueues(
             index,
@@ -70,10 +64,7 @@ final class TaskStore {
     this.reports = new ReportStores(context);
   }
 
-  /**
-   * The stream task closes (moved, crashed or shut down): the report figures not yet merged are
-   * merged (best effort).
-   */
+  /** The stream task closes (moved, crashed, shut down): merges the report figures it holds. */
   void close() {
     reports.closed(memory().reports);
   }
@@ -147,22 +138,7 @@ final class TaskStore {
 
   /** Stores {@code next} (replacing {@code previous}, null when new) with its timer and count. */
   void put(String id, TaskRecord previous, TaskRecord next) {
-    write(id, previous, next, movedTimer(previous, next));
-  }
-
-  private static boolean inIndex(TaskRecord r) {
-    return r != null && r.hasTimer() && r.timerKind().inDueIndex();
-  }
-
-  private static boolean inMemory(TaskRecord r) {
-    return r != null && r.timerKind() == TimerKind.DEADLINE;
-  }
-
-  /** Whether {@code previous} had a timer entry that {@code next} no longer has. */
-  private static boolean movedTimer(TaskRecord previous, TaskRecord next) {
-    return previous != null
-        && previous.hasTimer()
-        && (previous.timerAt() != next.timerAt() || previous.timerKind() != next.timerKind());
+    write(id, previous, next, TaskRecord.timerMoved(previous, next));
   }
 
   /**
@@ -181,9 +157,9 @@ final class TaskStore {
 
   /** Takes {@code r}'s timer out of the due-index or out of memory, where it is. */
   private void dropTimer(String id, TaskRecord r) {
-    if (inIndex(r)) {
+    if (TaskRecord.timerInIndex(r)) {
       index.delete(id, r);
-    } else if (inMemory(r)) {
+    } else if (TaskRecord.timerInMemory(r)) {
       memory().deadlines.remove(r.timerAt(), id);
     }
   }
@@ -286,9 +262,9 @@ final class TaskStore {
     if (deleteTimer) {
       dropTimer(id, previous);
     }
-    if (inIndex(next)) {
+    if (TaskRecord.timerInIndex(next)) {
       index.put(id, next);
-    } else if (inMemory(next)) {
+    } else if (TaskRecord.timerInMemory(next)) {
       memory().deadlines.add(next.timerAt(), id);
     }
     WaitTimers.move(index, id, previous, next);
@@ -316,7 +292,7 @@ final class TaskStore {
     lanes.moved(id, previous, null);
   }
 
-  private TaskMemory memory() {
+  TaskMemory memory() {
     return memory;
   }
 }

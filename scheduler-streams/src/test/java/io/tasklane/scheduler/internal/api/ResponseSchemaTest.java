@@ -40,6 +40,7 @@ class ResponseSchemaTest {
           Map.entry(ReportResponse.Percentiles.class, "#/components/schemas/Percentiles"),
           Map.entry(HandlerResponse.class, "#/components/schemas/Handler"),
           Map.entry(HandlersResponse.class, "/api/handlers get 200"),
+          Map.entry(LanesResponse.class, "#/components/schemas/HandlerLanes"),
           Map.entry(TaskResponse.class, "#/components/schemas/TaskView"),
           Map.entry(TaskListingResponse.class, "#/components/schemas/TaskListing"),
           Map.entry(TaskCountsResponse.class, "/api/tasks/counts get 200"),

@@ -1,0 +1,56 @@
+package io.tasklane.scheduler.internal.api;
+
+import io.tasklane.core.HandlerSetting;
+
+/**
+ * The parameters of {@code POST /api/handlers/{name}/lanes} ({@link HandlerController}): {@code
+ * maxPerKey} (1 to {@link HandlerSetting#MAX_PER_KEY}, or {@code none}) and {@code onDead} ({@code
+ * BLOCK} or {@code SKIP}); a parameter left out keeps its value. Stateless.
+ */
+final class LaneSettings {
+  private LaneSettings() {}
+
+  /** What is wrong with the parameters, naming the first wrong one, or null. */
+  static String problem(String maxPerKey, String onDead) {
+    if (maxPerKey == null && onDead == null) {
+      return "maxPerKey or onDead: give at least one";
+    }
+    if (maxPerKey != null && !maxPerKey.trim().equals("none")) {
+      int n;
+      try {
+        n = Integer.parseInt(maxPerKey.trim());
+      } catch (NumberFormatException e) {
+        n = 0;
+      }
+      if (n < 1 || n > HandlerSetting.MAX_PER_KEY) {
+        return "maxPerKey: '"
+            + maxPerKey
+            + "' must be an integer from 1 to "
+            + HandlerSetting.MAX_PER_KEY
+            + ", or none (no limit)";
+      }
+    }
+    if (onDead != null && !HandlerSetting.ON_DEAD.contains(onDead)) {
+      return "onDead: '" + onDead + "' must be BLOCK or SKIP";
+    }
+    return null;
+  }
+
+  /** {@code s} with the parameters applied (checked by {@link #problem} first). */
+  static HandlerSetting apply(
+      HandlerSetting s, String maxPerKey, String onDead, long at, String actor) {
+    Integer limit = s.maxPerKey();
+    if (maxPerKey != null) {
+      limit = maxPerKey.trim().equals("none") ? null : Integer.valueOf(maxPerKey.trim());
+    }
+    return s.withLanes(limit, onDead == null ? s.onDead() : onDead, at, actor);
+  }
+
+  /** The audit action's suffix: {@code lanes:maxPerKey=3,onDead=SKIP}. */
+  static String action(String maxPerKey, String onDead) {
+    return "lanes:"
+        + (maxPerKey == null ? "" : "maxPerKey=" + maxPerKey.trim())
+        + (maxPerKey != null && onDead != null ? "," : "")
+        + (onDead == null ? "" : "onDead=" + onDead);
+  }
+}

@@ -1,0 +1,83 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+import io.tasklane.core.TaskState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.kafka.streams.KeyValue;
+
+/**
+ * Checks the lanes of a stream task against its task records when the stream task opens, once,
+ * before anything else uses them ({@link Lanes}). Under at-least-once a kill -9 can keep the last
+ * writes of the task store and lose the lanes store's, or the other way round: a holder whose
+ * record no longer holds its lane is dropped; a holder whose record went back to waiting in the
+ * lane (its dispatch was lost with it) is dropped and its waiting entry written back, so it goes
+ * again first; a DISPATCHED task that its lane lacks is made a holder again ({@link
+ * #holdDispatched}, from the load count's pass over the DISPATCHED records). Fills the rings of
+ * turns of the stream task's {@link LaneMemory}. Used on the stream task's thread only.
+ */
+final class LaneRepair {
+  private final Lanes lanes;
+  private final LaneStore store;
+  private final Function<String, TaskRecord> records;
+
+  LaneRepair(Lanes lanes, LaneStore store, Function<String, TaskRecord> records) {
+    this.lanes = lanes;
+    this.store = store;
+    this.records = records;
+  }
+
+  /** Checks every lane's holders and fills {@code memory}'s rings of turns. */
+  void open(LaneMemory memory) {
+    for (KeyValue<Lane, LaneHead> kv : store.heads()) {
+      Lane lane = kv.key;
+      List<String> kept = new ArrayList<>(kv.value.holders.size());
+      for (String id : kv.value.holders) {
+        TaskRecord r = readable(id);
+        if (r != null && lane.equals(Lane.of(r)) && r.timerKind() == TimerKind.LANE) {
+          lanes.reassert(id, r); // it went back to waiting: first again, by its place
+        } else if (r != null && lanes.stillHolds(r, lane)) {
+          kept.add(id);
+        }
+      }
+      LaneHead head = store.head(lane); // the reassert may have changed it
+      if (head == null) {
+        continue;
+      }
+      head.holders.retainAll(kept);
+      store.write(lane, head);
+      if (head.waiting > 0 && head.holders.size() < lanes.limit(lane)) {
+        memory.addTurn(lane);
+      }
+    }
+  }
+
+  /**
+   * A DISPATCHED record of a lane task found when the stream task opens: it runs, so it holds its
+   * lane even if the write that made it a holder was lost.
+   */
+  void holdDispatched(String id, TaskRecord r) {
+    Lane lane = Lane.of(r);
+    if (lane == null
+        || lanes.limit(lane) == HandlerControls.UNLIMITED
+        || r.state() != TaskState.DISPATCHED) {
+      return;
+    }
+    LaneHead head = store.head(lane);
+    if (head == null) {
+      head = new LaneHead();
+    }
+    if (!head.holders.contains(id)) {
+      head.holders.add(id);
+      store.write(lane, head);
+    }
+  }
+
+  private TaskRecord readable(String id) {
+    try {
+      return records.apply(id);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+}
