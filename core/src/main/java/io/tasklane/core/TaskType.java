@@ -2,6 +2,7 @@ package io.tasklane.core;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * A task type declared once and used on both sides: its handler name, its payload class and the
@@ -30,18 +31,24 @@ public final class TaskType<P> {
   private final Integer maxAttempts;
   private final RetryPolicy backoff;
   private final Duration timeout;
+  private final Function<? super P, String> orderingKey;
+  private final Function<? super P, String> concurrencyKey;
 
   private TaskType(
       String name,
       Class<P> payloadType,
       Integer maxAttempts,
       RetryPolicy backoff,
-      Duration timeout) {
+      Duration timeout,
+      Function<? super P, String> orderingKey,
+      Function<? super P, String> concurrencyKey) {
     this.name = HandlerNames.check(name);
     this.payloadType = payloadType;
     this.maxAttempts = maxAttempts;
     this.backoff = backoff;
     this.timeout = timeout;
+    this.orderingKey = orderingKey;
+    this.concurrencyKey = concurrencyKey;
   }
 
   /**
@@ -56,7 +63,7 @@ public final class TaskType<P> {
       throw new InvalidTaskException(
           "payloadType", payloadType + " is primitive; name its wrapper class");
     }
-    return new TaskType<>(name, payloadType, null, null, null);
+    return new TaskType<>(name, payloadType, null, null, null, null, null);
   }
 
   /** This type with tasks attempted at most {@code value} times (1 to 1000). */
@@ -65,13 +72,19 @@ public final class TaskType<P> {
       throw new InvalidTaskException(
           "maxAttempts", value + " is outside 1 to " + TaskLimits.MAX_ATTEMPTS);
     }
-    return new TaskType<>(name, payloadType, value, backoff, timeout);
+    return new TaskType<>(name, payloadType, value, backoff, timeout, orderingKey, concurrencyKey);
   }
 
   /** This type with {@code value} as the delay policy between attempts. */
   public TaskType<P> backoff(RetryPolicy value) {
     return new TaskType<>(
-        name, payloadType, maxAttempts, Objects.requireNonNull(value, "backoff"), timeout);
+        name,
+        payloadType,
+        maxAttempts,
+        Objects.requireNonNull(value, "backoff"),
+        timeout,
+        orderingKey,
+        concurrencyKey);
   }
 
   /** This type with {@code value} as the execution timeout of one attempt (1 s to 24 h). */
@@ -81,7 +94,44 @@ public final class TaskType<P> {
         || value.compareTo(Duration.ofMillis(TaskLimits.MAX_TIMEOUT_MS)) > 0) {
       throw new InvalidTaskException("timeout", value + " is outside 1 s to 24 h");
     }
-    return new TaskType<>(name, payloadType, maxAttempts, backoff, value);
+    return new TaskType<>(
+        name, payloadType, maxAttempts, backoff, value, orderingKey, concurrencyKey);
+  }
+
+  /**
+   * This type with its tasks in ordered lanes (docs/lanes.md): each task's ordering key is {@code
+   * key} of its payload, e.g. {@code OrderRef::orderId}, so the tasks of one order run one after
+   * another in commit order. Not together with {@link #concurrencyKey}.
+   */
+  public TaskType<P> orderingKey(Function<? super P, String> key) {
+    Objects.requireNonNull(key, "orderingKey");
+    if (concurrencyKey != null) {
+      throw new InvalidTaskException("orderingKey", "cannot be set with concurrencyKey");
+    }
+    return new TaskType<>(name, payloadType, maxAttempts, backoff, timeout, key, null);
+  }
+
+  /**
+   * This type with its tasks in keyed lanes (docs/lanes.md): each task's concurrency key is {@code
+   * key} of its payload, e.g. {@code Job::tenant}, so at most the handler's {@code maxPerKey} tasks
+   * of one tenant run at once. Not together with {@link #orderingKey}.
+   */
+  public TaskType<P> concurrencyKey(Function<? super P, String> key) {
+    Objects.requireNonNull(key, "concurrencyKey");
+    if (orderingKey != null) {
+      throw new InvalidTaskException("concurrencyKey", "cannot be set with orderingKey");
+    }
+    return new TaskType<>(name, payloadType, maxAttempts, backoff, timeout, null, key);
+  }
+
+  /** The ordering key of a task of this type with {@code payload}, or null when it has none. */
+  public String orderingKeyOf(P payload) {
+    return orderingKey == null || payload == null ? null : orderingKey.apply(payload);
+  }
+
+  /** The concurrency key of a task of this type with {@code payload}, or null when it has none. */
+  public String concurrencyKeyOf(P payload) {
+    return concurrencyKey == null || payload == null ? null : concurrencyKey.apply(payload);
   }
 
   /** The handler name: the handler topic and the name the worker binds it to. */
@@ -121,12 +171,15 @@ public final class TaskType<P> {
         && payloadType.equals(t.payloadType)
         && Objects.equals(maxAttempts, t.maxAttempts)
         && Objects.equals(backoff, t.backoff)
-        && Objects.equals(timeout, t.timeout);
+        && Objects.equals(timeout, t.timeout)
+        && Objects.equals(orderingKey, t.orderingKey)
+        && Objects.equals(concurrencyKey, t.concurrencyKey);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, payloadType, maxAttempts, backoff, timeout);
+    return Objects.hash(
+        name, payloadType, maxAttempts, backoff, timeout, orderingKey, concurrencyKey);
   }
 
   @Override

@@ -42,6 +42,19 @@ class TaskTypeTest {
   }
 
   @Test
+  void aTypeDerivesItsTasksLaneKeyFromThePayload() {
+    TaskType<OrderRef> ordered = ORDER_CANCEL.orderingKey(o -> "order-" + o.orderId());
+    assertThat(ordered.orderingKeyOf(new OrderRef(42))).isEqualTo("order-42");
+    assertThat(ordered.concurrencyKeyOf(new OrderRef(42))).isNull();
+    assertThat(ORDER_CANCEL.orderingKeyOf(new OrderRef(42))).isNull();
+    TaskType<OrderRef> keyed = ORDER_CANCEL.concurrencyKey(o -> "shop-" + o.orderId() % 10);
+    assertThat(keyed.concurrencyKeyOf(new OrderRef(42))).isEqualTo("shop-2");
+    assertThatThrownBy(() -> ordered.concurrencyKey(o -> "x"))
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessageContaining("concurrencyKey");
+  }
+
+  @Test
   void aBadNameOrDefaultIsRefusedNamingTheField() {
     assertThatThrownBy(() -> TaskType.of("Order Cancel", OrderRef.class))
         .isInstanceOf(InvalidTaskException.class)

@@ -87,6 +87,29 @@ class TaskValidatorTest {
         Arguments.of("empty key", change(b -> b.key("")), "key", "1 to 255"),
         Arguments.of("key too long", change(b -> b.key("k".repeat(256))), "key", "1 to 255"),
         Arguments.of(
+            "ordering key with a control character",
+            change(b -> b.orderingKey("order\n42")),
+            "orderingKey",
+            "control character"),
+        Arguments.of(
+            "ordering key too long",
+            change(b -> b.orderingKey("o".repeat(256))),
+            "orderingKey",
+            "1 to 255"),
+        Arguments.of(
+            "concurrency key empty",
+            change(b -> b.options(TaskOptions.builder().concurrencyKey("").build())),
+            "concurrencyKey",
+            "1 to 255"),
+        Arguments.of(
+            "ordering and concurrency key together",
+            change(
+                b ->
+                    b.orderingKey("order-42")
+                        .options(TaskOptions.builder().concurrencyKey("tenant-7").build())),
+            "concurrencyKey",
+            "cannot be set with orderingKey"),
+        Arguments.of(
             "too many headers", change(b -> b.headers(manyHeaders)), "headers", "limit is 32"),
         Arguments.of(
             "header name over 128 characters",

@@ -117,6 +117,11 @@ public final class TaskRequest {
     f.maxAttempts = type.maxAttempts();
     f.backoff = type.backoff();
     f.timeout = type.timeout();
+    f.orderingKey = type.orderingKeyOf(payload);
+    String concurrencyKey = type.concurrencyKeyOf(payload);
+    if (concurrencyKey != null) {
+      f.options = TaskOptions.builder().concurrencyKey(concurrencyKey).build();
+    }
     return new TaskRequest(f);
   }
 

@@ -65,6 +65,19 @@ class TaskRequestTest {
   }
 
   @Test
+  void aTaskTypesKeysComeFromThePayloadAndAConcurrencyKeyIsAnOption() {
+    io.tasklane.core.TaskType<Long> type =
+        io.tasklane.core.TaskType.of("order.sync", Long.class).orderingKey(id -> "order-" + id);
+    assertThat(TaskRequest.of(type, 42L).orderingKey()).isEqualTo("order-42");
+
+    TaskRequest keyed =
+        TaskRequest.to("report.render").waitTimeout(Duration.ofMinutes(1)).concurrencyKey("t-7");
+    assertThat(keyed.options().concurrencyKey()).isEqualTo("t-7");
+    assertThat(keyed.options().waitTimeoutMs()).isEqualTo(60_000L);
+    assertThat(keyed.orderingKey()).isNull();
+  }
+
+  @Test
   void theWaitTimeoutIsAnOptionCheckedWhenSet() {
     TaskRequest r = TaskRequest.to("a").waitTimeout(Duration.ofSeconds(5));
     assertThat(r.headers()).isEmpty();

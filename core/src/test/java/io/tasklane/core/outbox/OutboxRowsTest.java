@@ -64,6 +64,23 @@ class OutboxRowsTest {
   }
 
   @Test
+  void aConcurrencyKeyIsTheRoutingKeyAndStaysAnOptionNotAnOrderingKey() {
+    TaskEnvelope task =
+        envelope(null, RetryPolicy.sidekiq()).toBuilder()
+            .options(TaskOptions.builder().concurrencyKey("tenant-7").build())
+            .build();
+
+    OutboxRow row = OutboxRows.task(task, "{\"a\":1}").toBuilder().id(8).build();
+
+    assertThat(row.routingKey()).isEqualTo("tenant-7");
+    TaskEnvelope read = OutboxRows.toTask(row, "t");
+    assertThat(read.orderingKey()).isNull();
+    assertThat(read.options().concurrencyKey()).isEqualTo("tenant-7");
+    assertThat(read.laneKey()).isEqualTo("tenant-7");
+    assertThat(read.routingKey()).isEqualTo("tenant-7");
+  }
+
+  @Test
   void emptyListsAndMapsAreStoredAsNullAndReadAsEmpty() {
     TaskEnvelope task =
         TaskEnvelope.builder()
