@@ -178,8 +178,11 @@ class LanesKill9Test {
     void die() throws InterruptedException {
       answering.set(false);
       polling.set(false);
-      pool.shutdownNow();
+      for (Runnable never : pool.shutdownNow()) {
+        ((java.util.concurrent.Future<?>) never).cancel(true); // its batch stops waiting for it
+      }
       thread.join(10_000);
+      assertThat(thread.isAlive()).as("the dead worker's consumer left its group").isFalse();
       // what it was running is not running any more
       running.values().forEach(Set::clear);
     }
@@ -191,6 +194,36 @@ class LanesKill9Test {
       pool.shutdownNow();
       pool.awaitTermination(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** The lanes and the stuck keys' tasks as the scheduler shows them, for a failure's message. */
+  private static String diagnose(int port) {
+    StringBuilder out = new StringBuilder();
+    try {
+      JsonNode lanes =
+          WireCodec.readTree(
+              StackSupport.get(port, "/api/handlers/" + HANDLER + "/lanes?limit=100", VIEWER)
+                  .body());
+      out.append("lanes: ").append(lanes).append('\n');
+      for (JsonNode lane : lanes.get("top")) {
+        String key = lane.get("key").asText();
+        java.util.List<String> ids = new ArrayList<>();
+        lane.get("holders").fieldNames().forEachRemaining(ids::add);
+        if (!lane.get("head").isNull()) {
+          ids.add(lane.get("head").asText());
+        }
+        for (String id : ids) {
+          out.append(key)
+              .append(' ')
+              .append(
+                  StackSupport.get(port, "/api/tasks/" + id + "?routingKey=" + key, VIEWER).body())
+              .append('\n');
+        }
+      }
+    } catch (Exception e) {
+      out.append("(could not read the lanes: ").append(e).append(')');
+    }
+    return out.toString();
   }
 
   @Test
@@ -234,6 +267,15 @@ class LanesKill9Test {
         assertThat(lanes.get("top").size()).as(lanes.toString()).isLessThanOrEqualTo(5);
         assertThat(lanes.get("onDead").asText()).isEqualTo("BLOCK");
         await()
+            .atMost(Duration.ofSeconds(30))
+            .untilAsserted(
+                () ->
+                    assertThat(StackSupport.get(port, "/prometheus", VIEWER).body().lines())
+                        .anyMatch(
+                            l ->
+                                l.startsWith("tasklane_scheduler_lanes{kind=\"lanes\"")
+                                    && !l.endsWith(" 0.0")));
+        await()
             .atMost(Duration.ofSeconds(60))
             .untilAsserted(
                 () -> assertThat(LaneWorker.starts.get()).as(a.logTail(30)).isGreaterThan(80));
@@ -246,17 +288,21 @@ class LanesKill9Test {
         var set = StackSupport.post(port, "/api/handlers/" + HANDLER + "/lanes?onDead=SKIP", ADMIN);
         assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
         assertThat(WireCodec.readTree(set.body()).get("onDead").asText()).isEqualTo("SKIP");
-        await()
-            .atMost(Duration.ofSeconds(180))
-            .untilAsserted(
-                () -> {
-                  assertThat(LaneWorker.violations).isEmpty();
-                  for (int k = 0; k < KEYS; k++) {
-                    assertThat(LaneWorker.lastDone.get("order-" + k))
-                        .as("key order-" + k + "\n" + b.logTail(20))
-                        .isEqualTo(PER_KEY - 1);
-                  }
-                });
+        try {
+          await()
+              .atMost(Duration.ofSeconds(180))
+              .untilAsserted(
+                  () -> {
+                    assertThat(LaneWorker.violations).isEmpty();
+                    for (int k = 0; k < KEYS; k++) {
+                      assertThat(LaneWorker.lastDone.get("order-" + k))
+                          .as("key order-" + k + "\n" + b.logTail(20))
+                          .isEqualTo(PER_KEY - 1);
+                    }
+                  });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+          throw new AssertionError(e.getMessage() + "\n" + diagnose(port), e);
+        }
         JsonNode after =
             WireCodec.readTree(
                 StackSupport.get(port, "/api/handlers/" + HANDLER + "/lanes", VIEWER).body());

@@ -82,22 +82,17 @@ public final class Dispatcher {
   void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue, boolean laneTurn) {
     String topic = engine.topics().handler(e.task.handler());
     e.updatedAt = now;
-    if (!engine.handlerTopics().exists(topic)) {
-      if (e.state != TaskState.NO_HANDLER) {
-        LOG.warn("task {}: handler topic {} does not exist; NO_HANDLER", e.task.id(), topic);
-        engine.metrics().count(SchedulerEvent.NO_HANDLER);
-      }
-      e.state = TaskState.NO_HANDLER;
-      e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
-      return;
-    }
+    boolean exists = engine.handlerTopics().exists(topic);
     boolean paused = engine.controls().paused(e.task.handler());
     boolean saturated =
-        paused
-            || store
-                .queues()
-                .mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched());
+        exists
+            && (paused
+                || store
+                    .queues()
+                    .mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched()));
     Lane lane = Lane.of(e.task);
+    // A lane's place is taken before the topic is looked at: a task that waits for its handler
+    // topic keeps its place in an ordered lane, so no later task of its key overtakes it.
     if (lane != null && !store.lanes().take(lane, e.task.id(), saturated, laneTurn)) {
       if (e.state == TaskState.NO_HANDLER) {
         e.state = TaskState.PENDING;
@@ -106,6 +101,15 @@ public final class Dispatcher {
         e.timer(store.lanes().join(lane), TimerKind.LANE);
         engine.metrics().count(SchedulerEvent.LANE_WAIT);
       }
+      return;
+    }
+    if (!exists) {
+      if (e.state != TaskState.NO_HANDLER) {
+        LOG.warn("task {}: handler topic {} does not exist; NO_HANDLER", e.task.id(), topic);
+        engine.metrics().count(SchedulerEvent.NO_HANDLER);
+      }
+      e.state = TaskState.NO_HANDLER;
+      e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
       return;
     }
     if (saturated) { // no lane, or it holds its lane already (take refuses others when saturated)

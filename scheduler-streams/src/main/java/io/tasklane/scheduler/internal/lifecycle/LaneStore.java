@@ -78,8 +78,8 @@ final class LaneStore {
   record View(Lane lane, List<String> holders, int waiting, String firstWaiting) {}
 
   /**
-   * Every lane of {@code handler} in {@code store} (any lanes store, read-only), in key order, to
-   * {@code action}; stops when it returns false.
+   * Every lane of {@code handler} (null: of every handler) in {@code store} (any lanes store,
+   * read-only), in key order, to {@code action}; stops when it returns false.
    */
   static void forEach(
       ReadOnlyKeyValueStore<Bytes, byte[]> store, String handler, Predicate<View> action) {
@@ -87,7 +87,7 @@ final class LaneStore {
       while (it.hasNext()) {
         KeyValue<Bytes, byte[]> kv = it.next();
         Lane lane = Lane.ofHead(kv.key);
-        if (!lane.handler().equals(handler)) {
+        if (handler != null && !lane.handler().equals(handler)) {
           continue;
         }
         LaneHead head = LaneHead.decode(kv.value);

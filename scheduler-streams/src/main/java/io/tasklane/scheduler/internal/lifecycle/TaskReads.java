@@ -150,7 +150,7 @@ public final class TaskReads {
     }
   }
 
-  /** Hands every lane of {@code handler} to {@code action}, in key order. */
+  /** Hands every lane of {@code handler} (null: of every handler) to {@code action}. */
   public void forEachLane(String handler, Consumer<LaneRow> action) {
     ReadOnlyKeyValueStore<String, TaskRecord> tasks = store(Stores.TASKS);
     LaneStore.forEach(

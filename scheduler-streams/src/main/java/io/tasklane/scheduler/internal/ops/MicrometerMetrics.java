@@ -11,6 +11,7 @@ import io.tasklane.scheduler.internal.lifecycle.SchedulerMetrics;
 import io.tasklane.scheduler.internal.lifecycle.TaskReads;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,8 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   private final Timer scan;
   private volatile Map<String, Long> stateCounts = Map.of();
   private volatile long countsReadAt;
+  private volatile Map<String, Long> laneTotals = Map.of();
+  private volatile long lanesReadAt;
 
   public MicrometerMetrics(MeterRegistry registry, Supplier<KafkaStreams> streams) {
     this.registry = registry;
@@ -52,6 +55,14 @@ public final class MicrometerMetrics implements SchedulerMetrics {
       Gauge.builder("tasklane.scheduler.tasks", () -> stateCount(s.name()))
           .description("tasks by state in the stores of this instance")
           .tag("state", s.name())
+          .register(registry);
+    }
+    for (String kind : List.of("lanes", "active", "blocked", "waiting")) {
+      Gauge.builder("tasklane.scheduler.lanes", () -> lanes(kind))
+          .description(
+              "lanes of this instance (lanes, active: held by a task, blocked: held by a DEAD task)"
+                  + " and the tasks waiting in them (waiting)")
+          .tag("kind", kind)
           .register(registry);
     }
     Gauge.builder("tasklane.scheduler.due.index.size", this::indexSize)
@@ -138,6 +149,41 @@ public final class MicrometerMetrics implements SchedulerMetrics {
                           name, QueryableStoreTypes.keyValueStore())))
           .countEntriesByState()
           .forEach((state, n) -> sum.merge(state.name(), n, Long::sum)); // STATE and STATE/handler
+    } catch (RuntimeException e) {
+      // Rebalancing or not yet running: report zeros rather than fail the scrape.
+    }
+    return sum;
+  }
+
+  private double lanes(String kind) {
+    long now = System.currentTimeMillis();
+    if (now - lanesReadAt > 5_000) {
+      lanesReadAt = now;
+      laneTotals = readLanes();
+    }
+    return laneTotals.getOrDefault(kind, 0L);
+  }
+
+  private Map<String, Long> readLanes() {
+    Map<String, Long> sum = new HashMap<>();
+    try {
+      KafkaStreams s = streams.get();
+      if (s == null) {
+        return sum;
+      }
+      TaskReads.of(
+              name ->
+                  s.store(
+                      StoreQueryParameters.fromNameAndType(
+                          name, QueryableStoreTypes.keyValueStore())))
+          .forEachLane(
+              null,
+              r -> {
+                sum.merge("lanes", 1L, Long::sum);
+                sum.merge("active", r.holders().isEmpty() ? 0L : 1L, Long::sum);
+                sum.merge("blocked", r.blocked() ? 1L : 0L, Long::sum);
+                sum.merge("waiting", (long) r.waiting(), Long::sum);
+              });
     } catch (RuntimeException e) {
       // Rebalancing or not yet running: report zeros rather than fail the scrape.
     }

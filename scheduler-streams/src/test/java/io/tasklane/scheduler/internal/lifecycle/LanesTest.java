@@ -168,6 +168,24 @@ class LanesTest {
   }
 
   @Test
+  void aTaskWaitingForItsHandlerTopicKeepsItsPlace() {
+    String topic = d.topics.handler(Driver.HANDLER);
+    d.known.topics.remove(topic);
+    TaskEnvelope first = sendOrdered("order-1", 1).get(0);
+    assertThat(d.record(first.id()).state()).isEqualTo(TaskState.NO_HANDLER);
+
+    d.known.topics.add(topic);
+    TaskEnvelope second = sendOrdered("order-1", 1).get(0);
+    assertThat(d.dispatches()).as("the first still holds the lane").isEmpty();
+
+    d.advance(1_100); // the NO_HANDLER re-check
+    List<Dispatch> out = d.dispatches();
+    assertThat(ids(out)).containsExactly(first.id());
+    succeed(out.get(0));
+    assertThat(ids(d.dispatches())).containsExactly(second.id());
+  }
+
+  @Test
   void aDelayedTaskJoinsItsLaneAtItsDueTime() {
     TaskEnvelope later = ordered("order-1", T0 + 5_000, 3);
     d.send(later);

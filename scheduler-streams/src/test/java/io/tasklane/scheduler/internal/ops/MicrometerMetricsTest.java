@@ -80,7 +80,19 @@ class MicrometerMetricsTest {
           "index.healed",
           "dispatch.resent",
           "paused.held",
-          "interrupt.sent");
+          "interrupt.sent",
+          "lane.wait");
+
+  @Test
+  void theLaneGaugesReadZeroWhileStreamsIsNotRunning() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    new MicrometerMetrics(registry, () -> null);
+    for (String kind : java.util.List.of("lanes", "active", "blocked", "waiting")) {
+      assertThat(registry.get("tasklane.scheduler.lanes").tag("kind", kind).gauge().value())
+          .as(kind)
+          .isZero();
+    }
+  }
 
   @Test
   void everyEventIsCountedUnderItsExportedTag() {
