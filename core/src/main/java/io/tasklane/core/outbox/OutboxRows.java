@@ -192,7 +192,7 @@ public final class OutboxRows {
     String orderingKey =
         row.routingKey() == null
                 || row.routingKey().equals(row.taskId())
-                || row.routingKey().equals(options.concurrencyKey())
+                || (options != null && row.routingKey().equals(options.concurrencyKey()))
             ? null
             : row.routingKey();
     return TaskEnvelope.builder()

@@ -54,6 +54,16 @@ class OutboxRowsTest {
   }
 
   @Test
+  void anOrderedTaskWithoutOptionsKeepsItsOrderingKey() {
+    TaskEnvelope task = envelope("order-9", null).toBuilder().options(null).build();
+
+    OutboxRow row = OutboxRows.task(task, "{\"a\":1}");
+
+    assertThat(row.options()).isNull();
+    assertThat(OutboxRows.toTask(row, "t").orderingKey()).isEqualTo("order-9");
+  }
+
+  @Test
   void theRoutingKeyIsTheTaskIdWithoutOrderingKey() {
     TaskEnvelope task = envelope(null, RetryPolicy.sidekiq());
 
