@@ -20,6 +20,20 @@ CREATE INDEX IF NOT EXISTS demo_effects_kind ON demo_effects (kind, ref);
 
 CREATE INDEX IF NOT EXISTS demo_effects_task ON demo_effects (task_id);
 
+CREATE TABLE IF NOT EXISTS demo_lane_runs (
+  run_id CHAR(36) NOT NULL PRIMARY KEY,
+  task_id CHAR(36) NOT NULL,
+  lane VARCHAR(64) NOT NULL,
+  seq BIGINT NOT NULL,
+  attempt INT NOT NULL,
+  pid BIGINT NOT NULL,
+  started_us BIGINT NOT NULL,
+  ended_us BIGINT NULL,
+  outcome VARCHAR(16) NULL
+);
+
+CREATE INDEX IF NOT EXISTS demo_lane_runs_lane ON demo_lane_runs (lane, seq);
+
 CREATE TABLE IF NOT EXISTS demo_audit (
   order_id BIGINT NOT NULL PRIMARY KEY,
   recorded_at BIGINT NOT NULL
