@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code bin/chaos}: runs the suite and writes {@code target/chaos/results.json}. Exit code 0 when
- * lost = 0 and duplicate_effects = 0, 1 otherwise, 2 on bad flags.
+ * lost = 0, duplicate_effects = 0, order_violations = 0, overlaps = 0 and the schedule's checks
+ * pass, 1 otherwise, 2 on bad flags.
  */
 @Command(
     name = "bin/chaos",
@@ -106,6 +107,15 @@ public final class ChaosMain implements Callable<Integer> {
     System.out.println("== Tasklane chaos summary ==");
     System.out.println("  database: " + options.db().label());
     System.out.println("  Kafka brokers: " + options.brokers());
+    System.out.printf(
+        "  tasks: %d, lost: %d, duplicate effects: %d, ordered tasks: %d, order violations: %d,"
+            + " overlaps: %d%n",
+        result.tasks(),
+        result.lost(),
+        result.duplicateEffects(),
+        result.orderedTasks(),
+        result.orderViolations(),
+        result.overlaps());
     result.faults().forEach(f -> System.out.println("  " + f));
     result.notes().forEach(n -> System.out.println("  note: " + n));
     System.out.println(result.toJson());

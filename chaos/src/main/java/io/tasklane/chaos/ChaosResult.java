@@ -20,6 +20,10 @@ import java.util.Map;
  * @param earlyFires its fires whose handler started before the fire instant
  * @param misfiresOutsideFaults its fires skipped by the misfire policy at a time when no scheduler
  *     was killed and the broker was up (the policy may only skip fires a fault made late)
+ * @param orderedTasks committed tasks with an ordering key
+ * @param orderViolations ordered tasks that took effect, or had a run start, before the task of
+ *     their lane before them took effect
+ * @param overlaps pairs of runs of different tasks of one lane that overlapped in time
  * @param maxRecoveryS longest time from a fault to the first task committed after it taking effect
  * @param faults one line per fault: what, which process, recovery seconds
  * @param notes anything odd (unexpected process exits, load errors, drain timeout)
@@ -34,14 +38,17 @@ public record ChaosResult(
     long duplicateFires,
     long earlyFires,
     long misfiresOutsideFaults,
+    long orderedTasks,
+    long orderViolations,
+    long overlaps,
     double maxRecoveryS,
     List<String> faults,
     List<String> notes,
     Map<String, Object> extra) {
 
   /**
-   * lost = 0, no effect written twice, and every schedule fire ran once, never early, and was only
-   * skipped during a fault.
+   * lost = 0, no effect written twice, every schedule fire ran once, never early, and was only
+   * skipped during a fault, and every ordered lane ran its tasks one at a time and in order.
    */
   public boolean passed() {
     return lost == 0
@@ -50,6 +57,8 @@ public record ChaosResult(
         && duplicateFires == 0
         && earlyFires == 0
         && misfiresOutsideFaults == 0
+        && orderViolations == 0
+        && overlaps == 0
         && ((Number) extra.getOrDefault("topics_not_rf3_min_isr2", 0)).intValue() == 0;
   }
 
@@ -60,6 +69,9 @@ public record ChaosResult(
     n.put("tasks", tasks);
     n.put("lost", lost);
     n.put("duplicate_effects", duplicateEffects);
+    n.put("ordered_tasks", orderedTasks);
+    n.put("order_violations", orderViolations);
+    n.put("overlaps", overlaps);
     n.put("duplicate_deliveries", duplicateDeliveries);
     n.put("schedule_fires_lost", lostFires);
     n.put("schedule_fires_duplicate", duplicateFires);

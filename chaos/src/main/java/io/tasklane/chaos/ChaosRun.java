@@ -2,6 +2,7 @@ package io.tasklane.chaos;
 
 import io.tasklane.chaos.internal.Cluster;
 import io.tasklane.chaos.internal.Faults;
+import io.tasklane.chaos.internal.LaneCheck;
 import io.tasklane.chaos.internal.Ledger;
 import io.tasklane.chaos.internal.Load;
 import io.tasklane.chaos.internal.Probe;
@@ -150,6 +151,16 @@ public final class ChaosRun {
     }
     ScheduleCheck.Fires fires =
         drainFires(bootstrap, db, cluster, deadline, notes, faults.scheduleWindows());
+    LaneCheck.Result lanes = LaneCheck.verify(db, ledger, committed, cluster.deaths());
+    step(
+        String.format(
+            "ordered lanes: %d ordered tasks, %d runs (%d open), %d order violations, %d overlaps",
+            lanes.orderedTasks(),
+            lanes.runs(),
+            lanes.openRuns(),
+            lanes.orderViolations(),
+            lanes.overlaps()));
+    lanes.evidence().forEach(e -> notes.add(e));
     long deliveries = ResultsReader.duplicateDeliveries(bootstrap, new Topics(NAMESPACE).results());
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("db", options.db().flag());
@@ -157,6 +168,7 @@ public final class ChaosRun {
     extra.put("effects_rows", effects.values().stream().mapToLong(Integer::longValue).sum());
     extra.put("unexpected_exits", cluster.unexpectedExits());
     extra.putAll(fires.asMap());
+    extra.putAll(lanes.asMap());
     extra.put("brokers", options.brokers());
     if (kafka != null) {
       List<String> unsafe = ReplicatedTopics.unsafe(kafka, NAMESPACE);
@@ -176,6 +188,9 @@ public final class ChaosRun {
         fires.duplicates(),
         fires.early(),
         fires.skippedOutsideFaults(),
+        lanes.orderedTasks(),
+        lanes.orderViolations(),
+        lanes.overlaps(),
         faults.maxRecoveryS(),
         faults.lines(),
         notes,

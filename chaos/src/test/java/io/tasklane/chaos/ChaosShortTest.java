@@ -42,6 +42,13 @@ class ChaosShortTest {
     assertThat(result.tasks()).isGreaterThan(1000);
     assertThat(result.lost()).as("lost tasks; notes: %s", result.notes()).isZero();
     assertThat(result.duplicateEffects()).isZero();
+    assertThat(result.orderedTasks()).as("tasks in ordered lanes").isGreaterThan(100);
+    assertThat(result.orderViolations())
+        .as("ordered lanes run out of order; notes: %s", result.notes())
+        .isZero();
+    assertThat(result.overlaps())
+        .as("ordered lanes running two tasks at once; notes: %s", result.notes())
+        .isZero();
     assertThat(result.extra().get("schedule_fires")).as("1-second schedule fires").isNotEqualTo(0L);
     assertThat(result.lostFires()).as("schedule fires without effect").isZero();
     assertThat(result.duplicateFires()).as("schedule fires run twice").isZero();

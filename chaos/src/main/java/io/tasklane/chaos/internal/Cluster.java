@@ -4,7 +4,10 @@ import io.tasklane.examples.launch.ExampleWorker;
 import io.tasklane.harness.TasklaneApps;
 import io.tasklane.testkit.JavaProcess;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +30,7 @@ public final class Cluster implements AutoCloseable {
   private final Map<String, Supplier<JavaProcess.Builder>> recipes = new LinkedHashMap<>();
   private final Map<String, JavaProcess> running = new LinkedHashMap<>();
   private final List<Integer> schedulerPorts;
+  private final Map<Long, Long> deaths = new HashMap<>();
   private int unexpectedExits;
   private boolean closed;
 
@@ -82,8 +86,23 @@ public final class Cluster implements AutoCloseable {
 
   /** kill -9, then start it again at once (same name and state dir). */
   public synchronized void killAndRestart(String name) {
-    running.get(name).kill9();
+    JavaProcess p = running.get(name);
+    p.kill9();
+    died(p);
     start(name);
+  }
+
+  private void died(JavaProcess p) {
+    deaths.put(p.pid(), ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now()));
+  }
+
+  /**
+   * When each process this cluster killed, stopped or found dead died, by pid: epoch microseconds
+   * taken just after the kill (or the stop, or the moment the death was noticed), so no later than
+   * the death.
+   */
+  public synchronized Map<Long, Long> deaths() {
+    return new HashMap<>(deaths);
   }
 
   /** Graceful stop (SIGTERM, up to 30 s); {@link #start} brings it back. */
@@ -91,6 +110,7 @@ public final class Cluster implements AutoCloseable {
     JavaProcess p = running.remove(name);
     if (p != null) {
       p.stop(Duration.ofSeconds(30));
+      died(p);
     }
   }
 
@@ -101,6 +121,7 @@ public final class Cluster implements AutoCloseable {
       if (!e.getValue().isAlive()) {
         dead.add(e.getKey() + " (" + e.getValue().logTail(3).replace('\n', ' ') + ")");
         unexpectedExits++;
+        died(e.getValue());
         start(e.getKey());
       }
     }

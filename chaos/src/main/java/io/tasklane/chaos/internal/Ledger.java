@@ -1,7 +1,9 @@
 package io.tasklane.chaos.internal;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -13,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Ledger {
   private final Set<String> committed = ConcurrentHashMap.newKeySet();
   private final Set<String> ambiguous = ConcurrentHashMap.newKeySet();
+  private final Map<String, LaneCheck.LaneTask> ordered = new ConcurrentHashMap<>();
 
   public void committed(List<String> ids) {
     committed.addAll(ids);
@@ -20,6 +23,16 @@ public final class Ledger {
 
   public void ambiguous(List<String> ids) {
     ambiguous.addAll(ids);
+  }
+
+  /** Ordered tasks offered (committed or ambiguous: the verifier keeps the committed ones). */
+  public void ordered(List<LaneCheck.LaneTask> tasks) {
+    tasks.forEach(t -> ordered.put(t.id(), t));
+  }
+
+  /** Every ordered task offered, by id. */
+  public Map<String, LaneCheck.LaneTask> ordered() {
+    return new HashMap<>(ordered);
   }
 
   public int committedCount() {

@@ -1,5 +1,6 @@
 package io.tasklane.chaos.internal;
 
+import io.tasklane.examples.orders.LaneHandlers.LaneEvent;
 import io.tasklane.harness.Database;
 import io.tasklane.outbox.JdbcTaskOutbox;
 import io.tasklane.outbox.OutboxConfig;
@@ -18,12 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Offers the {@link Mix} at a steady rate: every 20 ms one transaction of {@code rate / 50} tasks
- * through {@link JdbcTaskOutbox}'s {@code enqueueAll} (one JDBC batch) on its own thread and
- * connection; every other transaction writes batched outbox rows ({@code batch-rows} {@value
- * #BATCH_ROWS}), so that the relay's fan-out of batch rows goes through every kill too. A batch
- * whose commit throws (e.g. MariaDB down) goes to the ledger as ambiguous, and the connection is
- * reopened.
+ * Offers the {@link Mix}, a third of it replaced by {@link OrderedLanes}' tasks, at a steady rate:
+ * every 20 ms one transaction of {@code rate / 50} tasks through {@link JdbcTaskOutbox}'s {@code
+ * enqueueAll} (one JDBC batch) on its own thread and connection; every other transaction writes
+ * batched outbox rows ({@code batch-rows} {@value #BATCH_ROWS}), so that the relay's fan-out of
+ * batch rows goes through every kill too. A batch whose commit throws (e.g. MariaDB down) goes to
+ * the ledger as ambiguous, and the connection is reopened.
  */
 public final class Load implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Load.class);
@@ -38,6 +39,7 @@ public final class Load implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "chaos-load"));
   private final AtomicLong failedBatches = new AtomicLong();
   private final AtomicLong nextRef = new AtomicLong(1);
+  private final OrderedLanes lanes = new OrderedLanes();
   private double carry;
   private long ticks;
   private Connection connection;
@@ -67,14 +69,31 @@ public final class Load implements AutoCloseable {
         connection.setAutoCommit(false);
       }
       List<TaskRequest> batch = new ArrayList<>(n);
+      List<LaneEvent> events = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        batch.add(Mix.next(random, nextRef.getAndIncrement()));
+        long ref = nextRef.getAndIncrement();
+        if (OrderedLanes.chosen(random)) {
+          LaneEvent event = lanes.next(random, ref);
+          events.add(event);
+          batch.add(OrderedLanes.request(event));
+        } else {
+          events.add(null);
+          batch.add(Mix.next(random, ref));
+        }
       }
       JdbcTaskOutbox outbox =
           ticks++ % 2 == 0
               ? JdbcTaskOutbox.of(connection)
               : TaskOutbox.builder().config(BATCHED).jdbc(connection);
       ids.addAll(outbox.enqueueAll(batch));
+      List<LaneCheck.LaneTask> ordered = new ArrayList<>();
+      for (int i = 0; i < ids.size(); i++) {
+        LaneEvent e = events.get(i);
+        if (e != null) {
+          ordered.add(new LaneCheck.LaneTask(ids.get(i), e.lane(), e.seq()));
+        }
+      }
+      ledger.ordered(ordered);
       connection.commit();
       ledger.committed(ids);
     } catch (Throwable t) {

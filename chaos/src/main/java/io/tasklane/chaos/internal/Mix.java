@@ -13,8 +13,7 @@ import java.util.random.RandomGenerator;
  * that fail twice and succeed on attempt 3 (retried by the scheduler).
  */
 public final class Mix {
-  private static final RetryPolicy FAST =
-      RetryPolicy.fixed(Duration.ofMillis(500), Duration.ofSeconds(1));
+  static final RetryPolicy FAST = RetryPolicy.fixed(Duration.ofMillis(500), Duration.ofSeconds(1));
 
   /** Enough attempts that kills and restarts never exhaust them (a DEAD task counts as lost). */
   static final int MAX_ATTEMPTS = 50;
