@@ -154,9 +154,11 @@ public final class ChaosRun {
     LaneCheck.Result lanes = LaneCheck.verify(db, ledger, committed, cluster.deaths());
     step(
         String.format(
-            "ordered lanes: %d ordered tasks, %d runs (%d open), %d order violations, %d overlaps",
+            "ordered lanes: %d ordered tasks, %d runs (%d cut, %d open), %d order violations,"
+                + " %d overlaps",
             lanes.orderedTasks(),
             lanes.runs(),
+            lanes.cutRuns(),
             lanes.openRuns(),
             lanes.orderViolations(),
             lanes.overlaps()));

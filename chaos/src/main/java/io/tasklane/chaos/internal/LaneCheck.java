@@ -68,6 +68,8 @@ public final class LaneCheck {
    * @param orderViolations tasks whose effect or a run came before their predecessor's effect
    * @param overlaps pairs of runs of different tasks of one lane that overlap
    * @param runs recorded runs
+   * @param cutRuns runs with no end of their own, ended by their worker's death or their task's
+   *     next start
    * @param openRuns runs with neither an end nor a known death of their worker
    * @param evidence the first violations, described
    */
@@ -76,6 +78,7 @@ public final class LaneCheck {
       long orderViolations,
       long overlaps,
       long runs,
+      long cutRuns,
       long openRuns,
       List<String> evidence) {
     /** The counts for {@code results.json}'s details. */
@@ -83,6 +86,7 @@ public final class LaneCheck {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("ordered_lanes", OrderedLanes.LANES);
       m.put("ordered_runs", runs);
+      m.put("ordered_runs_cut", cutRuns);
       m.put("ordered_runs_open", openRuns);
       return m;
     }
@@ -133,6 +137,7 @@ public final class LaneCheck {
     }
     List<String> evidence = new ArrayList<>();
     long violations = orderViolations(tasks, runsOfTask, effectAt, evidence);
+    long cut = 0;
     long open = 0;
     long overlaps = 0;
     for (List<Run> laneRuns : runsOfLane.values()) {
@@ -143,6 +148,8 @@ public final class LaneCheck {
         if (end < 0) {
           open++;
           end = r.startedUs();
+        } else if (r.endedUs() == null) {
+          cut++;
         }
         spans.add(new long[] {r.startedUs(), end});
       }
@@ -174,7 +181,7 @@ public final class LaneCheck {
         }
       }
     }
-    return new Result(tasks.size(), violations, overlaps, runs.size(), open, evidence);
+    return new Result(tasks.size(), violations, overlaps, runs.size(), cut, open, evidence);
   }
 
   private static long orderViolations(

@@ -48,6 +48,7 @@ class LaneCheckTest {
     assertThat(r.orderViolations()).isZero();
     assertThat(r.overlaps()).isZero();
     assertThat(r.runs()).isEqualTo(7);
+    assertThat(r.cutRuns()).isEqualTo(1);
     assertThat(r.openRuns()).isZero();
   }
 
