@@ -43,6 +43,8 @@ class CommandLineTest {
             List.of("tasks", "list"),
             List.of("tasks", "retry"),
             List.of("handlers", "concurrency"),
+            List.of("handlers", "lanes"),
+            List.of("handlers", "set-lanes"),
             List.of("schedules", "define"),
             List.of("topics", "tail"),
             List.of("workers"),

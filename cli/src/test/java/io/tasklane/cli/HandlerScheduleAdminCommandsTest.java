@@ -3,25 +3,30 @@ package io.tasklane.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code handlers}, {@code workers}, {@code schedules list|define|pause|resume|delete}, {@code
- * report} and {@code audit} against the real scheduler app.
+ * {@code handlers} (with {@code lanes} and {@code set-lanes}), {@code workers}, {@code schedules
+ * list|define|pause|resume|delete}, {@code report} and {@code audit} against the real scheduler
+ * app.
  */
 @TasklaneStack
 class HandlerScheduleAdminCommandsTest {
   static final String HANDLER = "cli.admin";
   static final String HELD = "cli.held";
+  static final String LANES = "cli.lanes";
 
   @TempDir static Path stateDir;
   @TempDir static Path files;
@@ -32,6 +37,7 @@ class HandlerScheduleAdminCommandsTest {
     scheduler = new LiveScheduler(stack, stateDir);
     scheduler.createHandlerTopic(HANDLER);
     scheduler.createHandlerTopic(HELD);
+    scheduler.createHandlerTopic(LANES);
   }
 
   @AfterAll
@@ -101,6 +107,104 @@ class HandlerScheduleAdminCommandsTest {
     CliRun.Result workers = scheduler.cli(scheduler.viewer).run("workers", "--json");
     assertThat(workers.exit()).isZero();
     assertThat(workers.json().path("workers").isArray()).isTrue();
+  }
+
+  @Test
+  void aBlockedLaneIsListedAndTheLanesSettingIsSet() throws Exception {
+    // three tasks of one ordered lane, one attempt of 1 s that no worker answers: the first goes
+    // DEAD and blocks the lane (BLOCK is the default), the two others wait behind it (the holder
+    // and the head are read from the JSON: which task runs first is the scheduler's matter)
+    List<TaskEnvelope> lane = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      TaskEnvelope task =
+          LiveScheduler.task(LANES, System.currentTimeMillis(), 1).toBuilder()
+              .orderingKey("customer-7")
+              .build();
+      lane.add(task);
+      scheduler.send(task.routingKey(), task);
+    }
+    List<String> ids = lane.stream().map(TaskEnvelope::id).toList();
+    String[] holderAndHead = new String[2];
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              CliRun.Result json =
+                  scheduler.cli(scheduler.viewer).run("handlers", "lanes", LANES, "--json");
+              assertThat(json.exit()).as(json.toString()).isZero();
+              JsonNode l = json.json();
+              assertThat(l.path("blocked").asLong()).as(json.out()).isEqualTo(1);
+              assertThat(l.path("waiting").asLong()).as(json.out()).isEqualTo(2);
+              JsonNode top = l.path("top").path(0);
+              assertThat(top.path("key").asText()).isEqualTo("customer-7");
+              assertThat(top.path("kind").asText()).isEqualTo("ordered");
+              assertThat(top.path("blocked").asBoolean()).isTrue();
+              JsonNode holders = top.path("holders");
+              assertThat(holders.size()).as(json.out()).isEqualTo(1);
+              String holder = holders.fieldNames().next();
+              assertThat(holders.path(holder).asText()).as(json.out()).isEqualTo("DEAD");
+              String head = top.path("head").asText();
+              assertThat(ids).as(json.out()).contains(holder, head);
+              assertThat(head).isNotEqualTo(holder);
+              holderAndHead[0] = holder;
+              holderAndHead[1] = head;
+            });
+    CliRun.Result table = scheduler.cli(scheduler.viewer).run("handlers", "lanes", LANES);
+    assertThat(table.exit()).as(table.toString()).isZero();
+    assertThat(table.out())
+        .startsWith(
+            LANES
+                + ": lanes 1, active 1, blocked 1, waiting 2;"
+                + " max per key unlimited, on dead BLOCK\n")
+        .containsPattern("(?m)^KEY\\s+KIND\\s+HOLDERS\\s+WAITING\\s+HEAD\\s+BLOCKED$")
+        .containsPattern(
+            "(?m)^customer-7\\s+ordered\\s+"
+                + holderAndHead[0]
+                + ":DEAD\\s+2\\s+"
+                + holderAndHead[1]
+                + "\\s+BLOCKED$");
+    CliRun.Result badLimit =
+        scheduler.cli(scheduler.viewer).run("handlers", "lanes", LANES, "--limit", "0");
+    assertThat(badLimit.exit()).isEqualTo(2);
+    assertThat(badLimit.err()).contains("--limit 0 is outside 1 to 500");
+
+    CliRun.Result operatorSets =
+        scheduler.cli(scheduler.operator).run("handlers", "set-lanes", LANES, "--max-per-key", "2");
+    assertThat(operatorSets.exit()).isEqualTo(1);
+    assertThat(operatorSets.err()).contains("answered 403");
+    CliRun.Result nothing = scheduler.cli(scheduler.admin).run("handlers", "set-lanes", LANES);
+    assertThat(nothing.exit()).isEqualTo(2);
+    assertThat(nothing.err()).contains("--max-per-key or --on-dead");
+    CliRun.Result badMax =
+        scheduler.cli(scheduler.admin).run("handlers", "set-lanes", LANES, "--max-per-key", "0");
+    assertThat(badMax.exit()).isEqualTo(2);
+    assertThat(badMax.err()).contains("--max-per-key 0 must be an integer from 1 to 100000");
+    CliRun.Result badOnDead =
+        scheduler.cli(scheduler.admin).run("handlers", "set-lanes", LANES, "--on-dead", "WAIT");
+    assertThat(badOnDead.exit()).isEqualTo(2);
+    assertThat(badOnDead.err()).contains("--on-dead WAIT must be BLOCK or SKIP");
+
+    CliRun.Result set =
+        scheduler.cli(scheduler.admin).run("handlers", "set-lanes", LANES, "--max-per-key", "3");
+    assertThat(set.exit()).as(set.toString()).isZero();
+    assertThat(set.out())
+        .isEqualTo(
+            "set-lanes " + LANES + ": max per key 3, on dead BLOCK" + System.lineSeparator());
+    CliRun.Result setJson =
+        scheduler
+            .cli(scheduler.admin)
+            .run("handlers", "set-lanes", LANES, "--on-dead", "skip", "--json");
+    assertThat(setJson.exit()).as(setJson.toString()).isZero();
+    assertThat(setJson.json().path("maxPerKey").asInt()).isEqualTo(3);
+    assertThat(setJson.json().path("onDead").asText()).isEqualTo("SKIP");
+    CliRun.Result show = scheduler.cli(scheduler.viewer).run("handlers", "show", LANES);
+    assertThat(show.out()).contains("  lanes: max per key 3, on dead SKIP");
+    assertThat(
+            scheduler
+                .cli(scheduler.admin)
+                .run("handlers", "set-lanes", LANES, "--max-per-key", "none")
+                .out())
+        .contains("max per key unlimited, on dead SKIP");
   }
 
   @Test
