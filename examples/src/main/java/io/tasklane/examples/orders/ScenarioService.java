@@ -38,6 +38,20 @@ public class ScenarioService {
             .backoff(FAST));
   }
 
+  /**
+   * A report that always fails, in the ordered lane {@code lane} of its handler: the first such
+   * report to go DEAD blocks the lane, and those enqueued after it wait (docs/lanes.md).
+   */
+  @Transactional
+  public String brokenReportInLane(long ref, String lane) {
+    return outbox.enqueue(
+        TaskRequest.to(ScenarioHandlers.BROKEN)
+            .payload(new OrderRef(ref))
+            .orderingKey(lane)
+            .maxAttempts(3)
+            .backoff(FAST));
+  }
+
   /** Step A, and step B which depends on A; returns B's id. */
   @Transactional
   public String pipeline(long pair) {

@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -34,8 +35,11 @@ import org.openqa.selenium.support.ui.Select;
  * form, sees the live preview (and a bad cron refused naming the field), saves it and finds the
  * same next 5 fires on its page, pauses and resumes it, triggers it and sees the fire succeed in
  * the history; the workers page lists the live worker with its handlers and lets the admin pause,
- * resume and resize a handler; the reports page draws its charts; a viewer sees no action on these
- * pages. No page logs a console error. Saves PNGs under docs/console/.
+ * resume and resize a handler; a handler's page shows its ordered lane blocked by a DEAD task (the
+ * lane's key, however odd, as text; its holder and first waiting task as links to their pages) and
+ * lets the admin set its max per key and on-dead policy (a bad value refused naming the parameter);
+ * the reports page draws its charts; a viewer sees no action on these pages. No page logs a console
+ * error. Saves PNGs under docs/console/.
  */
 @TasklaneStack
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -45,6 +49,9 @@ class ConsoleSchedulesBrowserTest {
   static final Path SHOTS = HOME.resolve("docs/console");
   static final String NAME = "reports.tokyo";
   static final String CRON = "15 30 2 * * ?";
+
+  /** An ordering key that would be markup if the page inserted it as HTML. */
+  static final String LANE = "customer <i>7</i> & co";
 
   static ConsolePipeline pipeline;
   static Browser browser;
@@ -222,6 +229,99 @@ class ConsoleSchedulesBrowserTest {
 
   @Test
   @Order(4)
+  void aHandlersPageShowsItsBlockedLaneAndAnAdminSetsItsLanesSetting() throws Exception {
+    String handler = ScenarioHandlers.BROKEN;
+    List<String> ids = new ArrayList<>();
+    for (int i = 1; i <= 3; i++) {
+      ids.add(pipeline.scenarios.brokenReportInLane(i, LANE));
+    }
+    String lanesPath = "/api/handlers/" + handler + "/lanes";
+    Awaitility.await("the lane blocked by its first report, DEAD, two waiting behind it")
+        .atMost(Duration.ofSeconds(90))
+        .until(
+            () -> {
+              JsonNode l = api(lanesPath);
+              return l.path("blocked").asLong() == 1 && l.path("waiting").asLong() == 2;
+            });
+    JsonNode lane = api(lanesPath).path("top").path(0);
+    assertThat(lane.path("key").asText()).isEqualTo(LANE);
+    String holder = lane.path("holders").fieldNames().next();
+    String head = lane.path("head").asText();
+    assertThat(ids).contains(holder, head);
+
+    browser.go("#/workers");
+    browser.ready("workers");
+    browser.find("#handlers a[data-handler='" + handler + "']").click();
+    browser.ready("handler");
+    assertThat(browser.driver.getCurrentUrl()).endsWith("#/handlers/" + handler);
+    assertThat(browser.find("#handler-max-per-key").getText()).isEqualTo("unlimited");
+    assertThat(browser.find("#handler-on-dead").getText()).isEqualTo("BLOCK");
+    assertThat(browser.find("#lanes-count .value").getText()).isEqualTo("1");
+    assertThat(browser.find("#lanes-blocked .value").getText()).isEqualTo("1");
+    assertThat(browser.find("#lanes-waiting .value").getText()).isEqualTo("2");
+    WebElement key = browser.find("#handler-lanes [data-lane]");
+    assertThat(key.getText()).isEqualTo(LANE);
+    assertThat(key.getAttribute("data-lane")).isEqualTo(LANE);
+    assertThat(key.findElements(By.tagName("i"))).as("the key is text, not markup").isEmpty();
+    WebElement row = key.findElement(By.xpath("./ancestor::tr"));
+    assertThat(row.findElements(By.cssSelector("[data-blocked] [data-state=BLOCKED]"))).hasSize(1);
+    assertThat(row.findElements(By.cssSelector("[data-holder='" + holder + "'] [data-state=DEAD]")))
+        .hasSize(1);
+    assertThat(row.findElement(By.cssSelector("td.num")).getText()).isEqualTo("2");
+    browser.screenshot(SHOTS.resolve("handler.png"));
+
+    // the first waiting task's link opens its page (a lane's task is found under its key)
+    WebElement headLink = row.findElement(By.cssSelector("[data-head='" + head + "'] a"));
+    assertThat(headLink.getText()).isEqualTo(head);
+    headLink.click();
+    WebElement task = browser.ready("task");
+    assertThat(browser.driver.getCurrentUrl()).contains("#/tasks/" + head + "?routingKey=");
+    assertThat(task.findElement(By.tagName("h1")).getText()).contains(head);
+    assertThat(browser.find("#task-state [data-state]").getAttribute("data-state"))
+        .isEqualTo("PENDING");
+    browser.driver.navigate().back();
+    browser.ready("handler");
+    browser.find("#handler-lanes [data-holder='" + holder + "'] a").click();
+    browser.ready("task");
+    assertThat(browser.find("#task-state [data-state]").getAttribute("data-state"))
+        .isEqualTo("DEAD");
+
+    browser.go("#/handlers/" + handler);
+    browser.ready("handler");
+    browser.type("#handler-lanes-form input[name=maxPerKey]", "4");
+    new Select(browser.find("#handler-lanes-form select[name=onDead]")).selectByValue("SKIP");
+    browser.find("#handler-lanes-form [data-action=set-lanes]").click();
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.id("toasts"), handler + ": max per key 4, on dead SKIP"));
+    assertThat(browser.find("#handler-max-per-key").getText()).isEqualTo("4");
+    assertThat(browser.find("#handler-on-dead").getText()).isEqualTo("SKIP");
+    JsonNode view = api("/api/handlers/" + handler);
+    assertThat(view.path("maxPerKey").asInt()).isEqualTo(4);
+    assertThat(view.path("onDead").asText()).isEqualTo("SKIP");
+
+    browser.type("#handler-lanes-form input[name=maxPerKey]", "0");
+    browser.find("#handler-lanes-form [data-action=set-lanes]").click();
+    assertThat(browser.find("#handler-lanes-answer .error-box").getText())
+        .contains("maxPerKey: '0' must be an integer from 1 to 100000");
+    assertThat(api("/api/handlers/" + handler).path("maxPerKey").asInt()).isEqualTo(4);
+    browser.type("#handler-lanes-form input[name=maxPerKey]", "none");
+    new Select(browser.find("#handler-lanes-form select[name=onDead]")).selectByValue("BLOCK");
+    browser.find("#handler-lanes-form [data-action=set-lanes]").click();
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.id("handler-max-per-key"), "unlimited"));
+    assertThat(api("/api/handlers/" + handler).path("maxPerKey").isNull()).isTrue();
+    browser.assertNoConsoleErrors(
+        "handler", java.util.regex.Pattern.compile("lanes\\?maxPerKey=0.*status of 400"));
+  }
+
+  @Test
+  @Order(5)
   void theReportsPageDrawsItsCharts() throws Exception {
     browser.go("#/reports?handler=" + ScheduleHandlers.SWEEP + "&bucket=hour");
     browser.ready("reports");
@@ -246,7 +346,7 @@ class ConsoleSchedulesBrowserTest {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void aViewerSeesNoActionOnThesePages() throws Exception {
     browser.signIn(pipeline.viewer);
     browser.go("#/schedules");
@@ -266,6 +366,13 @@ class ConsoleSchedulesBrowserTest {
     assertThat(page.getText()).contains(ScheduleHandlers.SWEEP);
     assertThat(page.findElements(By.tagName("button"))).isEmpty();
     assertThat(page.findElements(By.tagName("input"))).isEmpty();
+    browser.go("#/handlers/" + ScenarioHandlers.BROKEN);
+    page = browser.ready("handler");
+    browser.find("#handler-lanes #lanes-summary"); // the lanes panel, read-only
+    assertThat(browser.find("#handler-on-dead").getText()).isEqualTo("BLOCK");
+    assertThat(page.findElements(By.tagName("button"))).isEmpty();
+    assertThat(page.findElements(By.tagName("input"))).isEmpty();
+    assertThat(browser.driver.findElements(By.id("handler-lanes-form"))).isEmpty();
     browser.go("#/reports?handler=" + ScheduleHandlers.SWEEP);
     page = browser.ready("reports");
     browser.find("#report-counts .uplot canvas");

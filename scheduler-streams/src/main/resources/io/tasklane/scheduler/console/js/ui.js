@@ -61,6 +61,7 @@ const OTHER_KIND = {
   RUNNING: 'info',
   DONE: 'ok',
   paused: 'warn',
+  BLOCKED: 'bad',
 };
 
 /** The task states in lifecycle order. */
@@ -174,9 +175,13 @@ export function toast(message, kind = 'info') {
   setTimeout(() => t.remove(), 5000);
 }
 
-/** The hash link of a task's detail page. */
-export function taskLink(id, text) {
-  return h('a', { href: `#/tasks/${encodeURIComponent(id)}`, class: 'mono' }, text || id);
+/**
+ * The hash link of a task's detail page; routingKey (a task's ordering or concurrency key, the key
+ * its records live under) rides along when it is not the id.
+ */
+export function taskLink(id, text, routingKey) {
+  const query = routingKey && routingKey !== id ? `?routingKey=${encodeURIComponent(routingKey)}` : '';
+  return h('a', { href: `#/tasks/${encodeURIComponent(id)}${query}`, class: 'mono' }, text || id);
 }
 
 /** A datetime-local input value (local time) for epoch millis, or ''. */

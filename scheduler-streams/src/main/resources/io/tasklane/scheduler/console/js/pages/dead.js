@@ -151,7 +151,7 @@ export default {
         ...(operator
           ? [{ title: '', render: (t) => h('input', { type: 'checkbox', 'aria-label': `select ${t.id}`, 'data-id': t.id, onChange: (e) => onCheck(t.id, e.target) }) }]
           : []),
-        { title: 'Task', render: (t) => taskLink(t.id, t.id.slice(0, 8)) },
+        { title: 'Task', render: (t) => taskLink(t.id, t.id.slice(0, 8), t.routingKey) },
         { title: 'Handler', render: (t) => t.handler },
         { title: 'Error type', render: (t) => t.errorType || '—' },
         { title: 'Attempts', class: 'num', render: (t) => num(t.attempt) },

@@ -14,6 +14,7 @@ import schedules from './schedules.js';
 import scheduleForm from './schedule-form.js';
 import schedule from './schedule.js';
 import workers from './workers.js';
+import handler from './handler.js';
 import reports from './reports.js';
 
 export const pages = [
@@ -25,5 +26,6 @@ export const pages = [
   scheduleForm,
   schedule,
   workers,
+  handler,
   reports,
 ];

@@ -51,7 +51,7 @@ function handlersTable(handlers, counts, ctx, reload) {
     counts.filter((c) => c.handler === name && BACKLOG.includes(c.state)).reduce((a, c) => a + c.count, 0);
   return table(
     [
-      { title: 'Handler', render: (x) => [x.name, x.paused ? [' ', badge('paused')] : null] },
+      { title: 'Handler', render: (x) => [h('a', { href: `#/handlers/${encodeURIComponent(x.name)}` }, x.name), x.paused ? [' ', badge('paused')] : null] },
       { title: 'Backlog', class: 'num', render: (x) => num(backlog(x.name)) },
       { title: 'Lag', class: 'num', render: (x) => num(x.lag) },
       { title: 'In flight', class: 'num', render: (x) => num(x.inFlight) },

@@ -78,7 +78,7 @@ function origin(headers) {
 function actions(view, ctx, rerender) {
   if (!ctx.can('operator')) return null;
   const id = view.task.id;
-  const routingKey = view.task.orderingKey || undefined;
+  const routingKey = view.task.orderingKey || (view.task.options && view.task.options.concurrencyKey) || undefined;
   const run = async (a) => {
     try {
       const r = await ctx.api.post(`/api/tasks/${encodeURIComponent(id)}/${a.action}`, undefined, { routingKey, wait: '5s' });
@@ -109,10 +109,11 @@ export default {
   route: /^tasks\/([0-9a-f-]{36})$/,
   async render(root, ctx) {
     const id = ctx.match[1];
+    const routingKey = ctx.params.get('routingKey') || undefined; // a lane's task lives under its key
     let shown = null;
     const fetchBoth = () =>
       Promise.all([
-        ctx.api.get(`/api/tasks/${encodeURIComponent(id)}`),
+        ctx.api.get(`/api/tasks/${encodeURIComponent(id)}`, { routingKey }),
         ctx.api.get(`/api/tasks/${encodeURIComponent(id)}/logs`).catch((e) => ({ lines: [], error: e })),
       ]);
     const signature = (view, log) => `${view.updatedAt}:${(log.lines || []).length}`;

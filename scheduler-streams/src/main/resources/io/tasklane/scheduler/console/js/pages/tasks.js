@@ -81,7 +81,7 @@ export default {
     first.delete('asOf');
     const results = table(
       [
-        { title: 'Task', render: (t) => taskLink(t.id, t.id.slice(0, 8)) },
+        { title: 'Task', render: (t) => taskLink(t.id, t.id.slice(0, 8), t.routingKey) },
         { title: 'State', render: (t) => badge(t.state) },
         { title: 'Handler', render: (t) => t.handler },
         { title: 'Key', render: (t) => (t.key ? h('span', { class: 'mono' }, t.key) : h('span', { class: 'muted' }, '—')) },

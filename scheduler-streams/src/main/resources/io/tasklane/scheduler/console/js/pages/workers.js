@@ -84,7 +84,7 @@ export default {
       if (!force && seen === lastHandlers) return; // unchanged: keep the rows (and their inputs)
       lastHandlers = seen;
       const columns = [
-        { title: 'Handler', render: (x) => h('span', { 'data-handler': x.name }, x.name) },
+        { title: 'Handler', render: (x) => h('a', { href: `#/handlers/${encodeURIComponent(x.name)}`, 'data-handler': x.name }, x.name) },
         { title: 'Dispatch', render: (x) => badge(x.paused ? 'PAUSED' : 'ACTIVE') },
         { title: 'Concurrency', class: 'num', render: (x) => [num(x.concurrency), x.concurrencySet ? h('span', { class: 'muted' }, ' (set)') : null] },
         { title: 'Workers', class: 'num', render: (x) => num((x.workers || []).length) },
