@@ -133,9 +133,12 @@ public final class TaskIndexKey {
     return new String(k, prefixLength + 8, k.length - prefixLength - 8, StandardCharsets.UTF_8);
   }
 
-  /** The entry's value for {@code r}: its createdAt and ordering key. */
+  /**
+   * The entry's value for {@code r}: its createdAt and lane key (its ordering or concurrency key:
+   * its routing key when it is not the id).
+   */
   static byte[] value(TaskRecord r) {
-    String ok = r.task().orderingKey();
+    String ok = r.task().laneKey();
     byte[] o = ok == null ? new byte[0] : ok.getBytes(StandardCharsets.UTF_8);
     return ByteBuffer.allocate(8 + o.length).putLong(r.task().createdAt()).put(o).array();
   }
@@ -144,7 +147,10 @@ public final class TaskIndexKey {
     return value.length < 8 ? 0 : ByteBuffer.wrap(value).getLong();
   }
 
-  /** The ordering key of an entry's value, or null when the task has none. */
+  /**
+   * The lane key of an entry's value (its routing key), or null when the task has none (an entry an
+   * earlier version wrote holds only an ordering key).
+   */
   public static String orderingKey(byte[] value) {
     return value.length <= 8
         ? null
