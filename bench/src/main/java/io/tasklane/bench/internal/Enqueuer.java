@@ -136,6 +136,110 @@ public final class Enqueuer {
   }
 
   /**
+   * Enqueues the tasks {@code request.apply(i)} for i in [0, n), {@code batch} per transaction, on
+   * {@code threads} threads: thread t takes the i with {@code i % threads == t}, in increasing
+   * order, so that tasks whose i differ by a multiple of {@code threads} commit in the order of
+   * their i. Keeps their commit times when asked; returns when all are committed.
+   */
+  public void strided(
+      long n, int batch, int threads, LongFunction<TaskRequest> request, boolean keepCommits)
+      throws InterruptedException {
+    List<Thread> ts = new ArrayList<>();
+    List<Throwable> errors = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int first = t;
+      Thread th =
+          new Thread(
+              () -> {
+                try {
+                  stride(first, threads, n, batch, request, keepCommits);
+                } catch (Throwable e) {
+                  synchronized (errors) {
+                    errors.add(e);
+                  }
+                }
+              },
+              "bench-enqueue-" + t);
+      th.start();
+      ts.add(th);
+    }
+    for (Thread th : ts) {
+      th.join();
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalStateException("enqueue failed: " + errors.get(0), errors.get(0));
+    }
+  }
+
+  private void stride(
+      long first, int step, long n, int batch, LongFunction<TaskRequest> request, boolean keep)
+      throws SQLException {
+    try (Connection c = DriverManager.getConnection(url, user, password)) {
+      c.setAutoCommit(false);
+      JdbcTaskOutbox outbox = TaskOutbox.builder().config(config).jdbc(c);
+      List<TaskRequest> reqs = new ArrayList<>(batch);
+      for (long i = first; i < n; i += step) {
+        reqs.add(request.apply(i));
+        if (reqs.size() == batch || i + step >= n) {
+          List<String> ids = outbox.enqueueAll(reqs);
+          c.commit();
+          long now = System.currentTimeMillis();
+          if (keep) {
+            ids.forEach(id -> commits.put(id, now));
+          }
+          enqueued.addAndGet(ids.size());
+          reqs = new ArrayList<>(batch);
+        }
+      }
+    }
+  }
+
+  /**
+   * As {@link #paced}, enqueuing {@code request.apply(i)} as the i-th task; keeps the commit times.
+   */
+  public void pacedRequests(int rate, int seconds, int threads, LongFunction<TaskRequest> request)
+      throws InterruptedException {
+    long start = System.nanoTime();
+    long total = (long) rate * seconds;
+    List<Thread> ts = new ArrayList<>();
+    List<Throwable> errors = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int first = t;
+      Thread th =
+          new Thread(
+              () -> {
+                try (Connection c = DriverManager.getConnection(url, user, password)) {
+                  c.setAutoCommit(false);
+                  JdbcTaskOutbox outbox = JdbcTaskOutbox.of(c);
+                  for (long i = first; i < total; i += threads) {
+                    long wait = start + i * 1_000_000_000L / rate - System.nanoTime();
+                    if (wait > 0) {
+                      Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
+                    String id = outbox.enqueue(request.apply(i));
+                    c.commit();
+                    commits.put(id, System.currentTimeMillis());
+                    enqueued.incrementAndGet();
+                  }
+                } catch (Throwable e) {
+                  synchronized (errors) {
+                    errors.add(e);
+                  }
+                }
+              },
+              "bench-paced-" + t);
+      th.start();
+      ts.add(th);
+    }
+    for (Thread th : ts) {
+      th.join();
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalStateException("enqueue failed: " + errors.get(0), errors.get(0));
+    }
+  }
+
+  /**
    * Enqueues one task per transaction at {@code rate} per second in all for {@code seconds}, over
    * {@code threads} connections (a thread that falls behind its schedule commits as fast as it
    * can).

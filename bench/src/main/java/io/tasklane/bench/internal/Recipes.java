@@ -1,6 +1,7 @@
 package io.tasklane.bench.internal;
 
 import io.tasklane.bench.EffectHandler;
+import io.tasklane.bench.LaneHandler;
 import io.tasklane.harness.TasklaneApps;
 import io.tasklane.testkit.JavaProcess;
 import io.tasklane.testkit.Secrets;
@@ -53,7 +54,7 @@ final class Recipes {
   /**
    * The bench worker ({@code io.tasklane.bench.BenchWorkerApp}: the no-op handler and the 1 s
    * {@code sleep} handler with 200 threads: room for the whole failover load on one worker), named
-   * {@code name}, no idempotency store; the {@code effect} handler is not consumed here.
+   * {@code name}, no idempotency store; the {@code effect} and lane handlers are not consumed here.
    */
   static JavaProcess.Builder worker(TasklaneApps apps, String name) {
     return apps.worker(name, "io.tasklane.bench.BenchWorkerApp", "bench")
@@ -65,7 +66,31 @@ final class Recipes {
         .sysProp("tasklane.worker.handlers.noop.max-in-flight", "512")
         .sysProp("tasklane.worker.idempotency.enabled", "false")
         .sysProp("tasklane.worker.handlers." + EffectHandler.NAME + ".enabled", "false")
+        .sysProp("tasklane.worker.handlers." + LaneHandler.NAME + ".enabled", "false")
+        .sysProp("tasklane.worker.handlers." + LaneHandler.LIMITED + ".enabled", "false")
         .sysProp("tasklane.worker.method-calls.enabled", "false");
+  }
+
+  /**
+   * A worker of the lanes scenario: the same app consuming only the lane handlers ({@link
+   * LaneHandler}: {@value LaneHandler#NAME} with 4 threads and 512 in flight, {@value
+   * LaneHandler#LIMITED} with 32 threads), no idempotency store, each call's start and end appended
+   * to {@code events}.
+   */
+  static JavaProcess.Builder laneWorker(TasklaneApps apps, String name, java.nio.file.Path events) {
+    return apps.worker(name, "io.tasklane.bench.BenchWorkerApp", "bench")
+        .jvmArg("-Xmx384m")
+        .sysProp("tasklane.worker.name", name)
+        .sysProp("tasklane.worker.concurrency", "4")
+        .sysProp("tasklane.worker.session-timeout", SESSION_TIMEOUT_MS + "ms")
+        .sysProp("tasklane.worker.handlers.noop.enabled", "false")
+        .sysProp("tasklane.worker.handlers.sleep.enabled", "false")
+        .sysProp("tasklane.worker.handlers." + EffectHandler.NAME + ".enabled", "false")
+        .sysProp("tasklane.worker.handlers." + LaneHandler.NAME + ".max-in-flight", "512")
+        .sysProp("tasklane.worker.handlers." + LaneHandler.LIMITED + ".concurrency", "32")
+        .sysProp("tasklane.worker.idempotency.enabled", "false")
+        .sysProp("tasklane.worker.method-calls.enabled", "false")
+        .sysProp(LaneHandler.EVENTS_PROPERTY, events.toString());
   }
 
   /** Threads of the {@code effect} handler, and connections of the worker's pool beyond them. */
@@ -84,6 +109,8 @@ final class Recipes {
         .sysProp("tasklane.worker.session-timeout", SESSION_TIMEOUT_MS + "ms")
         .sysProp("tasklane.worker.handlers.noop.enabled", "false")
         .sysProp("tasklane.worker.handlers.sleep.enabled", "false")
+        .sysProp("tasklane.worker.handlers." + LaneHandler.NAME + ".enabled", "false")
+        .sysProp("tasklane.worker.handlers." + LaneHandler.LIMITED + ".enabled", "false")
         .sysProp(
             "tasklane.worker.handlers." + EffectHandler.NAME + ".concurrency",
             String.valueOf(EFFECT_CONCURRENCY))
