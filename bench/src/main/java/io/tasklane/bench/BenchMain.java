@@ -26,7 +26,14 @@ import picocli.CommandLine.Parameters;
     name = "bench",
     mixinStandardHelpOptions = true,
     description =
-        "Tasklane benchmarks: throughput, peer (db-scheduler), latency, scale, delay, failover.")
+        "Tasklane benchmarks: throughput, peer (db-scheduler), latency, scale, delay, failover,"
+            + " api, lanes, schedules; scaleout only when named. lanes: (a) ordered lanes, N"
+            + " ordering keys x 20 tasks, 10% failing once: out-of-order starts and overlapping"
+            + " runs per key (both must be 0) and the throughput as a share of the same tasks"
+            + " without keys; (b) fairness: one concurrency key with a large backlog and 50 quiet"
+            + " keys at 10 tasks/s each, the quiet keys' commit -> handler start p99 against the"
+            + " same quiet load alone; (c) maxPerKey 3 set through the API, a kill -9 of a worker"
+            + " mid-run: the most tasks of one key running at once (<= 3), every task finished.")
 public final class BenchMain implements Callable<Integer> {
   @Parameters(
       arity = "0..*",
@@ -149,6 +156,17 @@ public final class BenchMain implements Callable<Integer> {
       description = "seconds of each phase of scaleout (default 30)")
   Integer scaleoutSeconds;
 
+  @Option(
+      names = "--lanes-keys",
+      description = "ordering keys of lanes (a), 20 tasks each (default 10000; quick 500)")
+  Integer lanesKeys;
+
+  @Option(
+      names = "--lanes-backlog",
+      description =
+          "backlog of the busy concurrency key of lanes (b) (default 1000000; quick 50000)")
+  Integer lanesBacklog;
+
   static final class Names extends ArrayList<String> {
     Names() {
       super(BenchOptions.KNOWN);
@@ -199,6 +217,7 @@ public final class BenchMain implements Callable<Integer> {
         .brokers(brokers)
         .brokerSettings(brokerSettings)
         .kafkaClientSettings(kafkaClientSettings)
+        .lanes(or(lanesKeys, quick ? 500 : 10_000), or(lanesBacklog, quick ? 50_000 : 1_000_000))
         .build();
   }
 

@@ -41,6 +41,8 @@ import java.util.Map;
  *     broker.session.timeout.ms}); recorded in results.json
  * @param kafkaClientSettings Kafka client settings given to the relay, every scheduler and every
  *     worker ({@code tasklane.<app>.kafka.<key>}); recorded in results.json
+ * @param lanesKeys ordering keys of the lanes scenario's part (a), 20 tasks each
+ * @param lanesBacklog tasks of the one busy concurrency key of the lanes scenario's part (b)
  */
 public record BenchOptions(
     Path home,
@@ -66,14 +68,25 @@ public record BenchOptions(
     Map<String, String> schedulerSettings,
     int brokers,
     Map<String, String> brokerSettings,
-    Map<String, String> kafkaClientSettings) {
+    Map<String, String> kafkaClientSettings,
+    int lanesKeys,
+    int lanesBacklog) {
 
   /**
    * Every scenario in the order a full run takes them; {@code schedules} last, as its part (b)
    * loads the scheduler to its limit and may leave a backlog that no later figure should include.
    */
   public static final List<String> ALL =
-      List.of("throughput", "peer", "latency", "scale", "delay", "failover", "api", "schedules");
+      List.of(
+          "throughput",
+          "peer",
+          "latency",
+          "scale",
+          "delay",
+          "failover",
+          "api",
+          "lanes",
+          "schedules");
 
   /**
    * Every scenario a run may name: {@link #ALL} and {@code scaleout} (instances joining and leaving
@@ -115,7 +128,9 @@ public record BenchOptions(
         || pending < 0
         || scalePending < 0
         || schedules < 0
-        || scheduleSeconds < 1) {
+        || scheduleSeconds < 1
+        || lanesKeys < 1
+        || lanesBacklog < 1) {
       throw new IllegalArgumentException("counts, rates and durations must be positive");
     }
     if (brokers != 1 && brokers != 3) {
@@ -152,7 +167,8 @@ public record BenchOptions(
    * Collects the settings of a {@link BenchOptions}; {@link #build()} validates them. Starts from
    * the full mode: every scenario, 200,000 tasks after 100,000 to warm up, 1,000 tasks/s for 60 s,
    * 1,000,000 pending, 10,000 due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s,
-   * 1,000 schedules measured for 60 s, docs written, no JFR, MariaDB. Not thread-safe.
+   * 1,000 schedules measured for 60 s, lanes with 10,000 ordering keys and a backlog of 1,000,000
+   * tasks, docs written, no JFR, MariaDB. Not thread-safe.
    */
   public static final class Builder {
     private final Path home;
@@ -179,6 +195,8 @@ public record BenchOptions(
     private int brokers = 1;
     private Map<String, String> brokerSettings = Map.of();
     private Map<String, String> kafkaClientSettings = Map.of();
+    private int lanesKeys = 10_000;
+    private int lanesBacklog = 1_000_000;
 
     private Builder(Path home) {
       this.home = home;
@@ -302,6 +320,13 @@ public record BenchOptions(
       return this;
     }
 
+    /** Ordering keys of lanes (a) and the busy key's backlog of lanes (b). */
+    public Builder lanes(int keys, int backlog) {
+      this.lanesKeys = keys;
+      this.lanesBacklog = backlog;
+      return this;
+    }
+
     /** The validated options. */
     public BenchOptions build() {
       return new BenchOptions(
@@ -328,7 +353,9 @@ public record BenchOptions(
           schedulerSettings,
           brokers,
           brokerSettings,
-          kafkaClientSettings);
+          kafkaClientSettings,
+          lanesKeys,
+          lanesBacklog);
     }
   }
 }

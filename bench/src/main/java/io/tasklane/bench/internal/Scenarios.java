@@ -56,6 +56,7 @@ final class Scenarios {
       case "schedules" -> new ScheduleLoad(run, topics).run();
       case "scaleout" -> new ScaleOut(run).run();
       case "api" -> new ApiScenario(run, topics).run();
+      case "lanes" -> new LanesScenario(run, topics).run();
       default -> throw new IllegalArgumentException(scenario);
     }
   }
