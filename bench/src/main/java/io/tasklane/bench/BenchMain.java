@@ -217,7 +217,7 @@ public final class BenchMain implements Callable<Integer> {
         .brokers(brokers)
         .brokerSettings(brokerSettings)
         .kafkaClientSettings(kafkaClientSettings)
-        .lanes(or(lanesKeys, quick ? 500 : 10_000), or(lanesBacklog, quick ? 50_000 : 1_000_000))
+        .lanes(or(lanesKeys, quick ? 500 : 10_000), or(lanesBacklog, quick ? 10_000 : 50_000))
         .build();
   }
 

@@ -167,7 +167,7 @@ public record BenchOptions(
    * Collects the settings of a {@link BenchOptions}; {@link #build()} validates them. Starts from
    * the full mode: every scenario, 200,000 tasks after 100,000 to warm up, 1,000 tasks/s for 60 s,
    * 1,000,000 pending, 10,000 due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s,
-   * 1,000 schedules measured for 60 s, lanes with 10,000 ordering keys and a backlog of 1,000,000
+   * 1,000 schedules measured for 60 s, lanes with 10,000 ordering keys and a backlog of 50,000
    * tasks, docs written, no JFR, MariaDB. Not thread-safe.
    */
   public static final class Builder {
@@ -196,7 +196,7 @@ public record BenchOptions(
     private Map<String, String> brokerSettings = Map.of();
     private Map<String, String> kafkaClientSettings = Map.of();
     private int lanesKeys = 10_000;
-    private int lanesBacklog = 1_000_000;
+    private int lanesBacklog = 50_000;
 
     private Builder(Path home) {
       this.home = home;
