@@ -469,7 +469,8 @@ final class LanesScenario {
     }
     long fin = finished.values().stream().mapToLong(BitSet::cardinality).sum();
     // starts of a call (key, place, attempt) that had already ended on a worker: dispatches
-    // redelivered to the other worker after the kill (the handler runs again; counted above too)
+    // redelivered to the other worker after the kill (the handler runs again; not counted above
+    // once the task had finished)
     java.util.Set<String> ended = new java.util.HashSet<>();
     long reruns = 0;
     for (Event x : ev) {
@@ -520,18 +521,38 @@ final class LanesScenario {
       }
     }
     all.sort(Event.ORDER);
-    Map<String, Integer> running = new HashMap<>();
+    // per key, the tasks (places) running now with their calls; a start of a task that had
+    // already finished is a redelivered dispatch (an idempotent handler skips it): not counted
+    Map<String, Map<Integer, Integer>> running = new HashMap<>();
+    java.util.Set<String> finished = new java.util.HashSet<>();
+    java.util.Set<String> redelivered = new java.util.HashSet<>();
     long most = 0;
     long over = 0;
     for (Event e : all) {
-      int now = running.merge(e.key, e.kind == 'S' ? 1 : -1, Integer::sum);
+      String task = e.key + " " + e.place;
+      String call = e.file + " " + task + " " + e.attempt;
+      Map<Integer, Integer> key = running.computeIfAbsent(e.key, k -> new HashMap<>());
       if (e.kind == 'S') {
+        if (finished.contains(task)) {
+          redelivered.add(call);
+          continue;
+        }
+        key.merge(e.place, 1, Integer::sum);
+        int now = key.size();
         most = Math.max(most, now);
         if (now > MAX_PER_KEY) {
           over++;
           if (over <= 10) {
             run.out.println("  VIOLATION " + now + " tasks of " + e.key + " running at " + e);
           }
+        }
+      } else {
+        if (redelivered.remove(call)) {
+          continue;
+        }
+        key.computeIfPresent(e.place, (p, c) -> c > 1 ? c - 1 : null);
+        if (e.kind == 'E') {
+          finished.add(task);
         }
       }
     }

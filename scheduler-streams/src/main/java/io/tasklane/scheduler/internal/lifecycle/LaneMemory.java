@@ -23,6 +23,13 @@ final class LaneMemory {
   }
 
   boolean opened;
+
+  /**
+   * Per lane, the place of the waiting task released last: no task waits before it, but one a crash
+   * put back ({@link Lanes#reassert}), which lowers it. Dropped when the lane's queue empties.
+   */
+  final Map<Lane, Long> releasedFrom = new HashMap<>();
+
   private final Map<String, ArrayDeque<Lane>> rings = new HashMap<>();
   private final Set<Lane> inRing = new HashSet<>();
   private final ArrayDeque<Lane> freed = new ArrayDeque<>();

@@ -51,9 +51,16 @@ final class LaneStore {
     store.delete(key);
   }
 
-  /** The first waiting key of {@code lane} (the earliest place), or null when none. */
-  Bytes firstWaiting(Lane lane) {
-    return firstWaiting(store, lane);
+  /**
+   * The first waiting key of {@code lane} at place {@code from} or later (the earliest), or null
+   * when none. Starting at the place released last, a lane with a long queue reads past one deleted
+   * entry, not past every one released before (RocksDB keeps their deletions until a compaction).
+   */
+  Bytes firstWaiting(Lane lane, long from) {
+    try (KeyValueIterator<Bytes, byte[]> it =
+        store.range(lane.waitKey(from, ""), lane.waitLast())) {
+      return it.hasNext() ? it.next().key : null;
+    }
   }
 
   /** Every head of the store with its lane. */

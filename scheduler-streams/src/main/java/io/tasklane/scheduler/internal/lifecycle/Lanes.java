@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.TaskState;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
@@ -157,6 +158,9 @@ final class Lanes {
         head.waiting--;
         store.write(was, head);
       }
+      if (head == null || head.waiting <= 0) {
+        memory.get().releasedFrom.remove(was);
+      }
     }
     if (isWaiting && !same) {
       store.putWaiting(is.waitKey(next.timerAt(), id));
@@ -182,6 +186,7 @@ final class Lanes {
       }
       head.waiting++;
       head.nextSeq = Math.max(head.nextSeq, r.timerAt() + 1);
+      memory.get().releasedFrom.computeIfPresent(lane, (l, at) -> Math.min(at, r.timerAt()));
       store.write(lane, head);
       memory.get().addTurn(lane);
     }
@@ -227,10 +232,13 @@ final class Lanes {
     if (head == null || head.waiting <= 0 || head.holders.size() >= limit(lane)) {
       return null;
     }
-    Bytes first = store.firstWaiting(lane);
+    Map<Lane, Long> from = memory.get().releasedFrom;
+    Bytes first = store.firstWaiting(lane, from.getOrDefault(lane, 0L));
     if (first != null) {
+      from.put(lane, lane.seqOf(first));
       return first;
     }
+    from.remove(lane);
     head.waiting = 0;
     store.write(lane, head);
     return null;
