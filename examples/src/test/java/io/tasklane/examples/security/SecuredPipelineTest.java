@@ -14,6 +14,7 @@ import io.tasklane.core.Topics;
 import io.tasklane.core.WireCodec;
 import io.tasklane.examples.launch.ExampleWorker;
 import io.tasklane.examples.orders.DemoSchema;
+import io.tasklane.examples.orders.LaneHandlers;
 import io.tasklane.examples.orders.OrderRef;
 import io.tasklane.examples.orders.OrderService;
 import io.tasklane.examples.orders.ScenarioHandlers;
@@ -74,6 +75,7 @@ class SecuredPipelineTest {
           ScheduleHandlers.SWEEP,
           ScheduleHandlers.SHARD,
           ScheduleHandlers.CHILD,
+          LaneHandlers.EVENT,
           MethodCall.DEFAULT_HANDLER);
 
   private static Path dir;
