@@ -93,7 +93,8 @@ public final class Dispatcher {
     Lane lane = Lane.of(e.task);
     // A lane's place is taken before the topic is looked at: a task that waits for its handler
     // topic keeps its place in an ordered lane, so no later task of its key overtakes it.
-    if (lane != null && !store.lanes().take(lane, e.task.id(), saturated, laneTurn)) {
+    boolean retrying = lane != null && lane.ordered() && e.state == TaskState.RETRYING;
+    if (lane != null && !store.lanes().take(lane, e.task.id(), saturated, laneTurn, retrying)) {
       if (e.state == TaskState.NO_HANDLER) {
         e.state = TaskState.PENDING;
       }

@@ -13,8 +13,10 @@ import org.apache.kafka.streams.KeyValue;
  * record no longer holds its lane is dropped; a holder whose record went back to waiting in the
  * lane (its dispatch was lost with it) is dropped and its waiting entry written back, so it goes
  * again first; a DISPATCHED task that its lane lacks is made a holder again ({@link
- * #holdDispatched}, from the load count's pass over the DISPATCHED records). Fills the rings of
- * turns of the stream task's {@link LaneMemory}. Used on the stream task's thread only.
+ * #holdDispatched}, from the load count's pass over the DISPATCHED records), and so is a RETRYING
+ * or blocked DEAD task of an ordered lane found by the record pass after the start ({@link
+ * #rehold}). Fills the rings of turns of the stream task's {@link LaneMemory}. Used on the stream
+ * task's thread only.
  */
 final class LaneRepair {
   private final Lanes lanes;
@@ -63,6 +65,11 @@ final class LaneRepair {
         || r.state() != TaskState.DISPATCHED) {
       return;
     }
+    addHolder(lane, id);
+  }
+
+  /** Makes task {@code id} a holder of {@code lane} unless it is one. */
+  void addHolder(Lane lane, String id) {
     LaneHead head = store.head(lane);
     if (head == null) {
       head = new LaneHead();
@@ -71,6 +78,24 @@ final class LaneRepair {
       head.holders.add(id);
       store.write(lane, head);
     }
+  }
+
+  /**
+   * A record of an ordered lane's task that has run and still holds its lane (RETRYING, or DEAD
+   * under {@code BLOCK}) but that the lane lacks as a holder, because a kill -9 kept the record and
+   * lost the lanes write: made a holder again, so that the lane's next task keeps waiting. Called
+   * for every record by the pass of {@link TimerRepair} after a (re)start and for a replayed input.
+   * A task that never ran (DEAD before its first dispatch) never held its lane and is left out.
+   */
+  void rehold(String id, TaskRecord r, Lane lane) {
+    if (lane == null
+        || !lane.ordered()
+        || r.history().isEmpty()
+        || (r.state() != TaskState.RETRYING && r.state() != TaskState.DEAD)
+        || !lanes.stillHolds(r, lane)) {
+      return;
+    }
+    addHolder(lane, id);
   }
 
   private TaskRecord readable(String id) {

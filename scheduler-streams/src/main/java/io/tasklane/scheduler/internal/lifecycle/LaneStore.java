@@ -51,6 +51,16 @@ final class LaneStore {
     store.delete(key);
   }
 
+  /** Deletes waiting entry {@code key} of {@code lane} and counts one task less waiting in it. */
+  void dropWaiting(Lane lane, Bytes key) {
+    deleteWaiting(key);
+    LaneHead head = head(lane);
+    if (head != null && head.waiting > 0) {
+      head.waiting--;
+      write(lane, head);
+    }
+  }
+
   /**
    * The first waiting key of {@code lane} at place {@code from} or later (the earliest), or null
    * when none. Starting at the place released last, a lane with a long queue reads past one deleted

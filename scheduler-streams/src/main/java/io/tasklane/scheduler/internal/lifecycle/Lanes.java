@@ -25,13 +25,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * task at once when the handler has room, else its turn comes in the ring.
  *
  * <p>Crash safety under at-least-once, where the task records and the lanes store are separate
- * changelogs: the first use after the stream task opens ({@link #open}) checks every lane's holders
- * against their records (a holder whose record left the lane, or went back to waiting in it, is
- * dropped and its waiting entry written back, so it goes again first), and adds the DISPATCHED
- * tasks of a lane that it lacks; a waiting entry whose record no longer waits under it is stale and
- * dropped when met. So no task runs while an earlier task of its ordered lane still holds it, and
- * the order of the waiting tasks is the order of their places. Used on the stream task's thread
- * only.
+ * changelogs: {@link LaneRepair} checks the lanes against the records after the stream task opens
+ * and gives a lost place back to a holder the record pass after the start finds, or whose retry
+ * asks for it; a waiting entry whose record no longer waits under it is stale and dropped when met.
+ * So no task runs while an earlier task of its ordered lane still holds it, and the order of the
+ * waiting tasks is the order of their places. Used on the stream task's thread only.
  */
 final class Lanes {
   private final LaneStore store;
@@ -92,12 +90,16 @@ final class Lanes {
    * Whether task {@code id} of {@code lane}, due now, may be dispatched; if so it holds the lane
    * from now on. {@code saturated}: its handler has no room, so it must wait its turn; {@code
    * first}: it is the first task waiting in the lane (its turn came), so the tasks waiting in the
-   * lane do not hold it back.
+   * lane do not hold it back; {@code retrying}: a retry of an ordered lane's task, which holds it.
    */
-  boolean take(Lane lane, String id, boolean saturated, boolean first) {
+  boolean take(Lane lane, String id, boolean saturated, boolean first, boolean retrying) {
     opened();
     LaneHead head = store.head(lane);
     if (head != null && head.holders.contains(id)) {
+      return true;
+    }
+    if (retrying) { // an ordered lane's retry holds it, though a kill -9 may have lost its entry
+      repair.addHolder(lane, id);
       return true;
     }
     if (saturated || (!first && head != null && head.waiting > 0)) {
@@ -170,10 +172,14 @@ final class Lanes {
     }
   }
 
-  /** Writes {@code r}'s waiting entry again when a crash lost it ({@link TimerRepair}). */
+  /**
+   * Writes {@code r}'s waiting entry, or its place as a holder, again when a crash lost it ({@link
+   * TimerRepair}, {@link LaneRepair#rehold}).
+   */
   void reassert(String id, TaskRecord r) {
     Lane lane = Lane.of(r);
     if (lane == null || r.timerKind() != TimerKind.LANE) {
+      repair.rehold(id, r, lane);
       return;
     }
     opened();
@@ -229,7 +235,7 @@ final class Lanes {
    */
   Bytes firstWaiting(Lane lane) {
     LaneHead head = store.head(lane);
-    if (head == null || head.waiting <= 0 || head.holders.size() >= limit(lane)) {
+    if (!releasable(lane, head)) {
       return null;
     }
     Map<Lane, Long> from = memory.get().releasedFrom;
@@ -246,18 +252,16 @@ final class Lanes {
 
   /** Whether a task of {@code lane} may still be released now: one waits, and it has room. */
   boolean releasable(Lane lane) {
-    LaneHead head = store.head(lane);
+    return releasable(lane, store.head(lane));
+  }
+
+  private boolean releasable(Lane lane, LaneHead head) {
     return head != null && head.waiting > 0 && head.holders.size() < limit(lane);
   }
 
   /** Drops a waiting entry whose record no longer waits under it (stale, or its task failed). */
   void dropWaiting(Lane lane, Bytes key) {
-    store.deleteWaiting(key);
-    LaneHead head = store.head(lane);
-    if (head != null && head.waiting > 0) {
-      head.waiting--;
-      store.write(lane, head);
-    }
+    store.dropWaiting(lane, key);
   }
 
   /** The stream task's lane memory (rings of turns, freed lanes). */

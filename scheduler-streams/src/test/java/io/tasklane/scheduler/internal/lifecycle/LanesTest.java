@@ -274,4 +274,57 @@ class LanesTest {
     d.advance(100);
     assertThat(ids(d.dispatches())).containsExactly(a.get(1).id());
   }
+
+  @Test
+  void aRetryingTaskWhoseHolderPlaceACrashLostStillHoldsItsLaneAfterTheRestart() {
+    List<TaskEnvelope> a = sendOrdered("order-1", 2);
+    fail(d.dispatches().get(0));
+    TaskRecord retrying = d.record(a.get(0).id());
+    assertThat(retrying.state()).isEqualTo(TaskState.RETRYING);
+    // a kill -9 kept the task record and lost the lanes write that made the task a holder
+    LaneStore lanes = new LaneStore(d.driver.getKeyValueStore(Stores.LANES));
+    Lane lane = Lane.of(retrying);
+    LaneHead head = lanes.head(lane);
+    assertThat(head.holders).containsExactly(a.get(0).id());
+    head.holders.clear();
+    lanes.write(lane, head);
+
+    d.reopen(new TaskId(0, 0));
+    d.advance(1_000);
+    assertThat(d.dispatches()).as("the next task waits for the retrying one").isEmpty();
+    assertThat(lanes.head(lane).holders).containsExactly(a.get(0).id());
+    d.advance(10_000);
+    Dispatch retry = d.dispatches().get(0);
+    assertThat(retry.id()).isEqualTo(a.get(0).id());
+    succeed(retry);
+    assertThat(ids(d.dispatches())).containsExactly(a.get(1).id());
+  }
+
+  @Test
+  void aRetryTakesBackItsLaneWhenACrashLostItsPlaceAndGoesBeforeTheTasksWaitingInIt() {
+    TaskEnvelope first = sendOrdered("order-1", 1).get(0);
+    fail(d.dispatches().get(0));
+    List<TaskEnvelope> others = new ArrayList<>();
+    for (int i = 0; i < MAX; i++) {
+      others.add(Driver.task(T0 - 1_000));
+      d.send(others.get(i));
+    }
+    List<Dispatch> busy = d.dispatches();
+    assertThat(busy).as("the handler is saturated").hasSize(MAX);
+    TaskEnvelope later = sendOrdered("order-1", 1).get(0);
+    assertThat(d.record(later.id()).timerKind()).isEqualTo(TimerKind.LANE);
+    d.advance(100); // the record pass after the start is done: only the retry can repair now
+    // a kill -9 kept the RETRYING record and lost its place as the lane's holder
+    LaneStore lanes = new LaneStore(d.driver.getKeyValueStore(Stores.LANES));
+    Lane lane = Lane.of(d.record(first.id()));
+    LaneHead head = lanes.head(lane);
+    head.holders.clear();
+    lanes.write(lane, head);
+
+    d.advance(11_000); // the retry falls due while the handler is still saturated
+    assertThat(lanes.head(lane).holders).as("the retry took its lane back").contains(first.id());
+    busy.forEach(this::succeed);
+    d.advance(100);
+    assertThat(ids(d.dispatches())).containsExactly(first.id());
+  }
 }
