@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
     description =
         "Tasklane benchmarks: throughput, peer (db-scheduler), latency, scale, delay, failover,"
             + " api, lanes, schedules; scaleout only when named. lanes: (a) ordered lanes, N"
-            + " ordering keys x 20 tasks, 10% failing once: out-of-order starts and overlapping"
+            + " ordering keys x 20 tasks, 10%% failing once: out-of-order starts and overlapping"
             + " runs per key (both must be 0) and the throughput as a share of the same tasks"
             + " without keys; (b) fairness: one concurrency key with a large backlog and 50 quiet"
             + " keys at 10 tasks/s each, the quiet keys' commit -> handler start p99 against the"

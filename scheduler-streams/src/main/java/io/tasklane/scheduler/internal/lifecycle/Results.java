@@ -4,6 +4,7 @@ import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.TaskState;
+import java.util.List;
 
 /**
  * A worker's result applied to the current attempt, part of the {@link TaskLifecycle}. Results for
@@ -72,6 +73,7 @@ public final class Results {
       engine.metrics().count(SchedulerEvent.RESULT_FENCED);
       return;
     }
+    returned(previous, r, now);
     e.endAttempt(r.attempt(), now, outcome, error, r.worker());
     e.updatedAt = now;
     switch (r.outcome()) {
@@ -89,6 +91,17 @@ public final class Results {
       case CANCELLED -> transitions.fail(e, id, errorOf(r, "interrupted"), now);
     }
     owner.commit(id, previous, e);
+  }
+
+  private void returned(TaskRecord previous, TaskResult r, long now) {
+    List<AttemptEntry> h = previous.history();
+    AttemptEntry last = h.isEmpty() ? null : h.get(h.size() - 1);
+    if (last != null && last.attempt() == r.attempt() && last.dispatchedAt() > 0) {
+      engine
+          .metrics()
+          .returned(
+              Math.max(0, now - last.dispatchedAt()), Math.max(0, r.finishedAt() - r.startedAt()));
+    }
   }
 
   /**

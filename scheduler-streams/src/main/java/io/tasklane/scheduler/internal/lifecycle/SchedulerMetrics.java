@@ -21,6 +21,13 @@ public interface SchedulerMetrics {
   /** One punctuator scan: how long it took and how many index entries it handled. */
   void scanned(long nanos, int entries);
 
+  /**
+   * The result of an attempt arrived: {@code roundTripMs} after its dispatch (scheduler clock), of
+   * which the handler ran {@code handlerMs} (worker clock). The rest is the attempt's time on the
+   * way: in the handler topic and the worker's queue, and its result's way back.
+   */
+  default void returned(long roundTripMs, long handlerMs) {}
+
   /** Reports nothing. */
   SchedulerMetrics NOOP =
       new SchedulerMetrics() {

@@ -30,6 +30,8 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   private final Supplier<KafkaStreams> streams;
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Timer lateness;
+  private final Timer roundTrip;
+  private final Timer onTheWay;
   private final Timer scan;
   private volatile Map<String, Long> stateCounts = Map.of();
   private volatile long countsReadAt;
@@ -45,6 +47,18 @@ public final class MicrometerMetrics implements SchedulerMetrics {
             .publishPercentiles(0.5, 0.99)
             .publishPercentileHistogram()
             .maximumExpectedValue(Duration.ofMinutes(10))
+            .register(registry);
+    this.roundTrip =
+        Timer.builder("tasklane.scheduler.attempt.round.trip")
+            .description("dispatch to result of an attempt, as the scheduler saw it")
+            .publishPercentiles(0.5, 0.99)
+            .register(registry);
+    this.onTheWay =
+        Timer.builder("tasklane.scheduler.attempt.on.the.way")
+            .description(
+                "dispatch to result of an attempt less the handler's run time: in the handler"
+                    + " topic, in the worker's queue and the result's way back")
+            .publishPercentiles(0.5, 0.99)
             .register(registry);
     this.scan =
         Timer.builder("tasklane.scheduler.punctuator.scan")
@@ -118,6 +132,12 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   @Override
   public void dispatched(long latenessMs) {
     lateness.record(latenessMs, TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void returned(long roundTripMs, long handlerMs) {
+    roundTrip.record(roundTripMs, TimeUnit.MILLISECONDS);
+    onTheWay.record(Math.max(0, roundTripMs - handlerMs), TimeUnit.MILLISECONDS);
   }
 
   @Override
