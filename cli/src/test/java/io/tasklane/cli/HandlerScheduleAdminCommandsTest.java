@@ -182,7 +182,7 @@ class HandlerScheduleAdminCommandsTest {
     CliRun.Result badOnDead =
         scheduler.cli(scheduler.admin).run("handlers", "set-lanes", LANES, "--on-dead", "WAIT");
     assertThat(badOnDead.exit()).isEqualTo(2);
-    assertThat(badOnDead.err()).contains("--on-dead WAIT must be BLOCK or SKIP");
+    assertThat(badOnDead.err()).contains("--on-dead WAIT must be BLOCK, SKIP or default");
 
     CliRun.Result set =
         scheduler.cli(scheduler.admin).run("handlers", "set-lanes", LANES, "--max-per-key", "3");
@@ -205,6 +205,20 @@ class HandlerScheduleAdminCommandsTest {
                 .run("handlers", "set-lanes", LANES, "--max-per-key", "none")
                 .out())
         .contains("max per key unlimited, on dead SKIP");
+    assertThat(
+            scheduler
+                .cli(scheduler.admin)
+                .run(
+                    "handlers",
+                    "set-lanes",
+                    LANES,
+                    "--max-per-key",
+                    "default",
+                    "--on-dead",
+                    "default")
+                .out())
+        .as("back to the scheduler's configuration, which sets nothing for the handler")
+        .contains("max per key unlimited, on dead BLOCK");
   }
 
   @Test

@@ -15,9 +15,12 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param concurrency threads of each worker's pool for the handler, {@code 1} to {@link
  *     #MAX_CONCURRENCY}; null: each worker's configured value
  * @param maxPerKey the most tasks of one concurrency key that run at once, across every worker,
- *     {@code 1} to {@link #MAX_PER_KEY}; null: no limit (docs/lanes.md)
- * @param onDead what a DEAD task does to its ordered lane: {@code BLOCK} (it waits for an operator;
- *     the default, also when null) or {@code SKIP} (the lane moves on)
+ *     {@code 1} to {@link #MAX_PER_KEY}; {@link #NO_LIMIT}: no limit, whatever the scheduler's
+ *     configuration says; null: the scheduler's {@code handlers.<name>.max-per-key}, else no limit
+ *     (docs/lanes.md)
+ * @param onDead what a DEAD task does to its ordered lane: {@code BLOCK} (it waits for an operator)
+ *     or {@code SKIP} (the lane moves on); null: the scheduler's {@code handlers.<name>.on-dead},
+ *     else {@code BLOCK}
  * @param updatedAt epoch millis of the change
  * @param actor the name of the API token that made it
  */
@@ -35,6 +38,9 @@ public record HandlerSetting(
 
   /** The largest concurrency a handler may be given (as {@code handlers.<name>.concurrency}). */
   public static final int MAX_CONCURRENCY = 1_000;
+
+  /** {@code maxPerKey} of an operator who lifted the limit ({@code maxPerKey=none}). */
+  public static final int NO_LIMIT = 0;
 
   /** The largest limit per concurrency key a handler may be given. */
   public static final int MAX_PER_KEY = 100_000;

@@ -77,6 +77,8 @@ import java.util.Set;
  * @param interInstanceTrustStore the truststore a forwarded read trusts the owner instance's HTTPS
  *     certificate with, when the API runs TLS ({@code micronaut.server.ssl.enabled}); null: the
  *     JVM's default truststore
+ * @param handlers the configured lane settings per handler name ({@code handlers.<name>.*}); null:
+ *     none
  */
 public record SchedulerConfig(
     String bootstrapServers,
@@ -109,7 +111,8 @@ public record SchedulerConfig(
     int storeMemoryMb,
     Duration scheduleLead,
     TopicReplication replication,
-    TrustStore interInstanceTrustStore) {
+    TrustStore interInstanceTrustStore,
+    Map<String, HandlerDefaults> handlers) {
 
   public static final String PREFIX = "tasklane.scheduler";
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
@@ -239,6 +242,7 @@ public record SchedulerConfig(
         advertisedHost == null || advertisedHost.matches("[a-zA-Z0-9.:\\[\\]_-]{1,253}"),
         "'" + advertisedHost + "' is not a host name or address");
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
+    handlers = HandlerDefaults.checked(handlers);
     kafka.keySet().forEach(ConfigChecks::refuseProtected);
     apiTokens = apiTokens == null ? List.of() : List.copyOf(apiTokens);
     ConfigChecks.tokens(apiTokens, interInstanceToken);

@@ -40,6 +40,7 @@ public final class SchedulerConfigBuilder {
   private Duration scheduleLead;
   private io.tasklane.core.TopicReplication replication;
   private TrustStore interInstanceTrustStore;
+  private Map<String, HandlerDefaults> handlers;
   private AlertConfig alerts;
 
   SchedulerConfigBuilder() {}
@@ -218,6 +219,12 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
+  /** Sets handlers: the configured lane settings per handler name; null: none. */
+  public SchedulerConfigBuilder handlers(Map<String, HandlerDefaults> handlers) {
+    this.handlers = handlers;
+    return this;
+  }
+
   /** Sets interInstanceTrustStore: trusted by forwarded reads over HTTPS; null: the JVM's. */
   public SchedulerConfigBuilder interInstanceTrustStore(TrustStore trustStore) {
     this.interInstanceTrustStore = trustStore;
@@ -273,6 +280,7 @@ public final class SchedulerConfigBuilder {
         storeMemoryMb,
         scheduleLead,
         replication,
-        interInstanceTrustStore);
+        interInstanceTrustStore,
+        handlers);
   }
 }

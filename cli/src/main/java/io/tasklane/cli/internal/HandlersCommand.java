@@ -223,13 +223,17 @@ public final class HandlersCommand extends ApiCommand {
       @Parameters(paramLabel = "HANDLER") String name,
       @Option(
               names = "--max-per-key",
-              paramLabel = "N|none",
-              description = "tasks of one concurrency key at once, 1 to 100000, or none")
+              paramLabel = "N|none|default",
+              description =
+                  "tasks of one concurrency key at once, 1 to 100000; none (no limit) or default"
+                      + " (the scheduler's handlers.<name>.max-per-key)")
           String maxPerKey,
       @Option(
               names = "--on-dead",
-              paramLabel = "BLOCK|SKIP",
-              description = "an ordered lane whose task went DEAD: BLOCK or SKIP")
+              paramLabel = "BLOCK|SKIP|default",
+              description =
+                  "an ordered lane whose task went DEAD: BLOCK, SKIP or default (the scheduler's"
+                      + " handlers.<name>.on-dead)")
           String onDead) {
     if (maxPerKey == null && onDead == null) {
       throw new UsageException("set-lanes needs --max-per-key or --on-dead (or both)");
@@ -237,7 +241,7 @@ public final class HandlersCommand extends ApiCommand {
     Map<String, String> q = new HashMap<>();
     if (maxPerKey != null) {
       String v = maxPerKey.trim().toLowerCase(Locale.ROOT);
-      if (!v.equals("none")) {
+      if (!v.equals("none") && !v.equals("default")) {
         int n;
         try {
           n = Integer.parseInt(v);
@@ -250,7 +254,7 @@ public final class HandlersCommand extends ApiCommand {
                   + maxPerKey
                   + " must be an integer from 1 to "
                   + HandlerSetting.MAX_PER_KEY
-                  + ", or none");
+                  + ", none or default");
         }
         v = Integer.toString(n);
       }
@@ -258,8 +262,9 @@ public final class HandlersCommand extends ApiCommand {
     }
     if (onDead != null) {
       String v = onDead.trim().toUpperCase(Locale.ROOT);
-      if (!HandlerSetting.ON_DEAD.contains(v)) {
-        throw new UsageException("--on-dead " + onDead + " must be BLOCK or SKIP");
+      v = v.equals("DEFAULT") ? "default" : v;
+      if (!HandlerSetting.ON_DEAD.contains(v) && !v.equals("default")) {
+        throw new UsageException("--on-dead " + onDead + " must be BLOCK, SKIP or default");
       }
       q.put("onDead", v);
     }

@@ -9,6 +9,7 @@ import io.tasklane.core.config.ConfigSource;
 import io.tasklane.core.config.MicronautFileLayer;
 import io.tasklane.scheduler.AlertConfig;
 import io.tasklane.scheduler.ApiSettings;
+import io.tasklane.scheduler.HandlerDefaults;
 import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerException;
@@ -29,6 +30,9 @@ import java.util.TreeMap;
  */
 public final class ConfigLoader {
   static final String P = SchedulerConfig.PREFIX + ".";
+
+  private static final String MAX_PER_KEY = "handlers.*.max-per-key";
+  private static final String ON_DEAD = "handlers.*.on-dead";
 
   /** Every setting of the scheduler. */
   static final ConfigKeys KEYS =
@@ -80,6 +84,8 @@ public final class ConfigLoader {
               "alerts.relay-lag",
               "alerts.backlog.threshold",
               "alerts.backlog.for",
+              MAX_PER_KEY,
+              ON_DEAD,
               TopicReplication.FACTOR_KEY,
               TopicReplication.MIN_ISR_KEY,
               TopicReplication.ALLOW_UNSAFE_KEY),
@@ -159,7 +165,32 @@ public final class ConfigLoader {
         .logBytesPerTask(
             c.integer("log-bytes-per-task", SchedulerConfig.DEFAULT_LOG_BYTES_PER_TASK))
         .alerts(alerts(c))
+        .handlers(handlers(c))
         .build();
+  }
+
+  /** {@code handlers.<name>.max-per-key} and {@code .on-dead}, by handler name. */
+  private static Map<String, HandlerDefaults> handlers(ConfigSource c) {
+    Map<String, HandlerDefaults> out = new TreeMap<>();
+    for (String key : c.values().keySet()) {
+      String name = ConfigKeys.freeSegment(MAX_PER_KEY, key);
+      name = name == null ? ConfigKeys.freeSegment(ON_DEAD, key) : name;
+      if (name == null || out.containsKey(name)) {
+        continue;
+      }
+      String h = "handlers." + name + ".";
+      String perKey = h + "max-per-key";
+      try {
+        Integer limit = c.string(perKey) == null ? null : c.integer(perKey, 0);
+        String dead = c.string(h + "on-dead");
+        out.put(
+            name,
+            new HandlerDefaults(limit, dead == null ? null : dead.trim().toUpperCase(Locale.ROOT)));
+      } catch (SchedulerException e) {
+        throw new SchedulerException(P + h + e.getMessage(), e);
+      }
+    }
+    return out;
   }
 
   /** {@code inter-instance-trust-store*}, or null when no file is named. */

@@ -65,7 +65,7 @@ public final class SchedulerRuntime {
   final TopicWatcher watcher;
   final WorkerGroupWatcher workers;
   final WorkerRegistry workerRegistry;
-  final HandlerSettingsStore handlerSettings = new HandlerSettingsStore();
+  final HandlerSettingsStore handlerSettings;
   final HandlerLag lag;
   private final MicrometerMetrics metrics;
   private final KafkaProducer<String, byte[]> producer;
@@ -89,6 +89,7 @@ public final class SchedulerRuntime {
 
   SchedulerRuntime(Environment env, MeterRegistry registry) {
     this.config = ConfigLoader.load(env);
+    this.handlerSettings = new HandlerSettingsStore(config.handlers());
     LOG.info("tasklane scheduler configuration: {}", config);
     String interInstanceToken = InterInstance.token(config);
     this.bindHost = env.getProperty("micronaut.server.host", String.class).orElse(null);

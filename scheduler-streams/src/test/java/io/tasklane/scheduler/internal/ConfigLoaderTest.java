@@ -7,6 +7,7 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.Environment;
 import io.tasklane.scheduler.AlertConfig;
 import io.tasklane.scheduler.ApiToken;
+import io.tasklane.scheduler.HandlerDefaults;
 import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerConfig.Role;
@@ -32,6 +33,46 @@ class ConfigLoaderTest {
     Map<String, Object> p = new HashMap<>();
     p.put("tasklane.scheduler.bootstrap-servers", "k1:9092");
     return p;
+  }
+
+  @Test
+  void readsLaneSettingsPerHandlerAndNamesTheKeyOfABadOne() {
+    Map<String, Object> p = base();
+    p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    p.put("tasklane.scheduler.handlers.order.cancel.max-per-key", "3");
+    p.put("tasklane.scheduler.handlers.order.cancel.on-dead", "skip");
+    p.put("tasklane.scheduler.handlers.mail.on-dead", "BLOCK");
+
+    SchedulerConfig c = load(p);
+
+    assertThat(c.handlers())
+        .containsOnly(
+            Map.entry("order.cancel", new HandlerDefaults(3, "SKIP")),
+            Map.entry("mail", new HandlerDefaults(null, "BLOCK")));
+
+    Map<String, Object> tooMany = base();
+    tooMany.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    tooMany.put("tasklane.scheduler.handlers.mail.max-per-key", "0");
+    assertThatThrownBy(() -> load(tooMany))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageContaining("tasklane.scheduler.handlers.mail.max-per-key")
+        .hasMessageContaining("from 1 to 100000");
+
+    Map<String, Object> badPolicy = base();
+    badPolicy.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    badPolicy.put("tasklane.scheduler.handlers.mail.on-dead", "later");
+    assertThatThrownBy(() -> load(badPolicy))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageContaining("tasklane.scheduler.handlers.mail.on-dead")
+        .hasMessageContaining("BLOCK or SKIP");
+
+    Map<String, Object> badName = base();
+    badName.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    badName.put("tasklane.scheduler.handlers.Mail.max-per-key", "2");
+    assertThatThrownBy(() -> load(badName))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageContaining("tasklane.scheduler.handlers.Mail")
+        .hasMessageContaining("not a handler name");
   }
 
   @Test

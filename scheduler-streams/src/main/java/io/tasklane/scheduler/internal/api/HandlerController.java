@@ -233,7 +233,7 @@ public class HandlerController {
 
   /** One handler's view: settings, workers, lag, and the figures of {@code all} (null: none). */
   private HandlerResponse view(String name, HandlerStats.All all) {
-    HandlerSetting setting = settings.get(name);
+    HandlerSetting setting = settings.effective(name);
     long now = registry.now();
     List<String> workers = new ArrayList<>();
     int inFlight = 0;
@@ -257,7 +257,7 @@ public class HandlerController {
         setting.concurrency() != null ? setting.concurrency() : reported,
         setting.concurrency(),
         setting.maxPerKey(),
-        setting.onDead() == null ? "BLOCK" : setting.onDead(),
+        setting.onDead(),
         workers,
         inFlight,
         lag.lag(name, topics.handler(name)),

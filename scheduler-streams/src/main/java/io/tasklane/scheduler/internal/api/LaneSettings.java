@@ -4,8 +4,10 @@ import io.tasklane.core.HandlerSetting;
 
 /**
  * The parameters of {@code POST /api/handlers/{name}/lanes} ({@link HandlerController}): {@code
- * maxPerKey} (1 to {@link HandlerSetting#MAX_PER_KEY}, or {@code none}) and {@code onDead} ({@code
- * BLOCK} or {@code SKIP}); a parameter left out keeps its value. Stateless.
+ * maxPerKey} (1 to {@link HandlerSetting#MAX_PER_KEY}; {@code none}: no limit, whatever the
+ * configuration says; {@code default}: the configured {@code handlers.<name>.max-per-key}) and
+ * {@code onDead} ({@code BLOCK}, {@code SKIP} or {@code default}); a parameter left out keeps its
+ * value. Stateless.
  */
 final class LaneSettings {
   private LaneSettings() {}
@@ -15,7 +17,7 @@ final class LaneSettings {
     if (maxPerKey == null && onDead == null) {
       return "maxPerKey or onDead: give at least one";
     }
-    if (maxPerKey != null && !maxPerKey.trim().equals("none")) {
+    if (maxPerKey != null && !isWord(maxPerKey)) {
       int n;
       try {
         n = Integer.parseInt(maxPerKey.trim());
@@ -27,11 +29,11 @@ final class LaneSettings {
             + maxPerKey
             + "' must be an integer from 1 to "
             + HandlerSetting.MAX_PER_KEY
-            + ", or none (no limit)";
+            + ", none (no limit) or default (the configured limit)";
       }
     }
-    if (onDead != null && !HandlerSetting.ON_DEAD.contains(onDead)) {
-      return "onDead: '" + onDead + "' must be BLOCK or SKIP";
+    if (onDead != null && !HandlerSetting.ON_DEAD.contains(onDead) && !"default".equals(onDead)) {
+      return "onDead: '" + onDead + "' must be BLOCK, SKIP or default (the configured policy)";
     }
     return null;
   }
@@ -41,9 +43,19 @@ final class LaneSettings {
       HandlerSetting s, String maxPerKey, String onDead, long at, String actor) {
     Integer limit = s.maxPerKey();
     if (maxPerKey != null) {
-      limit = maxPerKey.trim().equals("none") ? null : Integer.valueOf(maxPerKey.trim());
+      limit =
+          switch (maxPerKey.trim()) {
+            case "none" -> HandlerSetting.NO_LIMIT;
+            case "default" -> null;
+            default -> Integer.valueOf(maxPerKey.trim());
+          };
     }
-    return s.withLanes(limit, onDead == null ? s.onDead() : onDead, at, actor);
+    String dead = onDead == null ? s.onDead() : "default".equals(onDead) ? null : onDead;
+    return s.withLanes(limit, dead, at, actor);
+  }
+
+  private static boolean isWord(String maxPerKey) {
+    return maxPerKey.trim().equals("none") || maxPerKey.trim().equals("default");
   }
 
   /** The audit action's suffix: {@code lanes:maxPerKey=3,onDead=SKIP}. */

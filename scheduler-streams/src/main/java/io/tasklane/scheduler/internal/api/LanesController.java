@@ -89,7 +89,7 @@ public class LanesController {
       for (String body : others.bodies()) {
         parts.add(WireCodec.treeToValue(WireCodec.readTree(body), LanesResponse.class));
       }
-      HandlerSetting s = settings.get(name);
+      HandlerSetting s = settings.effective(name);
       return json(merge(name, s, parts, n, others.missing()));
     } catch (FanOut.Unavailable e) {
       return HttpResponse.<String>status(io.micronaut.http.HttpStatus.valueOf(e.answer.status()))
@@ -156,7 +156,7 @@ public class LanesController {
     return new LanesResponse(
         handler,
         s.maxPerKey(),
-        s.onDead() == null ? "BLOCK" : s.onDead(),
+        s.onDead(),
         lanes,
         active,
         blocked,

@@ -4,6 +4,7 @@ import io.tasklane.core.HandlerSetting;
 import io.tasklane.core.LogText;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
+import io.tasklane.scheduler.HandlerDefaults;
 import io.tasklane.scheduler.internal.lifecycle.HandlerControls;
 import io.tasklane.scheduler.internal.lifecycle.LanePolicy;
 import java.util.Map;
@@ -24,7 +25,21 @@ public final class HandlerSettingsStore implements HandlerControls, AutoCloseabl
   private static final Logger LOG = LoggerFactory.getLogger(HandlerSettingsStore.class);
 
   private final Map<String, HandlerSetting> settings = new ConcurrentHashMap<>();
+  private final Map<String, HandlerDefaults> defaults;
   private CompactedTopicReader reader;
+
+  /** A store without configured lane settings. */
+  public HandlerSettingsStore() {
+    this(Map.of());
+  }
+
+  /**
+   * @param defaults the configured lane settings per handler ({@code handlers.<name>.*}), used
+   *     where an operator's setting leaves them out
+   */
+  public HandlerSettingsStore(Map<String, HandlerDefaults> defaults) {
+    this.defaults = Map.copyOf(defaults);
+  }
 
   /** Starts reading {@code topic} with {@code clients} settings. */
   public void start(Properties clients, String topic) {
@@ -68,17 +83,32 @@ public final class HandlerSettingsStore implements HandlerControls, AutoCloseabl
 
   @Override
   public int maxPerKey(String handler) {
-    HandlerSetting s = settings.get(handler);
-    return s == null || s.maxPerKey() == null ? UNLIMITED : s.maxPerKey();
+    Integer n = effective(handler).maxPerKey();
+    return n == null ? UNLIMITED : n;
   }
 
   @Override
   public LanePolicy onDead(String handler) {
-    HandlerSetting s = settings.get(handler);
-    return s != null && "SKIP".equals(s.onDead()) ? LanePolicy.SKIP : LanePolicy.BLOCK;
+    return "SKIP".equals(effective(handler).onDead()) ? LanePolicy.SKIP : LanePolicy.BLOCK;
   }
 
-  /** The setting of {@code handler} (the defaults when nobody changed it). */
+  /**
+   * The setting of {@code handler} as dispatch obeys it: the operator's lane settings, else the
+   * configured ones; {@code maxPerKey} null when there is no limit, {@code onDead} never null.
+   */
+  public HandlerSetting effective(String handler) {
+    HandlerSetting s = get(handler);
+    HandlerDefaults d = defaults.getOrDefault(handler, HandlerDefaults.NONE);
+    Integer perKey = s.maxPerKey() == null ? d.maxPerKey() : s.maxPerKey();
+    String dead = s.onDead() != null ? s.onDead() : d.onDead() != null ? d.onDead() : "BLOCK";
+    return s.withLanes(
+        perKey == null || perKey == HandlerSetting.NO_LIMIT ? null : perKey,
+        dead,
+        s.updatedAt(),
+        s.actor());
+  }
+
+  /** The operator's setting of {@code handler} (the defaults when nobody changed it). */
   public HandlerSetting get(String handler) {
     return settings.getOrDefault(handler, HandlerSetting.defaults(handler));
   }

@@ -79,7 +79,7 @@ export default {
     lanesBox.id = 'handler-lanes';
     const answer = h('div', { id: 'handler-lanes-answer' });
 
-    const maxPerKey = h('input', { name: 'maxPerKey', class: 'narrow', maxlength: 6, placeholder: 'none', 'aria-label': `Max per key of ${name}` });
+    const maxPerKey = h('input', { name: 'maxPerKey', class: 'narrow', maxlength: 7, placeholder: 'none', 'aria-label': `Max per key of ${name}` });
     const onDead = h('select', { name: 'onDead', 'aria-label': `On dead of ${name}` }, ON_DEAD.map((o) => h('option', { value: o }, o)));
     const save = button('Set', null, 'primary', { 'data-action': 'set-lanes', type: 'submit' });
     const onSubmit = (e) => {
@@ -89,7 +89,7 @@ export default {
     const form = h(
       'form',
       { id: 'handler-lanes-form', class: 'filters', onSubmit },
-      h('label', null, `Max per key (1 to ${num(MAX_PER_KEY)}, or none)`, maxPerKey),
+      h('label', null, `Max per key (1 to ${num(MAX_PER_KEY)}, none or default)`, maxPerKey),
       h('label', null, 'On dead', onDead),
       save,
     );
