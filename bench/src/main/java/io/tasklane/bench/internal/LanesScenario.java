@@ -331,6 +331,7 @@ final class LanesScenario {
             TaskRequest.to(LaneHandler.NAME)
                 .payload(Map.of("g", group, "r", false))
                 .concurrencyKey("quiet-" + (i % QUIET_KEYS));
+    double[] attemptsBefore = Probes.attemptTotals(run.schedulerPort);
     Thread load =
         Scenarios.background(
             () -> e.pacedRequests(QUIET_KEYS * QUIET_RATE, seconds, THREADS, task));
@@ -342,6 +343,14 @@ final class LanesScenario {
     if (atEnd != null) {
       atEnd.accept(count(e.commits()));
     }
+    // every attempt of the handler meanwhile (the backlog's too): how long one is out, and how
+    // much of that is spent on the way rather than in the handler (the pipeline a task waits in)
+    long[] means = Probes.attemptMeansMs(attemptsBefore, Probes.attemptTotals(run.schedulerPort));
+    String k = "lanes_fairness_" + group.replace('-', '_');
+    r.put(k + "_attempt_round_trip_mean_ms", means[0]);
+    r.put(k + "_attempt_on_the_way_mean_ms", means[1]);
+    run.out.printf(
+        "  %s: attempts out %d ms on average, %d ms of it on the way%n", label, means[0], means[1]);
     Map<String, Long> commits = Map.copyOf(e.commits());
     run.progress(
         label + ": waiting for its tasks",

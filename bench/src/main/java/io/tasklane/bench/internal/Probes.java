@@ -148,6 +148,49 @@ public final class Probes {
     }
   }
 
+  /**
+   * From one scrape of the scheduler at {@code port}, the totals of its attempts' round trips
+   * (dispatch → result) and of their time on the way (less the handler's run): {@code {round-trip
+   * seconds, round trips, on-the-way seconds, on-the-way samples}}; null when it does not answer.
+   * The mean over a phase is the difference of two reads' sums over that of their counts.
+   */
+  public static double[] attemptTotals(int port) {
+    String body = prometheus(port);
+    if (body == null) {
+      return null;
+    }
+    String rt = "tasklane_scheduler_attempt_round_trip_seconds_";
+    String way = "tasklane_scheduler_attempt_on_the_way_seconds_";
+    return new double[] {
+      value(body, rt + "sum"), value(body, rt + "count"),
+      value(body, way + "sum"), value(body, way + "count")
+    };
+  }
+
+  /**
+   * The mean in ms between two {@link #attemptTotals} reads: {round trip, on the way}; -1: none.
+   */
+  public static long[] attemptMeansMs(double[] before, double[] after) {
+    if (before == null || after == null) {
+      return new long[] {-1, -1};
+    }
+    long[] out = new long[2];
+    for (int i = 0; i < 2; i++) {
+      double n = after[2 * i + 1] - before[2 * i + 1];
+      out[i] = n <= 0 ? -1 : Math.round(1_000 * (after[2 * i] - before[2 * i]) / n);
+    }
+    return out;
+  }
+
+  private static double value(String body, String series) {
+    for (String line : body.split("\n")) {
+      if (line.startsWith(series + " ") || line.startsWith(series + "{")) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return 0;
+  }
+
   /** Sum of the samples of {@code series} whose labels contain {@code label}, or -1. */
   private static long prometheusSum(int port, String series, String label) {
     String body = prometheus(port);
