@@ -36,6 +36,12 @@ import java.util.List;
  * @param backoff delay between attempts (default Sidekiq's)
  * @param origin who defined it, for operators and the defining app: {@code code:<app>} for a worker
  *     app's {@code @Recurring} handlers, or null (absent from the JSON) otherwise
+ * @param orderingKey routing {@code ONE} only: the ordering key of each fire's task, which runs in
+ *     that key's ordered lane with the handler's other tasks of the key (docs/lanes.md); or null
+ *     (absent from the JSON)
+ * @param concurrencyKey routing {@code ONE} only: the concurrency key of each fire's task (its
+ *     {@link TaskOptions#concurrencyKey()}), not with {@code orderingKey}; or null (absent from the
+ *     JSON)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ScheduleDefinition(
@@ -58,7 +64,9 @@ public record ScheduleDefinition(
     Integer maxAttempts,
     Long timeoutMs,
     RetryPolicy backoff,
-    String origin)
+    String origin,
+    String orderingKey,
+    String concurrencyKey)
     implements TaskTopicRecord {
 
   /** What a fire does while an earlier fire of the schedule still runs. */
@@ -135,6 +143,8 @@ public record ScheduleDefinition(
     private Long timeoutMs;
     private RetryPolicy backoff;
     private String origin;
+    private String orderingKey;
+    private String concurrencyKey;
 
     private Builder() {}
 
@@ -158,6 +168,8 @@ public record ScheduleDefinition(
       timeoutMs = d.timeoutMs;
       backoff = d.backoff;
       origin = d.origin;
+      orderingKey = d.orderingKey;
+      concurrencyKey = d.concurrencyKey;
     }
 
     public Builder name(String value) {
@@ -258,6 +270,24 @@ public record ScheduleDefinition(
       return this;
     }
 
+    /**
+     * The ordering key of each fire's task (routing {@code ONE} only): the fires run in that key's
+     * ordered lane, one at a time with the handler's other tasks of the key; null for none.
+     */
+    public Builder orderingKey(String value) {
+      orderingKey = value;
+      return this;
+    }
+
+    /**
+     * The concurrency key of each fire's task (routing {@code ONE} only): the handler's {@code
+     * max-per-key} counts the fires with its other tasks of the key; null for none.
+     */
+    public Builder concurrencyKey(String value) {
+      concurrencyKey = value;
+      return this;
+    }
+
     public ScheduleDefinition build() {
       return new ScheduleDefinition(
           Wire.VERSION,
@@ -279,7 +309,9 @@ public record ScheduleDefinition(
           maxAttempts,
           timeoutMs,
           backoff,
-          origin);
+          origin,
+          orderingKey,
+          concurrencyKey);
     }
   }
 }

@@ -83,6 +83,7 @@ public final class ScheduleValidator {
     checkWindow(d);
     d.misfirePolicy();
     checkSupported(d);
+    checkLaneKeys(d);
     if (d.maxAttempts() < TaskLimits.MIN_ATTEMPTS || d.maxAttempts() > TaskLimits.MAX_ATTEMPTS) {
       fail("maxAttempts", d.maxAttempts() + " is outside 1 to " + TaskLimits.MAX_ATTEMPTS);
     }
@@ -201,6 +202,38 @@ public final class ScheduleValidator {
               + (d.routing() == ScheduleDefinition.Routing.ONE
                   ? " makes 1 task per fire)"
                   : " counts the handler's live workers at each fire)"));
+    }
+  }
+
+  /**
+   * The lane keys of a fire's task: each as a task's (1 to {@link TaskLimits#MAX_KEY_CHARS}
+   * characters, no control character), not both, and only for routing {@code ONE}.
+   */
+  private static void checkLaneKeys(ScheduleDefinition d) {
+    checkLaneKey(d, "orderingKey", d.orderingKey());
+    checkLaneKey(d, "concurrencyKey", d.concurrencyKey());
+    if (d.orderingKey() != null && d.concurrencyKey() != null) {
+      fail(
+          "concurrencyKey",
+          "cannot be set with orderingKey: an ordering key is a lane of its own with a limit of"
+              + " one task at a time");
+    }
+  }
+
+  private static void checkLaneKey(ScheduleDefinition d, String field, String key) {
+    if (key == null) {
+      return;
+    }
+    String problem = TaskOptions.laneKeyProblem(key);
+    if (problem != null) {
+      fail(field, problem);
+    }
+    if (d.routing() != ScheduleDefinition.Routing.ONE) {
+      fail(
+          field,
+          "needs routing ONE: routing "
+              + d.routing()
+              + " spreads a fire's tasks over the partitions, each routed by a key of its own");
     }
   }
 

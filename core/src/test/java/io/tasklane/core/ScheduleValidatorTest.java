@@ -94,6 +94,57 @@ class ScheduleValidatorTest {
   }
 
   @Test
+  void laneKeysOfARoutingOneScheduleAreAccepted() {
+    ScheduleDefinition ordered = validator.validate(valid().orderingKey("k").build(), 100);
+    assertThat(ordered.orderingKey()).isEqualTo("k");
+    assertThat(ordered.concurrencyKey()).isNull();
+    String longest = "t".repeat(TaskLimits.MAX_KEY_CHARS);
+    assertThat(validator.validate(valid().concurrencyKey(longest).build(), 100).concurrencyKey())
+        .isEqualTo(longest);
+  }
+
+  @Test
+  void badLaneKeysAreRefusedNamingTheField() {
+    refused(b -> b.orderingKey(""), "orderingKey", "must be 1 to 255 characters");
+    refused(b -> b.orderingKey("x".repeat(256)), "orderingKey", "(is 256)");
+    refused(b -> b.concurrencyKey("a\nb"), "concurrencyKey", "control character (at index 1)");
+    refused(
+        b -> b.orderingKey("k").concurrencyKey("k"),
+        "concurrencyKey",
+        "cannot be set with orderingKey");
+    refused(
+        b -> b.orderingKey("k").routing(ScheduleDefinition.Routing.BROADCAST).shards(2),
+        "orderingKey",
+        "needs routing ONE: routing BROADCAST spreads a fire's tasks");
+    refused(
+        b -> b.concurrencyKey("k").routing(ScheduleDefinition.Routing.ALL_WORKERS),
+        "concurrencyKey",
+        "needs routing ONE: routing ALL_WORKERS");
+  }
+
+  @Test
+  void laneKeysAreAbsentFromTheJsonUnlessSetAndOldJsonStillReads() {
+    ScheduleDefinition plain = valid().build();
+    String json = WireCodec.encodeToString(plain);
+    assertThat(json).doesNotContain("orderingKey").doesNotContain("concurrencyKey");
+    assertThat(WireCodec.decodeTaskRecord(WireCodec.encode(plain))).isEqualTo(plain);
+
+    ScheduleDefinition keyed = valid().orderingKey("order-7").build();
+    assertThat(WireCodec.encodeToString(keyed)).contains("\"orderingKey\":\"order-7\"");
+    assertThat(WireCodec.decodeTaskRecord(WireCodec.encode(keyed))).isEqualTo(keyed);
+    ScheduleDefinition read =
+        (ScheduleDefinition)
+            WireCodec.decodeTaskRecord(
+                WireCodec.encode(
+                    WireCodec.readTree(
+                        "{\"type\":\"schedule\",\"v\":1,\"name\":\"nightly\",\"version\":1,"
+                            + "\"handler\":\"report.build\",\"cron\":\"0 2 * * *\","
+                            + "\"concurrencyKey\":\"tenant-1\"}")));
+    assertThat(read.concurrencyKey()).isEqualTo("tenant-1");
+    assertThat(read.toBuilder().build()).isEqualTo(read);
+  }
+
+  @Test
   void triggersAndFireNoticesAreChecked() {
     assertThat(validator.validate(ScheduleTrigger.of("nightly", "t-1", 1)).fireId())
         .isEqualTo(TaskIds.forScheduleTrigger("nightly", "t-1"));

@@ -138,6 +138,24 @@ public final class ScheduleRequest {
     return with(b -> b.routing(Routing.BROADCAST).shards(shards));
   }
 
+  /**
+   * The ordering key of each fire's task (routing {@code ONE} only; null for none): the fires run
+   * in that key's ordered lane, one at a time and in order with the handler's other tasks of the
+   * key (docs/lanes.md). Not with {@link #concurrencyKey(String)}.
+   */
+  public ScheduleRequest orderingKey(String key) {
+    return with(b -> b.orderingKey(key));
+  }
+
+  /**
+   * The concurrency key of each fire's task (routing {@code ONE} only; null for none): the
+   * handler's {@code max-per-key} counts the fires with its other tasks of the key (docs/lanes.md).
+   * Not with {@link #orderingKey(String)}.
+   */
+  public ScheduleRequest concurrencyKey(String key) {
+    return with(b -> b.concurrencyKey(key));
+  }
+
   /** Schedules started after a fire's tasks all succeeded. */
   public ScheduleRequest children(List<String> names) {
     return with(b -> b.children(names));

@@ -67,6 +67,20 @@ public @interface Recurring {
   /** Timeout of one attempt such as {@code 10m} (1 s to 24 h); empty for the default, 5 min. */
   String timeout() default "";
 
+  /**
+   * The ordering key of each fire's task (routing {@code ONE} only): the fires run in that key's
+   * ordered lane, one at a time and in order with the handler's other tasks of the key
+   * (docs/lanes.md); empty for none. Not with {@link #concurrencyKey()}.
+   */
+  String orderingKey() default "";
+
+  /**
+   * The concurrency key of each fire's task (routing {@code ONE} only): the handler's {@code
+   * max-per-key} counts the fires with its other tasks of the key (docs/lanes.md); empty for none.
+   * Not with {@link #orderingKey()}.
+   */
+  String concurrencyKey() default "";
+
   /** {@code false} defines the schedule paused. */
   boolean enabled() default true;
 

@@ -92,6 +92,14 @@ class RecurringStartupTest {
     public void run(Object payload) {}
   }
 
+  @Singleton
+  @Requires(property = "test.suite", value = "recurring-broadcast-key")
+  static class BroadcastKey {
+    @TaskHandler("report.fan")
+    @Recurring(name = "fan.keyed", every = "5m", shards = 4, orderingKey = "k")
+    public void run(Object payload) {}
+  }
+
   private static void run(String suite) {
     ApplicationContext.run(
             Map.of("test.suite", suite, "tasklane.worker.bootstrap-servers", "127.0.0.1:1"))
@@ -147,6 +155,13 @@ class RecurringStartupTest {
   void anUnknownOverlapFailsStartListingTheChoices() {
     assertThatThrownBy(() -> run("recurring-overlap"))
         .hasStackTraceContaining("overlap: 'SOMETIMES' is not one of [ALLOW, SKIP_IF_RUNNING");
+  }
+
+  @Test
+  void aLaneKeyOnABroadcastFailsStartNamingTheField() {
+    assertThatThrownBy(() -> run("recurring-broadcast-key"))
+        .hasStackTraceContaining("@Recurring(name = \"fan.keyed\")")
+        .hasStackTraceContaining("(handler report.fan): orderingKey: needs routing ONE");
   }
 
   @Test

@@ -82,6 +82,8 @@ final class RecurringDefinitions {
       }
       text(a.timeout()).ifPresent(t -> b.timeoutMs(DurationText.parse("timeout", t)));
       b.enabled(a.enabled());
+      key(a.orderingKey()).ifPresent(b::orderingKey);
+      key(a.concurrencyKey()).ifPresent(b::concurrencyKey);
       ScheduleDefinition built = b.build();
       ScheduleDefinition d = VALIDATOR.validate(built, WireCodec.encode(built).length);
       if (d.cron() != null) {
@@ -104,6 +106,11 @@ final class RecurringDefinitions {
 
   private static Optional<String> text(String value) {
     return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+  }
+
+  /** A lane key as written (not trimmed: spaces are part of a key); empty for none. */
+  private static Optional<String> key(String value) {
+    return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
   }
 
   private static <E extends Enum<E>> E parse(String field, String value, Class<E> type) {

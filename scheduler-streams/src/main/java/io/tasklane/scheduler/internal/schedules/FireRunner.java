@@ -8,6 +8,7 @@ import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.Shard;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.scheduler.internal.lifecycle.Engine;
 import io.tasklane.scheduler.internal.lifecycle.Outputs;
 import io.tasklane.scheduler.internal.lifecycle.SchedulerEvent;
@@ -26,8 +27,11 @@ import org.slf4j.LoggerFactory;
  * starts its children, a finished fire lets a waiting one run. An unsharded fire's task gets the
  * variant of its id that lands in the schedule's own partition ({@link TaskIds#inPartitionOf}) and
  * is admitted there at once ({@link LocalAdmission}); shard tasks, spread over the partitions, go
- * through {@code <ns>.tasks}. Used on the stream thread of the schedule's partition; its records go
- * out with the stream task's next commit, with the store.
+ * through {@code <ns>.tasks}. A fire's task of a schedule with an {@code orderingKey} or {@code
+ * concurrencyKey} (routing {@code ONE}) carries that key, so it is routed by it, into the key's
+ * lane with the handler's other tasks of the key, and is admitted here only when the key lives
+ * here. Used on the stream thread of the schedule's partition; its records go out with the stream
+ * task's next commit, with the store.
  */
 final class FireRunner {
   private static final Logger LOG = LoggerFactory.getLogger(FireRunner.class);
@@ -206,7 +210,7 @@ final class FireRunner {
       if (!one || !local.admitHere(task, now)) {
         out.task(task, now);
       }
-      made.add(new FireRecord.FireTask(ids.get(i), keys.get(i), null));
+      made.add(new FireRecord.FireTask(ids.get(i), task.routingKey(), null));
       engine.metrics().count(SchedulerEvent.SCHEDULE_FIRED);
     }
     return s.withFires(FireHistory.put(s.fires(), fire.running(made, now)), s.waiting());
@@ -242,7 +246,9 @@ final class FireRunner {
     }
     return TaskEnvelope.builder()
         .id(id)
-        .orderingKey(key)
+        // routing ONE (no shard): the schedule's lane keys; a shard task: its spreading key
+        .orderingKey(shard == null ? d.orderingKey() : key)
+        .options(shard == null ? lane(d) : TaskOptions.none())
         .handler(d.handler())
         .payload(d.payload())
         .dueAt(fire.kind() == FireRecord.Kind.CALENDAR ? fire.fireAt() : now)
@@ -253,6 +259,10 @@ final class FireRunner {
         .createdAt(now)
         .shard(shard)
         .build();
+  }
+
+  private static TaskOptions lane(ScheduleDefinition d) {
+    return TaskOptions.builder().concurrencyKey(d.concurrencyKey()).build();
   }
 
   /** Cancels the unfinished tasks of a fire through the ordinary cancel path. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.WireCodec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -83,6 +85,43 @@ class ResponseSchemaTest {
     Set<String> checked = new TreeSet<>();
     SCHEMAS.keySet().forEach(c -> checked.add(c.getSimpleName()));
     assertThat(checked).containsAll(records);
+  }
+
+  /**
+   * The schedule definition (a PUT's body, a GET's {@code definition}) is a wire record, not a
+   * response record: its JSON with every field set has exactly the schema's properties.
+   */
+  @Test
+  void theScheduleDefinitionSchemaHasEveryFieldOfTheDefinition() {
+    ScheduleDefinition every =
+        ScheduleDefinition.builder()
+            .name("n")
+            .version(1)
+            .handler("a.b")
+            .payload(WireCodec.readTree("{\"x\":1}"))
+            .cron("0 2 * * *")
+            .every("5m")
+            .zone("UTC")
+            .startAt(1L)
+            .endAt(2L)
+            .enabled(true)
+            .misfire("SKIP")
+            .overlap(ScheduleDefinition.Overlap.QUEUE)
+            .routing(ScheduleDefinition.Routing.ONE)
+            .shards(1)
+            .children(List.of("c"))
+            .maxAttempts(2)
+            .timeoutMs(1_000)
+            .backoff(RetryPolicy.sidekiq())
+            .origin("api:ops")
+            .orderingKey("k")
+            .concurrencyKey("t")
+            .build();
+    Set<String> json = new TreeSet<>();
+    MAPPER.valueToTree(every).fieldNames().forEachRemaining(json::add);
+    assertThat(json)
+        .isEqualTo(
+            new TreeSet<>(properties(schema("#/components/schemas/ScheduleDefinition")).keySet()));
   }
 
   @Test

@@ -77,6 +77,16 @@ final class RecurringValue implements Recurring {
   }
 
   @Override
+  public String orderingKey() {
+    return text("orderingKey");
+  }
+
+  @Override
+  public String concurrencyKey() {
+    return text("concurrencyKey");
+  }
+
+  @Override
   public boolean enabled() {
     return value.booleanValue("enabled").orElse(true);
   }
