@@ -46,6 +46,8 @@ final class ConfigChecks {
         + c.timeoutGrace()
         + ", maxDispatched="
         + c.maxDispatched()
+        + ", adaptiveWindow="
+        + c.adaptiveWindow()
         + ", topicRefreshInterval="
         + c.topicRefreshInterval()
         + ", advertisedHost="

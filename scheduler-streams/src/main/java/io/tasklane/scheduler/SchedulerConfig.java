@@ -79,6 +79,9 @@ import java.util.Set;
  *     JVM's default truststore
  * @param handlers the configured lane settings per handler name ({@code handlers.<name>.*}); null:
  *     none
+ * @param adaptiveWindow {@code adaptive-window}: each handler's window of attempts out per
+ *     partition is sized from its results (about twice what keeps its workers busy), {@code
+ *     maxDispatched} at most; false: always {@code maxDispatched}
  */
 public record SchedulerConfig(
     String bootstrapServers,
@@ -112,7 +115,8 @@ public record SchedulerConfig(
     Duration scheduleLead,
     TopicReplication replication,
     TrustStore interInstanceTrustStore,
-    Map<String, HandlerDefaults> handlers) {
+    Map<String, HandlerDefaults> handlers,
+    boolean adaptiveWindow) {
 
   public static final String PREFIX = "tasklane.scheduler";
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;

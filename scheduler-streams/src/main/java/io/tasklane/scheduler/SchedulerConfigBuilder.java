@@ -41,6 +41,7 @@ public final class SchedulerConfigBuilder {
   private io.tasklane.core.TopicReplication replication;
   private TrustStore interInstanceTrustStore;
   private Map<String, HandlerDefaults> handlers;
+  private boolean adaptiveWindow = true;
   private AlertConfig alerts;
 
   SchedulerConfigBuilder() {}
@@ -219,6 +220,12 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
+  /** Sets adaptiveWindow: size each handler's window of attempts out from its results. */
+  public SchedulerConfigBuilder adaptiveWindow(boolean adaptiveWindow) {
+    this.adaptiveWindow = adaptiveWindow;
+    return this;
+  }
+
   /** Sets handlers: the configured lane settings per handler name; null: none. */
   public SchedulerConfigBuilder handlers(Map<String, HandlerDefaults> handlers) {
     this.handlers = handlers;
@@ -281,6 +288,7 @@ public final class SchedulerConfigBuilder {
         scheduleLead,
         replication,
         interInstanceTrustStore,
-        handlers);
+        handlers,
+        adaptiveWindow);
   }
 }

@@ -55,6 +55,7 @@ public final class ConfigLoader {
               "snooze-cap",
               "timeout-grace",
               "max-dispatched",
+              "adaptive-window",
               "topic-refresh-interval",
               "advertised-host",
               "api.tokens",
@@ -147,6 +148,7 @@ public final class ConfigLoader {
         .snoozeCap(c.integer("snooze-cap", SchedulerConfig.DEFAULT_SNOOZE_CAP))
         .timeoutGrace(c.duration("timeout-grace"))
         .maxDispatched(c.integer("max-dispatched", SchedulerConfig.DEFAULT_MAX_DISPATCHED))
+        .adaptiveWindow(c.bool("adaptive-window", true))
         .topicRefreshInterval(c.duration("topic-refresh-interval"))
         .advertisedHost(c.string("advertised-host"))
         .kafka(c.passThrough("kafka."))

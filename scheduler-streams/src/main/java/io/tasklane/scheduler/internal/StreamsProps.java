@@ -130,6 +130,7 @@ public final class StreamsProps {
         .snoozeCap(config.snoozeCap())
         .noHandlerRecheckMs(config.topicRefreshInterval().toMillis())
         .maxDispatched(config.maxDispatched())
+        .adaptiveWindow(config.adaptiveWindow())
         .partitions(partitions)
         .healTimers(config.processingGuarantee() != ProcessingGuarantee.EXACTLY_ONCE_V2)
         .maxWaitersPerTask(config.maxWaitersPerTask())

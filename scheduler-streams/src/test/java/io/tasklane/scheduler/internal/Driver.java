@@ -149,6 +149,19 @@ public final class Driver implements AutoCloseable {
         Duration.ZERO);
   }
 
+  /** A driver whose handlers' windows of attempts out are sized from their results. */
+  public static Driver withAdaptiveWindow(Path stateDir, int maxDispatched) {
+    return new Driver(
+        stateDir,
+        1_000,
+        maxDispatched,
+        true,
+        EngineSettings.DEFAULT_MAX_WAITERS_PER_TASK,
+        new TaskMemory.Shared(),
+        Duration.ZERO,
+        true);
+  }
+
   private Driver(
       Path stateDir,
       int scanBound,
@@ -157,6 +170,18 @@ public final class Driver implements AutoCloseable {
       int maxWaiters,
       TaskMemory.Shared memories,
       Duration scheduleLead) {
+    this(stateDir, scanBound, maxDispatched, healTimers, maxWaiters, memories, scheduleLead, false);
+  }
+
+  private Driver(
+      Path stateDir,
+      int scanBound,
+      int maxDispatched,
+      boolean healTimers,
+      int maxWaiters,
+      TaskMemory.Shared memories,
+      Duration scheduleLead,
+      boolean adaptiveWindow) {
     settings =
         EngineSettings.builder()
             .punctuationInterval(Duration.ofMillis(100))
@@ -166,6 +191,7 @@ public final class Driver implements AutoCloseable {
             .snoozeCap(3)
             .noHandlerRecheckMs(1_000)
             .maxDispatched(maxDispatched)
+            .adaptiveWindow(adaptiveWindow)
             .partitions(PARTITIONS)
             .healTimers(healTimers)
             .maxWaitersPerTask(maxWaiters)

@@ -24,6 +24,9 @@ import java.time.Duration;
  * @param logBytesPerTask the most bytes of log messages kept per task
  * @param scheduleLeadMs how long before its instant a fire of an {@code overlap: ALLOW} schedule is
  *     made ({@code ScheduleStore#timerAt}); 0 in a builder that does not set it
+ * @param adaptiveWindow size each handler's window of attempts out from its results ({@link
+ *     DispatchWindow}) instead of keeping {@code maxDispatched}; false in a builder that does not
+ *     set it
  */
 public record EngineSettings(
     Duration punctuationInterval,
@@ -38,7 +41,8 @@ public record EngineSettings(
     int maxWaitersPerTask,
     int logLinesPerTask,
     int logBytesPerTask,
-    long scheduleLeadMs) {
+    long scheduleLeadMs,
+    boolean adaptiveWindow) {
 
   /** The default of {@code tasklane.scheduler.max-waiters-per-task}. */
   public static final int DEFAULT_MAX_WAITERS_PER_TASK = 10_000;
@@ -58,6 +62,7 @@ public record EngineSettings(
     private long noHandlerRecheckMs;
     private int maxDispatched;
     private int partitions;
+    private boolean adaptiveWindow;
     private boolean healTimers;
     private int maxWaitersPerTask = DEFAULT_MAX_WAITERS_PER_TASK;
     private int logLinesPerTask = 200;
@@ -105,6 +110,12 @@ public record EngineSettings(
     /** Sets the most attempts of one handler out per stream task. */
     public Builder maxDispatched(int maxDispatched) {
       this.maxDispatched = maxDispatched;
+      return this;
+    }
+
+    /** Sets whether each handler's window of attempts out is sized from its results. */
+    public Builder adaptiveWindow(boolean adaptiveWindow) {
+      this.adaptiveWindow = adaptiveWindow;
       return this;
     }
 
@@ -159,7 +170,8 @@ public record EngineSettings(
           maxWaitersPerTask,
           logLinesPerTask,
           logBytesPerTask,
-          scheduleLeadMs);
+          scheduleLeadMs,
+          adaptiveWindow);
     }
   }
 }

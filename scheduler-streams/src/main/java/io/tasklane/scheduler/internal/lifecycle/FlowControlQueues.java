@@ -62,12 +62,14 @@ final class FlowControlQueues {
   }
 
   /**
-   * True when a due task of {@code handler} must wait in its queue: the handler has {@code
-   * maxDispatched} attempts out, or (unless the task leaves the queue right now) others queued.
+   * True when a due task of {@code handler} must wait in its queue: the handler has its window
+   * ({@link DispatchWindow}, {@code maxDispatched} at most) of attempts out, or (unless the task
+   * leaves the queue right now) others queued.
    */
   boolean mustQueue(String handler, boolean fromQueue, int maxDispatched) {
     HandlerLoad l = counted();
-    return l.dispatched(handler) >= maxDispatched || (!fromQueue && l.queued(handler) > 0);
+    return l.dispatched(handler) >= l.limit(handler, maxDispatched)
+        || (!fromQueue && l.queued(handler) > 0);
   }
 
   /** Whether tasks of {@code handler} without a lane wait in its queue. */
@@ -77,7 +79,17 @@ final class FlowControlQueues {
 
   /** How many more attempts of {@code handler} may go out (zero or less: none). */
   int freeSlots(String handler, int maxDispatched) {
-    return maxDispatched - counted().dispatched(handler);
+    HandlerLoad l = counted();
+    return l.limit(handler, maxDispatched) - l.dispatched(handler);
+  }
+
+  /**
+   * An attempt of {@code handler} returned at {@code now}, {@code onTheWayMs} after its dispatch
+   * less its handler's {@code runMs}: sizes the handler's {@link DispatchWindow}, whose queue is
+   * released every {@code refillMs}.
+   */
+  void returned(String handler, long now, long onTheWayMs, long runMs, long refillMs) {
+    load.get().window(handler, refillMs).returned(now, onTheWayMs, runMs);
   }
 
   /**

@@ -8,15 +8,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One stream task's per-handler load: attempts out (records in DISPATCHED) and tasks waiting in the
- * handler's queue (records whose timer is {@link TimerKind#QUEUED}). In memory only, part of the
- * stream task's {@link TaskMemory}: {@link FlowControlQueues} counts it from the due-index the
- * first time it is asked, and {@link TaskStore} keeps it up to date on every write after that. Used
- * on the task's stream thread only.
+ * One stream task's per-handler load: attempts out (records in DISPATCHED), tasks waiting in the
+ * handler's queue (records whose timer is {@link TimerKind#QUEUED}) and the {@link DispatchWindow}
+ * that bounds the attempts out. In memory only, part of the stream task's {@link TaskMemory}:
+ * {@link FlowControlQueues} counts it from the due-index the first time it is asked, and {@link
+ * TaskStore} keeps it up to date on every write after that. Used on the task's stream thread only.
  */
 final class HandlerLoad {
   private final Map<String, Integer> dispatched = new HashMap<>();
   private final Map<String, Integer> queued = new TreeMap<>(); // sorted like the index
+  private final Map<String, DispatchWindow> windows = new HashMap<>();
   private boolean counted;
 
   /** False until the counts were read from the index. */
@@ -32,6 +33,19 @@ final class HandlerLoad {
   /** The attempts of {@code handler} out right now. */
   int dispatched(String handler) {
     return dispatched.getOrDefault(handler, 0);
+  }
+
+  /**
+   * The most attempts of {@code handler} out now: its {@link DispatchWindow}, within {@code max}.
+   */
+  int limit(String handler, int max) {
+    DispatchWindow w = windows.get(handler);
+    return w == null ? max : w.limit(max);
+  }
+
+  /** The window of {@code handler}, made when its first result is measured. */
+  DispatchWindow window(String handler, long refillMs) {
+    return windows.computeIfAbsent(handler, h -> new DispatchWindow(refillMs));
   }
 
   /** About how many tasks of {@code handler} wait in its queue (a hint, see FlowControlQueues). */

@@ -97,10 +97,13 @@ public final class Results {
     List<AttemptEntry> h = previous.history();
     AttemptEntry last = h.isEmpty() ? null : h.get(h.size() - 1);
     if (last != null && last.attempt() == r.attempt() && last.dispatchedAt() > 0) {
-      engine
-          .metrics()
-          .returned(
-              Math.max(0, now - last.dispatchedAt()), Math.max(0, r.finishedAt() - r.startedAt()));
+      long roundTrip = Math.max(0, now - last.dispatchedAt());
+      long run = Math.max(0, r.finishedAt() - r.startedAt());
+      engine.metrics().returned(roundTrip, run);
+      if (engine.settings().adaptiveWindow()) {
+        long refill = engine.settings().punctuationInterval().toMillis();
+        store.queues().returned(previous.task().handler(), now, roundTrip - run, run, refill);
+      }
     }
   }
 

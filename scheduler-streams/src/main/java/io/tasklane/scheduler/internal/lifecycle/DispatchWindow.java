@@ -1,0 +1,139 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+import java.util.Arrays;
+
+/**
+ * How many attempts of one handler one stream task keeps out at once, sized from the handler's own
+ * results so that attempts do not wait long in the handler topic behind those sent before them:
+ * twice what keeps its workers busy, {@code 2 × rate × (on the way + handler run + punctuation
+ * interval)}, within {@code max-dispatched} (docs/scheduler-streams.md, flow control). A task
+ * released in its turn ({@link LaneTurns}) then starts about one round trip later, not after every
+ * attempt a backlog put ahead of it.
+ *
+ * <p>Measured per interval of {@link #INTERVAL_MS} from each result: the best delivery rate of the
+ * last {@link #RATE_INTERVALS} intervals, the least time on the way (dispatch to result, less the
+ * handler's run) of the last {@link #BASE_INTERVALS}, and the handler's mean run. A window that
+ * holds a standing queue would see that queue in every sample and keep it, so every {@link
+ * #PROBE_EVERY_MS} the window is halved for an interval: the queue drains and the least time on the
+ * way is measured again. Without results for {@link #IDLE_MS} the window is forgotten and {@code
+ * max-dispatched} applies until the next measure. In memory only ({@link HandlerLoad}); a reopened
+ * stream task measures afresh. Used on the stream task's thread only.
+ */
+final class DispatchWindow {
+  static final long INTERVAL_MS = 250;
+  static final int RATE_INTERVALS = 8;
+  static final int BASE_INTERVALS = 40;
+  static final long PROBE_EVERY_MS = 10_000;
+  static final long IDLE_MS = 10_000;
+
+  /** The smallest window: room for a few attempts of a handler that has just started. */
+  static final int FLOOR = 16;
+
+  /** Added to the window: results come back in batches, so the count out jitters. */
+  static final int HEADROOM = 8;
+
+  static final double GAIN = 2.0;
+
+  private final long refillMs;
+  private final long[] counts = new long[RATE_INTERVALS];
+  private final long[] least = new long[BASE_INTERVALS];
+  private long intervalStart = Long.MIN_VALUE;
+  private long rolled;
+  private long results;
+  private long leastNow = Long.MAX_VALUE;
+  private long runSum;
+  private double runMs = -1;
+  private long lastResultAt;
+  private long nextProbeAt;
+  private boolean probing;
+  private int limit = -1;
+  private int probeLimit = -1;
+
+  /**
+   * @param refillMs how long a freed slot may stay empty: the handler's queue is released once per
+   *     punctuation, so the window also covers what finishes in between
+   */
+  DispatchWindow(long refillMs) {
+    this.refillMs = Math.max(0, refillMs);
+  }
+
+  /**
+   * An attempt's result came back at {@code now}: {@code onTheWayMs} after its dispatch less the
+   * {@code runMs} its handler ran.
+   */
+  void returned(long now, long onTheWayMs, long runMs) {
+    if (intervalStart == Long.MIN_VALUE
+        || now - lastResultAt > IDLE_MS
+        || now < intervalStart
+        || now - intervalStart > BASE_INTERVALS * INTERVAL_MS) {
+      reset(now);
+    }
+    lastResultAt = now;
+    while (now >= intervalStart + INTERVAL_MS) {
+      roll(intervalStart + INTERVAL_MS);
+    }
+    results++;
+    leastNow = Math.min(leastNow, Math.max(0, onTheWayMs));
+    runSum += Math.max(0, runMs);
+  }
+
+  /** The most attempts out now, {@code maxDispatched} at most (and before the first measure). */
+  int limit(int maxDispatched) {
+    int l = probing ? probeLimit : limit;
+    return l < 0 ? maxDispatched : Math.min(l, maxDispatched);
+  }
+
+  private void reset(long now) {
+    Arrays.fill(counts, 0);
+    Arrays.fill(least, Long.MAX_VALUE);
+    intervalStart = now;
+    rolled = 0;
+    results = 0;
+    leastNow = Long.MAX_VALUE;
+    runSum = 0;
+    runMs = -1;
+    limit = -1;
+    probing = false;
+    nextProbeAt = now + PROBE_EVERY_MS;
+  }
+
+  /** Closes the current interval, which ends at {@code end}, and sizes the window. */
+  private void roll(long end) {
+    counts[(int) (rolled % RATE_INTERVALS)] = results;
+    least[(int) (rolled % BASE_INTERVALS)] = leastNow;
+    if (results > 0) {
+      double mean = runSum / (double) results;
+      runMs = runMs < 0 ? mean : 0.75 * runMs + 0.25 * mean;
+    }
+    rolled++;
+    results = 0;
+    leastNow = Long.MAX_VALUE;
+    runSum = 0;
+    intervalStart = end;
+    size(end);
+  }
+
+  private void size(long now) {
+    long base = Long.MAX_VALUE;
+    for (long l : least) {
+      base = Math.min(base, l);
+    }
+    if (base == Long.MAX_VALUE || runMs < 0) {
+      return; // no result measured yet
+    }
+    long best = 0;
+    for (long c : counts) {
+      best = Math.max(best, c);
+    }
+    double perMs = best / (double) INTERVAL_MS;
+    double pipe = perMs * (base + runMs + refillMs); // attempts out that keep the workers busy
+    limit =
+        Math.max(FLOOR, (int) Math.min(Integer.MAX_VALUE / 2, Math.ceil(GAIN * pipe)) + HEADROOM);
+    probing = false;
+    if (now >= nextProbeAt) {
+      probing = true;
+      probeLimit = Math.max(FLOOR, (int) Math.ceil(pipe / 2));
+      nextProbeAt = now + PROBE_EVERY_MS;
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+import static io.tasklane.scheduler.internal.Driver.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tasklane.core.Dispatch;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskOptions;
+import io.tasklane.core.TaskResult;
+import io.tasklane.scheduler.internal.Driver;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code adaptive-window}: a handler with a backlog keeps about twice what keeps its workers busy
+ * out, not {@code max-dispatched}, so a task released in its turn waits behind few attempts already
+ * sent; the workers stay as busy as before.
+ */
+class AdaptiveWindowTest {
+  static final int MAX = 200;
+  static final int PER_STEP = 2; // the workers finish 0.2 attempts a millisecond
+  static final long STEP_MS = 10;
+  static final long WAY_MS = 40; // dispatch → result at the least, no run time
+
+  @TempDir Path dir;
+  Driver d;
+  final ArrayDeque<Dispatch> out = new ArrayDeque<>();
+  final Map<String, Long> sentAt = new HashMap<>();
+  long finished;
+
+  @BeforeEach
+  void start() {
+    d = Driver.withAdaptiveWindow(dir, MAX);
+  }
+
+  @AfterEach
+  void stop() {
+    d.close();
+  }
+
+  /** One step of simulated workers: what was sent at least WAY_MS ago finishes, in order. */
+  private void step() {
+    for (Dispatch x : d.dispatches()) {
+      out.add(x);
+      sentAt.put(x.id(), d.now);
+    }
+    for (int i = 0; i < PER_STEP && !out.isEmpty(); i++) {
+      Dispatch x = out.peek();
+      if (sentAt.get(x.id()) + WAY_MS > d.now) {
+        break;
+      }
+      out.poll();
+      d.sendResult(x, TaskResult.succeeded(x.id(), x.attempt(), d.now, d.now, "w1"));
+      finished++;
+    }
+    d.advance(STEP_MS);
+  }
+
+  private TaskEnvelope keyed(String key) {
+    return Driver.task(T0 - 1_000).toBuilder()
+        .options(TaskOptions.builder().concurrencyKey(key).build())
+        .build();
+  }
+
+  @Test
+  void aBacklogKeepsAboutTwiceThePipeOutAndTheWorkersBusy() {
+    for (int i = 0; i < 1_300; i++) {
+      d.send(Driver.task(T0 - 1_000));
+    }
+    for (int i = 0; i < 300; i++) { // 3 s: the first 200 sent at once are done after 1 s
+      step();
+    }
+    long before = finished;
+    int most = 0;
+    for (int i = 0; i < 200; i++) { // 2 s
+      step();
+      most = Math.max(most, out.size());
+    }
+    // the pipe: 0.2 a millisecond × (40 ms on the way + 100 ms between two releases of the queue)
+    // = 28; the window 2 × 28 + 8 = 64, not max-dispatched (200)
+    assertThat(most).as("attempts out").isBetween(28, 2 * 28 + DispatchWindow.HEADROOM);
+    assertThat(finished - before).as("results in 2 s: the workers stay busy").isEqualTo(400);
+  }
+
+  @Test
+  void aQuietKeyStartsAboutOnePipeAfterItsTurnBesideABacklog() {
+    for (int i = 0; i < 1_300; i++) {
+      d.send(keyed("busy"));
+    }
+    for (int i = 0; i < 300; i++) {
+      step();
+    }
+    TaskEnvelope quiet = keyed("quiet");
+    d.send(quiet);
+    long sent = d.now;
+    for (int i = 0;
+        i < 200
+            && (!sentAt.containsKey(quiet.id())
+                || out.stream().anyMatch(x -> x.id().equals(quiet.id())));
+        i++) {
+      step();
+    }
+    // it waits behind the attempts out when its turn comes: 64 at most, 320 ms at 0.2 a ms, plus
+    // its way and its turn (behind max-dispatched, 200, it would wait a second)
+    assertThat(sentAt).containsKey(quiet.id());
+    assertThat(d.now - sent).as("commit → result of the quiet task, ms").isLessThan(600);
+  }
+}

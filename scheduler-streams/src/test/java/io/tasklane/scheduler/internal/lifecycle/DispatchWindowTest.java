@@ -1,0 +1,95 @@
+package io.tasklane.scheduler.internal.lifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class DispatchWindowTest {
+  private final DispatchWindow w = new DispatchWindow(0);
+  private long now = 1_000_000;
+
+  /** {@code perInterval} results in each interval for {@code ms}, on the way and run as given. */
+  private void results(int perInterval, long ms, long onTheWayMs, long runMs) {
+    long end = now + ms;
+    while (now < end) {
+      for (int i = 0; i < perInterval; i++) {
+        w.returned(now + i * DispatchWindow.INTERVAL_MS / perInterval, onTheWayMs, runMs);
+      }
+      now += DispatchWindow.INTERVAL_MS;
+    }
+    w.returned(now, onTheWayMs, runMs); // closes the last interval
+  }
+
+  @Test
+  void maxDispatchedHoldsUntilResultsAreMeasured() {
+    assertThat(w.limit(1_000)).isEqualTo(1_000);
+    w.returned(now, 40, 10);
+    assertThat(w.limit(1_000)).as("one interval not closed yet").isEqualTo(1_000);
+  }
+
+  @Test
+  void theWindowIsTwiceWhatKeepsTheWorkersBusy() {
+    // 1,000 results per 250 ms = 4 per ms; 40 ms on the way + 10 ms run: 200 out keep it busy
+    results(1_000, 2_000, 40, 10);
+    assertThat(w.limit(1_000)).isEqualTo(2 * 200 + DispatchWindow.HEADROOM);
+    assertThat(w.limit(300)).as("max-dispatched stays the ceiling").isEqualTo(300);
+  }
+
+  @Test
+  void aSlowHandlerGetsRoomForItsRunsAndATrickleTheFloor() {
+    results(50, 2_000, 40, 1_000); // 0.2 per ms × 1,040 ms: 208 running or on the way
+    assertThat(w.limit(1_000)).isEqualTo((int) Math.ceil(2 * 0.2 * 1_040) + 8);
+    DispatchWindow trickle = new DispatchWindow(0);
+    for (int i = 0; i < 20; i++) {
+      trickle.returned(now + i * 300L, 30, 1);
+    }
+    assertThat(trickle.limit(1_000)).isEqualTo(DispatchWindow.FLOOR);
+  }
+
+  @Test
+  void theLeastTimeOnTheWayOfTheLastTenSecondsSizesIt() {
+    results(1_000, 1_000, 40, 0);
+    int quick = w.limit(1_000);
+    results(1_000, 5_000, 200, 0); // a queue formed: the window keeps the measure without one
+    assertThat(w.limit(1_000)).isEqualTo(quick);
+    results(1_000, 11_000, 200, 0);
+    assertThat(w.limit(10_000)).isEqualTo((int) Math.ceil(2 * 4.0 * 200) + 8);
+  }
+
+  @Test
+  void everyTenSecondsTheWindowIsHalvedForAnIntervalSoAQueueDrains() {
+    results(1_000, 9_000, 40, 10);
+    int full = w.limit(1_000);
+    int smallest = full;
+    int probes = 0;
+    for (int i = 0; i < 12; i++) {
+      results(1_000, DispatchWindow.INTERVAL_MS, 40, 10);
+      int l = w.limit(1_000);
+      smallest = Math.min(smallest, l);
+      probes += l < full ? 1 : 0;
+    }
+    assertThat(smallest).as("half of the 200 that keep the workers busy").isBetween(100, 101);
+    assertThat(probes).isEqualTo(1);
+    assertThat(w.limit(1_000)).isBetween(full, full + 1);
+  }
+
+  @Test
+  void theWindowCoversWhatFinishesBetweenTwoReleasesOfTheQueue() {
+    DispatchWindow every20 = new DispatchWindow(20);
+    long t = now;
+    for (int i = 0; i < 8 * 1_000; i++) {
+      every20.returned(t + i / 4, 40, 10); // 4 a millisecond for 2 s
+    }
+    every20.returned(t + 2_000, 40, 10);
+    assertThat(every20.limit(1_000)).isEqualTo(2 * 4 * (40 + 10 + 20) + DispatchWindow.HEADROOM);
+  }
+
+  @Test
+  void anIdleHandlerIsMeasuredAfresh() {
+    results(1_000, 2_000, 40, 10);
+    assertThat(w.limit(1_000)).isLessThan(1_000);
+    now += DispatchWindow.IDLE_MS + 1;
+    w.returned(now, 40, 10);
+    assertThat(w.limit(1_000)).isEqualTo(1_000);
+  }
+}
