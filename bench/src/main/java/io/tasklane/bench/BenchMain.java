@@ -164,7 +164,8 @@ public final class BenchMain implements Callable<Integer> {
   @Option(
       names = "--lanes-backlog",
       description =
-          "backlog of the busy concurrency key of lanes (b) (default 1000000; quick 50000)")
+          "backlog of the busy concurrency key of lanes (b) (default 300000, enough to outlast"
+              + " the quiet load; quick 10000)")
   Integer lanesBacklog;
 
   static final class Names extends ArrayList<String> {
@@ -217,7 +218,7 @@ public final class BenchMain implements Callable<Integer> {
         .brokers(brokers)
         .brokerSettings(brokerSettings)
         .kafkaClientSettings(kafkaClientSettings)
-        .lanes(or(lanesKeys, quick ? 500 : 10_000), or(lanesBacklog, quick ? 10_000 : 50_000))
+        .lanes(or(lanesKeys, quick ? 500 : 10_000), or(lanesBacklog, quick ? 10_000 : 300_000))
         .build();
   }
 

@@ -81,7 +81,7 @@ import java.util.Set;
  *     none
  * @param adaptiveWindow {@code adaptive-window}: each handler's window of attempts out per
  *     partition is sized from its results (about twice what keeps its workers busy), {@code
- *     maxDispatched} at most; false: always {@code maxDispatched}
+ *     maxDispatched} at most; false (the default): always {@code maxDispatched}
  */
 public record SchedulerConfig(
     String bootstrapServers,

@@ -36,6 +36,15 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void theSizedDispatchWindowIsOffUnlessTurnedOn() {
+    Map<String, Object> p = base();
+    p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    assertThat(load(p).adaptiveWindow()).isFalse();
+    p.put("tasklane.scheduler.adaptive-window", "true");
+    assertThat(load(p).adaptiveWindow()).isTrue();
+  }
+
+  @Test
   void readsLaneSettingsPerHandlerAndNamesTheKeyOfABadOne() {
     Map<String, Object> p = base();
     p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
