@@ -157,16 +157,12 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   private Map<String, Long> readCounts() {
     Map<String, Long> sum = new HashMap<>();
     try {
-      KafkaStreams s = streams.get();
-      if (s == null) {
+      TaskReads reads = reads();
+      if (reads == null) {
         return sum;
       }
       // The composite stores read every local partition's store: the counts are summed.
-      TaskReads.of(
-              name ->
-                  s.store(
-                      StoreQueryParameters.fromNameAndType(
-                          name, QueryableStoreTypes.keyValueStore())))
+      reads
           .countEntriesByState()
           .forEach((state, n) -> sum.merge(state.name(), n, Long::sum)); // STATE and STATE/handler
     } catch (RuntimeException e) {
@@ -187,23 +183,18 @@ public final class MicrometerMetrics implements SchedulerMetrics {
   private Map<String, Long> readLanes() {
     Map<String, Long> sum = new HashMap<>();
     try {
-      KafkaStreams s = streams.get();
-      if (s == null) {
+      TaskReads reads = reads();
+      if (reads == null) {
         return sum;
       }
-      TaskReads.of(
-              name ->
-                  s.store(
-                      StoreQueryParameters.fromNameAndType(
-                          name, QueryableStoreTypes.keyValueStore())))
-          .forEachLane(
-              null,
-              r -> {
-                sum.merge("lanes", 1L, Long::sum);
-                sum.merge("active", r.holders().isEmpty() ? 0L : 1L, Long::sum);
-                sum.merge("blocked", r.blocked() ? 1L : 0L, Long::sum);
-                sum.merge("waiting", (long) r.waiting(), Long::sum);
-              });
+      reads.forEachLane(
+          null,
+          r -> {
+            sum.merge("lanes", 1L, Long::sum);
+            sum.merge("active", r.holders().isEmpty() ? 0L : 1L, Long::sum);
+            sum.merge("blocked", r.blocked() ? 1L : 0L, Long::sum);
+            sum.merge("waiting", (long) r.waiting(), Long::sum);
+          });
     } catch (RuntimeException e) {
       // Rebalancing or not yet running: report zeros rather than fail the scrape.
     }
@@ -225,5 +216,17 @@ public final class MicrometerMetrics implements SchedulerMetrics {
     } catch (RuntimeException e) {
       return Double.NaN;
     }
+  }
+
+  /** The local stores of the running Kafka Streams client, or null before it runs. */
+  private TaskReads reads() {
+    KafkaStreams s = streams.get();
+    return s == null
+        ? null
+        : TaskReads.of(
+            name ->
+                s.store(
+                    StoreQueryParameters.fromNameAndType(
+                        name, QueryableStoreTypes.keyValueStore())));
   }
 }
