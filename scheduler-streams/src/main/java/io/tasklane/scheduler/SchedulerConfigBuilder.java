@@ -41,7 +41,7 @@ public final class SchedulerConfigBuilder {
   private io.tasklane.core.TopicReplication replication;
   private TrustStore interInstanceTrustStore;
   private Map<String, HandlerDefaults> handlers;
-  private boolean adaptiveWindow;
+  private boolean adaptiveWindow = true;
   private AlertConfig alerts;
 
   SchedulerConfigBuilder() {}

@@ -148,7 +148,7 @@ public final class ConfigLoader {
         .snoozeCap(c.integer("snooze-cap", SchedulerConfig.DEFAULT_SNOOZE_CAP))
         .timeoutGrace(c.duration("timeout-grace"))
         .maxDispatched(c.integer("max-dispatched", SchedulerConfig.DEFAULT_MAX_DISPATCHED))
-        .adaptiveWindow(c.bool("adaptive-window", false))
+        .adaptiveWindow(c.bool("adaptive-window", true))
         .topicRefreshInterval(c.duration("topic-refresh-interval"))
         .advertisedHost(c.string("advertised-host"))
         .kafka(c.passThrough("kafka."))

@@ -36,12 +36,12 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void theSizedDispatchWindowIsOffUnlessTurnedOn() {
+  void theSizedDispatchWindowIsOnUnlessTurnedOff() {
     Map<String, Object> p = base();
     p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
-    assertThat(load(p).adaptiveWindow()).isFalse();
-    p.put("tasklane.scheduler.adaptive-window", "true");
     assertThat(load(p).adaptiveWindow()).isTrue();
+    p.put("tasklane.scheduler.adaptive-window", "false");
+    assertThat(load(p).adaptiveWindow()).isFalse();
   }
 
   @Test

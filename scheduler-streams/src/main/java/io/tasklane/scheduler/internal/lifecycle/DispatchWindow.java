@@ -16,8 +16,11 @@ import java.util.Arrays;
  * holds a standing queue would see that queue in every sample and keep it, so every {@link
  * #PROBE_EVERY_MS} the window is halved for an interval: the queue drains and the least time on the
  * way is measured again. Without results for {@link #IDLE_MS} the window is forgotten and {@code
- * max-dispatched} applies until the next measure. In memory only ({@link HandlerLoad}); a reopened
- * stream task measures afresh. Used on the stream task's thread only.
+ * max-dispatched} applies until the next measure. The window is in force only while tasks of more
+ * than one key wait for their turns ({@link #contended}, and {@link #CONTENDED_MS} after): with a
+ * single queue there is nobody to let ahead, and {@code max-dispatched} keeps the peak throughput.
+ * In memory only ({@link HandlerLoad}); a reopened stream task measures afresh. Used on the stream
+ * task's thread only.
  */
 final class DispatchWindow {
   static final long INTERVAL_MS = 250;
@@ -25,6 +28,9 @@ final class DispatchWindow {
   static final int BASE_INTERVALS = 40;
   static final long PROBE_EVERY_MS = 10_000;
   static final long IDLE_MS = 10_000;
+
+  /** How long the window stays in force after tasks of two keys last waited for their turns. */
+  static final long CONTENDED_MS = 10_000;
 
   /** The smallest window: room for a few attempts of a handler that has just started. */
   static final int FLOOR = 16;
@@ -48,6 +54,8 @@ final class DispatchWindow {
   private boolean probing;
   private int limit = -1;
   private int probeLimit = -1;
+  private long contendedAt = Long.MIN_VALUE;
+  private boolean contended;
 
   /**
    * @param refillMs how long a freed slot may stay empty: the handler's queue is released once per
@@ -77,8 +85,24 @@ final class DispatchWindow {
     runSum += Math.max(0, runMs);
   }
 
-  /** The most attempts out now, {@code maxDispatched} at most (and before the first measure). */
+  /**
+   * Tasks of more than one key (or lane) wait for their turns at {@code now}: the window is in
+   * force from now until {@link #CONTENDED_MS} after the last such call.
+   */
+  void contended(long now) {
+    contendedAt = now;
+    contended = true;
+  }
+
+  /**
+   * The most attempts out now, {@code maxDispatched} at most: {@code maxDispatched} itself before
+   * the first measure and while no two keys wait for their turns (a single queue is first in, first
+   * out, so a shorter window would only move its wait from the handler topic to the queue).
+   */
   int limit(int maxDispatched) {
+    if (!contended) {
+      return maxDispatched;
+    }
     int l = probing ? probeLimit : limit;
     return l < 0 ? maxDispatched : Math.min(l, maxDispatched);
   }
@@ -114,6 +138,7 @@ final class DispatchWindow {
   }
 
   private void size(long now) {
+    contended = contendedAt != Long.MIN_VALUE && now - contendedAt <= CONTENDED_MS;
     long base = Long.MAX_VALUE;
     for (long l : least) {
       base = Math.min(base, l);

@@ -213,6 +213,9 @@ public final class Dispatcher {
       if (engine.controls().paused(handler)) {
         continue; // held in its queue until resumed
       }
+      if (engine.settings().adaptiveWindow() && turns.contended(handler)) {
+        queues.contended(handler, now, engine.settings().punctuationInterval().toMillis());
+      }
       int room = Math.min(budget - released, queues.freeSlots(handler, max));
       if (room <= 0) {
         continue;

@@ -62,7 +62,7 @@ public record EngineSettings(
     private long noHandlerRecheckMs;
     private int maxDispatched;
     private int partitions;
-    private boolean adaptiveWindow;
+    private boolean adaptiveWindow = true;
     private boolean healTimers;
     private int maxWaitersPerTask = DEFAULT_MAX_WAITERS_PER_TASK;
     private int logLinesPerTask = 200;

@@ -93,6 +93,14 @@ final class FlowControlQueues {
   }
 
   /**
+   * Tasks of more than one key of {@code handler} wait for their turns at {@code now}: its {@link
+   * DispatchWindow} is in force for a while.
+   */
+  void contended(String handler, long now, long refillMs) {
+    load.get().window(handler, refillMs).contended(now);
+  }
+
+  /**
    * The handlers with a queue: read from the index when {@code fromIndex} (the truth, but a range
    * over the cached store copies the cached keys in it first), else from the counts (a hint; a
    * wrong one never strands a queue since the index is read now and then).

@@ -70,6 +70,20 @@ final class LaneTurns {
   }
 
   /**
+   * Whether tasks of more than one key of {@code handler} wait for their turns: two lanes in its
+   * ring, or a lane and its queue of tasks without a key. Then its {@link DispatchWindow} is in
+   * force.
+   */
+  boolean contended(String handler) {
+    LaneMemory lanes = store.lanes().memory();
+    int turns = lanes.turns(handler);
+    if (turns == 1 && !lanes.inRing(LaneMemory.unkeyed(handler))) {
+      turns += store.queues().hasQueued(handler) ? 1 : 0;
+    }
+    return turns > 1;
+  }
+
+  /**
    * Releases the first waiting task of every lane a finished holder freed since the last call, at
    * once, while its handler has free slots and no queue (else the lane waits for its turn in the
    * ring, at the next tick). Called after each input that may end a holder (a result, a cancel, a

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code adaptive-window}: a handler with a backlog keeps about twice what keeps its workers busy
- * out, not {@code max-dispatched}, so a task released in its turn waits behind few attempts already
- * sent; the workers stay as busy as before.
+ * {@code adaptive-window}: while tasks of more than one key wait for their turns, a handler with a
+ * backlog keeps about twice what keeps its workers busy out, not {@code max-dispatched}, so a task
+ * released in its turn waits behind few attempts already sent; the workers stay as busy as before.
+ * A single queue keeps {@code max-dispatched} out: there is nobody to let ahead.
  */
 class AdaptiveWindowTest {
   static final int MAX = 200;
@@ -33,6 +34,7 @@ class AdaptiveWindowTest {
   final ArrayDeque<Dispatch> out = new ArrayDeque<>();
   final Map<String, Long> sentAt = new HashMap<>();
   long finished;
+  long steps;
 
   @BeforeEach
   void start() {
@@ -44,8 +46,14 @@ class AdaptiveWindowTest {
     d.close();
   }
 
-  /** One step of simulated workers: what was sent at least WAY_MS ago finishes, in order. */
-  private void step() {
+  /**
+   * One step of simulated workers: what was sent at least WAY_MS ago finishes, in order; with
+   * {@code trickle}, every 100 ms a task of another key, as quiet tenants beside a busy one send.
+   */
+  private void step(boolean trickle) {
+    if (trickle && steps++ % 10 == 0) {
+      d.send(keyed("quiet-" + steps));
+    }
     for (Dispatch x : d.dispatches()) {
       out.add(x);
       sentAt.put(x.id(), d.now);
@@ -68,24 +76,40 @@ class AdaptiveWindowTest {
         .build();
   }
 
-  @Test
-  void aBacklogKeepsAboutTwiceThePipeOutAndTheWorkersBusy() {
-    for (int i = 0; i < 1_300; i++) {
-      d.send(Driver.task(T0 - 1_000));
-    }
+  /** Runs 3 s, then returns the most attempts out in the next 2 s and the results in them. */
+  private long[] mostOutAndResults(boolean trickle) {
     for (int i = 0; i < 300; i++) { // 3 s: the first 200 sent at once are done after 1 s
-      step();
+      step(trickle);
     }
     long before = finished;
     int most = 0;
     for (int i = 0; i < 200; i++) { // 2 s
-      step();
+      step(trickle);
       most = Math.max(most, out.size());
     }
+    return new long[] {most, finished - before};
+  }
+
+  @Test
+  void aBacklogBesideOtherKeysKeepsAboutTwiceThePipeOutAndTheWorkersBusy() {
+    for (int i = 0; i < 1_300; i++) {
+      d.send(keyed("busy"));
+    }
+    long[] r = mostOutAndResults(true);
     // the pipe: 0.2 a millisecond × (40 ms on the way + 100 ms between two releases of the queue)
     // = 28; the window 2 × 28 + 8 = 64, not max-dispatched (200)
-    assertThat(most).as("attempts out").isBetween(28, 2 * 28 + DispatchWindow.HEADROOM);
-    assertThat(finished - before).as("results in 2 s: the workers stay busy").isEqualTo(400);
+    assertThat(r[0]).as("attempts out").isBetween(28L, 2 * 28L + DispatchWindow.HEADROOM);
+    assertThat(r[1]).as("results in 2 s: the workers stay busy").isEqualTo(400);
+  }
+
+  @Test
+  void aSingleQueueKeepsMaxDispatchedOut() {
+    for (int i = 0; i < 1_300; i++) {
+      d.send(Driver.task(T0 - 1_000));
+    }
+    long[] r = mostOutAndResults(false);
+    assertThat(r[0]).as("attempts out").isGreaterThan(MAX - 2L * PER_STEP);
+    assertThat(r[1]).as("results in 2 s").isEqualTo(400);
   }
 
   @Test
@@ -94,7 +118,7 @@ class AdaptiveWindowTest {
       d.send(keyed("busy"));
     }
     for (int i = 0; i < 300; i++) {
-      step();
+      step(true);
     }
     TaskEnvelope quiet = keyed("quiet");
     d.send(quiet);
@@ -104,7 +128,7 @@ class AdaptiveWindowTest {
             && (!sentAt.containsKey(quiet.id())
                 || out.stream().anyMatch(x -> x.id().equals(quiet.id())));
         i++) {
-      step();
+      step(true);
     }
     // it waits behind the attempts out when its turn comes: 64 at most, 320 ms at 0.2 a ms, plus
     // its way and its turn (behind max-dispatched, 200, it would wait a second)

@@ -8,10 +8,14 @@ class DispatchWindowTest {
   private final DispatchWindow w = new DispatchWindow(0);
   private long now = 1_000_000;
 
-  /** {@code perInterval} results in each interval for {@code ms}, on the way and run as given. */
+  /**
+   * {@code perInterval} results in each interval for {@code ms}, on the way and run as given, while
+   * tasks of two keys wait for their turns.
+   */
   private void results(int perInterval, long ms, long onTheWayMs, long runMs) {
     long end = now + ms;
     while (now < end) {
+      w.contended(now);
       for (int i = 0; i < perInterval; i++) {
         w.returned(now + i * DispatchWindow.INTERVAL_MS / perInterval, onTheWayMs, runMs);
       }
@@ -41,6 +45,7 @@ class DispatchWindowTest {
     assertThat(w.limit(1_000)).isEqualTo((int) Math.ceil(2 * 0.2 * 1_040) + 8);
     DispatchWindow trickle = new DispatchWindow(0);
     for (int i = 0; i < 20; i++) {
+      trickle.contended(now + i * 300L);
       trickle.returned(now + i * 300L, 30, 1);
     }
     assertThat(trickle.limit(1_000)).isEqualTo(DispatchWindow.FLOOR);
@@ -80,6 +85,7 @@ class DispatchWindowTest {
     for (int i = 0; i < 8 * 1_000; i++) {
       every20.returned(t + i / 4, 40, 10); // 4 a millisecond for 2 s
     }
+    every20.contended(t);
     every20.returned(t + 2_000, 40, 10);
     assertThat(every20.limit(1_000)).isEqualTo(2 * 4 * (40 + 10 + 20) + DispatchWindow.HEADROOM);
   }
@@ -89,6 +95,38 @@ class DispatchWindowTest {
     results(1_000, 2_000, 40, 10);
     assertThat(w.limit(1_000)).isLessThan(1_000);
     now += DispatchWindow.IDLE_MS + 1;
+    w.returned(now, 40, 10);
+    assertThat(w.limit(1_000)).isEqualTo(1_000);
+  }
+
+  @Test
+  void aSingleQueueKeepsMaxDispatchedOut() {
+    DispatchWindow single = new DispatchWindow(0);
+    for (int i = 0; i < 8 * 1_000; i++) {
+      single.returned(now + i / 4, 40, 10); // measured like the others, but nobody to let ahead
+    }
+    single.returned(now + 2_000, 40, 10);
+    assertThat(single.limit(1_000)).isEqualTo(1_000);
+    single.contended(now + 2_000);
+    assertThat(single.limit(1_000)).as("in force at once").isEqualTo(2 * 200 + 8);
+  }
+
+  @Test
+  void theWindowStaysInForceTenSecondsAfterTwoKeysLastWaited() {
+    results(1_000, 2_000, 40, 10);
+    int sized = w.limit(1_000);
+    assertThat(sized).isLessThan(1_000);
+    long lastContended = now - DispatchWindow.INTERVAL_MS;
+    long end = lastContended + DispatchWindow.CONTENDED_MS;
+    while (now <= end) { // results go on, no key waits for its turn any more
+      for (int i = 0; i < 1_000; i++) {
+        w.returned(now + i / 4, 40, 10);
+      }
+      now += DispatchWindow.INTERVAL_MS;
+      if (now <= end) {
+        assertThat(w.limit(1_000)).isLessThan(1_000);
+      }
+    }
     w.returned(now, 40, 10);
     assertThat(w.limit(1_000)).isEqualTo(1_000);
   }
