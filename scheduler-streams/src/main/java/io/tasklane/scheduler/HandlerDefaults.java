@@ -15,12 +15,36 @@ import java.util.TreeMap;
  *     across every worker, 1 to {@link HandlerSetting#MAX_PER_KEY}; null: no limit
  * @param onDead {@code on-dead}: what a DEAD task does to its ordered lane, {@code BLOCK} or {@code
  *     SKIP}; null: {@code BLOCK}
+ * @param weights {@code weights}: turns per round for the lanes whose key starts with a prefix, by
+ *     prefix ({@code "gold-=4,silver-=2"}), each 1 to {@link #MAX_WEIGHT}; the longest matching
+ *     prefix counts, a key no prefix matches takes 1 turn; empty: every lane takes 1
  */
-public record HandlerDefaults(Integer maxPerKey, String onDead) {
-  /** No limit per key, DEAD tasks block their lane. */
+public record HandlerDefaults(Integer maxPerKey, String onDead, Map<String, Integer> weights) {
+  /** No limit per key, DEAD tasks block their lane, one turn per lane. */
   public static final HandlerDefaults NONE = new HandlerDefaults(null, null);
 
+  /** The most turns per round of one lane. */
+  public static final int MAX_WEIGHT = 100;
+
+  /** Lane settings without weights. */
+  public HandlerDefaults(Integer maxPerKey, String onDead) {
+    this(maxPerKey, onDead, Map.of());
+  }
+
   public HandlerDefaults {
+    weights = weights == null ? Map.of() : Map.copyOf(weights);
+    weights.forEach(
+        (prefix, w) -> {
+          if (prefix.isEmpty() || w == null || w < 1 || w > MAX_WEIGHT) {
+            throw new SchedulerException(
+                "weights: '"
+                    + prefix
+                    + "="
+                    + w
+                    + "' needs a key prefix and a weight from 1 to "
+                    + MAX_WEIGHT);
+          }
+        });
     if (maxPerKey != null && (maxPerKey < 1 || maxPerKey > HandlerSetting.MAX_PER_KEY)) {
       throw new SchedulerException(
           "max-per-key: "
@@ -32,6 +56,52 @@ public record HandlerDefaults(Integer maxPerKey, String onDead) {
     if (onDead != null && !HandlerSetting.ON_DEAD.contains(onDead)) {
       throw new SchedulerException("on-dead: '" + onDead + "' must be BLOCK or SKIP");
     }
+  }
+
+  /**
+   * The turns per round of the lane of {@code key}: the weight of the longest prefix of it, else 1.
+   */
+  public int weight(String key) {
+    int best = -1;
+    int weight = 1;
+    for (Map.Entry<String, Integer> e : weights.entrySet()) {
+      if (key.startsWith(e.getKey()) && e.getKey().length() > best) {
+        best = e.getKey().length();
+        weight = e.getValue();
+      }
+    }
+    return weight;
+  }
+
+  /**
+   * Parses {@code weights}: {@code prefix=weight} pairs separated by commas; null or blank: none.
+   */
+  public static Map<String, Integer> parseWeights(String weights) {
+    Map<String, Integer> out = new TreeMap<>();
+    if (weights == null || weights.isBlank()) {
+      return out;
+    }
+    for (String pair : weights.split(",")) {
+      int eq = pair.lastIndexOf('=');
+      String prefix = eq < 0 ? "" : pair.substring(0, eq).trim();
+      String n = eq < 0 ? "" : pair.substring(eq + 1).trim();
+      int w;
+      try {
+        w = Integer.parseInt(n);
+      } catch (NumberFormatException e) {
+        w = -1;
+      }
+      if (prefix.isEmpty() || w < 1 || w > MAX_WEIGHT || out.containsKey(prefix)) {
+        throw new SchedulerException(
+            "weights: '"
+                + pair.trim()
+                + "' must be prefix=weight, a prefix once, the weight from 1 to "
+                + MAX_WEIGHT
+                + " (e.g. gold-=4,silver-=2)");
+      }
+      out.put(prefix, w);
+    }
+    return out;
   }
 
   /** {@code handlers} checked (valid handler names) and copied; null: none. */

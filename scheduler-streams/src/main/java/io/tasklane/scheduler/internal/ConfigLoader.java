@@ -33,6 +33,7 @@ public final class ConfigLoader {
 
   private static final String MAX_PER_KEY = "handlers.*.max-per-key";
   private static final String ON_DEAD = "handlers.*.on-dead";
+  private static final String WEIGHTS = "handlers.*.weights";
 
   /** Every setting of the scheduler. */
   static final ConfigKeys KEYS =
@@ -87,6 +88,7 @@ public final class ConfigLoader {
               "alerts.backlog.for",
               MAX_PER_KEY,
               ON_DEAD,
+              WEIGHTS,
               TopicReplication.FACTOR_KEY,
               TopicReplication.MIN_ISR_KEY,
               TopicReplication.ALLOW_UNSAFE_KEY),
@@ -171,12 +173,15 @@ public final class ConfigLoader {
         .build();
   }
 
-  /** {@code handlers.<name>.max-per-key} and {@code .on-dead}, by handler name. */
+  /**
+   * {@code handlers.<name>.max-per-key}, {@code .on-dead} and {@code .weights}, by handler name.
+   */
   private static Map<String, HandlerDefaults> handlers(ConfigSource c) {
     Map<String, HandlerDefaults> out = new TreeMap<>();
     for (String key : c.values().keySet()) {
       String name = ConfigKeys.freeSegment(MAX_PER_KEY, key);
       name = name == null ? ConfigKeys.freeSegment(ON_DEAD, key) : name;
+      name = name == null ? ConfigKeys.freeSegment(WEIGHTS, key) : name;
       if (name == null || out.containsKey(name)) {
         continue;
       }
@@ -185,9 +190,11 @@ public final class ConfigLoader {
       try {
         Integer limit = c.string(perKey) == null ? null : c.integer(perKey, 0);
         String dead = c.string(h + "on-dead");
+        Map<String, Integer> weights = HandlerDefaults.parseWeights(c.string(h + "weights"));
         out.put(
             name,
-            new HandlerDefaults(limit, dead == null ? null : dead.trim().toUpperCase(Locale.ROOT)));
+            new HandlerDefaults(
+                limit, dead == null ? null : dead.trim().toUpperCase(Locale.ROOT), weights));
       } catch (SchedulerException e) {
         throw new SchedulerException(P + h + e.getMessage(), e);
       }

@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.env.Environment;
@@ -42,6 +43,32 @@ class ConfigLoaderTest {
     assertThat(load(p).adaptiveWindow()).isTrue();
     p.put("tasklane.scheduler.adaptive-window", "false");
     assertThat(load(p).adaptiveWindow()).isFalse();
+  }
+
+  @Test
+  void readsLaneWeightsByKeyPrefixAndNamesTheKeyOfABadOne() {
+    Map<String, Object> p = base();
+    p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    p.put("tasklane.scheduler.handlers.report.render.weights", "gold-=4, gold-vip-=8,silver-=2");
+
+    HandlerDefaults d = load(p).handlers().get("report.render");
+
+    assertThat(d.weights())
+        .containsOnly(entry("gold-", 4), entry("gold-vip-", 8), entry("silver-", 2));
+    assertThat(d.weight("gold-7")).isEqualTo(4);
+    assertThat(d.weight("gold-vip-7")).as("the longest prefix").isEqualTo(8);
+    assertThat(d.weight("bronze-7")).isEqualTo(1);
+
+    for (String bad : List.of("gold-=0", "gold-=101", "gold-", "=3", "gold-=2,gold-=3", "a=x")) {
+      Map<String, Object> b = base();
+      b.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+      b.put("tasklane.scheduler.handlers.report.render.weights", bad);
+      assertThatThrownBy(() -> load(b))
+          .as(bad)
+          .isInstanceOf(SchedulerException.class)
+          .hasMessageContaining("tasklane.scheduler.handlers.report.render.weights")
+          .hasMessageContaining("from 1 to 100");
+    }
   }
 
   @Test

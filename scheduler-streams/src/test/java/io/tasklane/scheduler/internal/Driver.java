@@ -62,6 +62,9 @@ public final class Driver implements AutoCloseable {
   public final java.util.Set<String> paused = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** Limits per concurrency key, by handler (none: unlimited). */
+  /** Turns per round by key prefix, for every handler ({@code handlers.<name>.weights}). */
+  public final java.util.Map<String, Integer> weights = new java.util.HashMap<>();
+
   public final java.util.Map<String, Integer> maxPerKey =
       new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -219,6 +222,11 @@ public final class Driver implements AutoCloseable {
               @Override
               public int maxPerKey(String handler) {
                 return maxPerKey.getOrDefault(handler, UNLIMITED);
+              }
+
+              @Override
+              public int weight(String handler, String key) {
+                return new io.tasklane.scheduler.HandlerDefaults(null, null, weights).weight(key);
               }
 
               @Override

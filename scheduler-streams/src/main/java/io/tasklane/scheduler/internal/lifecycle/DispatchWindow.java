@@ -5,10 +5,10 @@ import java.util.Arrays;
 /**
  * How many attempts of one handler one stream task keeps out at once, sized from the handler's own
  * results so that attempts do not wait long in the handler topic behind those sent before them:
- * twice what keeps its workers busy, {@code 2 × rate × (on the way + handler run + punctuation
- * interval)}, within {@code max-dispatched} (docs/scheduler-streams.md, flow control). A task
- * released in its turn ({@link LaneTurns}) then starts about one round trip later, not after every
- * attempt a backlog put ahead of it.
+ * twice what keeps its workers busy, {@code 2 × rate × (on the way + handler run)}, within {@code
+ * max-dispatched} (docs/scheduler-streams.md, flow control). A task released in its turn ({@link
+ * LaneTurns}) then starts about one round trip later, not after every attempt a backlog put ahead
+ * of it.
  *
  * <p>Measured per interval of {@link #INTERVAL_MS} from each result: the best delivery rate of the
  * last {@link #RATE_INTERVALS} intervals, the least time on the way (dispatch to result, less the
@@ -19,8 +19,9 @@ import java.util.Arrays;
  * max-dispatched} applies until the next measure. The window is in force only while tasks of more
  * than one key wait for their turns ({@link #contended}, and {@link #CONTENDED_MS} after): with a
  * single queue there is nobody to let ahead, and {@code max-dispatched} keeps the peak throughput.
- * In memory only ({@link HandlerLoad}); a reopened stream task measures afresh. Used on the stream
- * task's thread only.
+ * While it is in force each result refills its slot at once ({@link LaneTurns#refill}), so the
+ * window needs no reserve for the time between two releases of the queue. In memory only ({@link
+ * HandlerLoad}); a reopened stream task measures afresh. Used on the stream task's thread only.
  */
 final class DispatchWindow {
   static final long INTERVAL_MS = 250;
@@ -40,7 +41,6 @@ final class DispatchWindow {
 
   static final double GAIN = 2.0;
 
-  private final long refillMs;
   private final long[] counts = new long[RATE_INTERVALS];
   private final long[] least = new long[BASE_INTERVALS];
   private long intervalStart = Long.MIN_VALUE;
@@ -56,14 +56,6 @@ final class DispatchWindow {
   private int probeLimit = -1;
   private long contendedAt = Long.MIN_VALUE;
   private boolean contended;
-
-  /**
-   * @param refillMs how long a freed slot may stay empty: the handler's queue is released once per
-   *     punctuation, so the window also covers what finishes in between
-   */
-  DispatchWindow(long refillMs) {
-    this.refillMs = Math.max(0, refillMs);
-  }
 
   /**
    * An attempt's result came back at {@code now}: {@code onTheWayMs} after its dispatch less the
@@ -92,6 +84,11 @@ final class DispatchWindow {
   void contended(long now) {
     contendedAt = now;
     contended = true;
+  }
+
+  /** Whether the window is in force (tasks of more than one key waited lately). */
+  boolean inForce() {
+    return contended;
   }
 
   /**
@@ -151,7 +148,7 @@ final class DispatchWindow {
       best = Math.max(best, c);
     }
     double perMs = best / (double) INTERVAL_MS;
-    double pipe = perMs * (base + runMs + refillMs); // attempts out that keep the workers busy
+    double pipe = perMs * (base + runMs); // attempts out that keep the workers busy
     limit =
         Math.max(FLOOR, (int) Math.min(Integer.MAX_VALUE / 2, Math.ceil(GAIN * pipe)) + HEADROOM);
     probing = false;

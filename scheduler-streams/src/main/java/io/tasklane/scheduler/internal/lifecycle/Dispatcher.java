@@ -51,10 +51,12 @@ public final class Dispatcher {
   }
 
   /**
-   * Releases the lanes freed since the last input at once, where there is room ({@link LaneTurns}).
+   * Releases the lanes freed since the last input at once, where there is room, and refills a sized
+   * window the last result freed a slot of ({@link LaneTurns}).
    */
   void releaseFreed(long now) {
     turns.releaseFreed(now);
+    turns.refill(now, owner.timers::poisonedQueued);
   }
 
   /**
@@ -214,7 +216,7 @@ public final class Dispatcher {
         continue; // held in its queue until resumed
       }
       if (engine.settings().adaptiveWindow() && turns.contended(handler)) {
-        queues.contended(handler, now, engine.settings().punctuationInterval().toMillis());
+        queues.contended(handler, now);
       }
       int room = Math.min(budget - released, queues.freeSlots(handler, max));
       if (room <= 0) {

@@ -33,6 +33,7 @@ final class FlowControlQueues {
   private final DeferredWrites held;
   private final Lanes lanes;
   private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
+  private String returnedHandler;
 
   /**
    * @param records reads a task record by id (may throw on a record that does not decode)
@@ -85,19 +86,31 @@ final class FlowControlQueues {
 
   /**
    * An attempt of {@code handler} returned at {@code now}, {@code onTheWayMs} after its dispatch
-   * less its handler's {@code runMs}: sizes the handler's {@link DispatchWindow}, whose queue is
-   * released every {@code refillMs}.
+   * less its handler's {@code runMs}: sizes the handler's {@link DispatchWindow}.
    */
-  void returned(String handler, long now, long onTheWayMs, long runMs, long refillMs) {
-    load.get().window(handler, refillMs).returned(now, onTheWayMs, runMs);
+  void returned(String handler, long now, long onTheWayMs, long runMs) {
+    load.get().window(handler).returned(now, onTheWayMs, runMs);
+    returnedHandler = handler;
+  }
+
+  /** The handler of the result measured last ({@link #returned}), once; null when none since. */
+  String takeReturned() {
+    String h = returnedHandler;
+    returnedHandler = null;
+    return h;
+  }
+
+  /** Whether the sized {@link DispatchWindow} of {@code handler} is in force. */
+  boolean sized(String handler) {
+    return load.get().sized(handler);
   }
 
   /**
    * Tasks of more than one key of {@code handler} wait for their turns at {@code now}: its {@link
    * DispatchWindow} is in force for a while.
    */
-  void contended(String handler, long now, long refillMs) {
-    load.get().window(handler, refillMs).contended(now);
+  void contended(String handler, long now) {
+    load.get().window(handler).contended(now);
   }
 
   /**

@@ -3,9 +3,9 @@ package io.tasklane.scheduler.internal.lifecycle;
 /**
  * What operators set per handler that dispatch obeys ({@code <ns>.handler-settings}): a pause (the
  * {@link Dispatcher} holds the handler's due tasks in its queue instead of dispatching them), the
- * most tasks of one concurrency key that may run at once, and what a DEAD task does to its ordered
- * lane ({@link Lanes}). Read on stream threads: an implementation answers from memory and never
- * blocks ({@code HandlerSettingsStore}).
+ * most tasks of one concurrency key that may run at once, what a DEAD task does to its ordered lane
+ * ({@link Lanes}) and the turns of a lane when the handler is saturated. Read on stream threads: an
+ * implementation answers from memory and never blocks ({@code HandlerSettingsStore}).
  */
 @FunctionalInterface
 public interface HandlerControls {
@@ -23,6 +23,14 @@ public interface HandlerControls {
    */
   default int maxPerKey(String handler) {
     return UNLIMITED;
+  }
+
+  /**
+   * The turns per round of the lane of {@code key} of a saturated {@code handler} ({@link
+   * LaneTurns}), 1 or more.
+   */
+  default int weight(String handler, String key) {
+    return 1;
   }
 
   /** What a DEAD task of {@code handler} does to its ordered lane. */

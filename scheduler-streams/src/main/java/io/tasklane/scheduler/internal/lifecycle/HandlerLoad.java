@@ -43,9 +43,15 @@ final class HandlerLoad {
     return w == null ? max : w.limit(max);
   }
 
+  /** Whether the {@link DispatchWindow} of {@code handler} is in force. */
+  boolean sized(String handler) {
+    DispatchWindow w = windows.get(handler);
+    return w != null && w.inForce();
+  }
+
   /** The window of {@code handler}, made when its first result is measured. */
-  DispatchWindow window(String handler, long refillMs) {
-    return windows.computeIfAbsent(handler, h -> new DispatchWindow(refillMs));
+  DispatchWindow window(String handler) {
+    return windows.computeIfAbsent(handler, h -> new DispatchWindow());
   }
 
   /** About how many tasks of {@code handler} wait in its queue (a hint, see FlowControlQueues). */

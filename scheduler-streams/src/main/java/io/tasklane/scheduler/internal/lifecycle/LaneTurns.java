@@ -12,6 +12,9 @@ import org.apache.kafka.streams.errors.StreamsException;
  * (processing and punctuation).
  */
 final class LaneTurns {
+  /** The most waiting tasks one result releases ({@link #refill}). */
+  static final int REFILL_MOST = 8;
+
   private final Dispatcher dispatcher;
   private final TaskLifecycle owner;
   private final TaskStore store;
@@ -27,8 +30,9 @@ final class LaneTurns {
   /**
    * Releases up to {@code room} waiting tasks of {@code handler} round-robin over its ring of turns
    * ({@link LaneMemory}): one task of each lane with room, and one of its queue of tasks without a
-   * key, in turn, so that a key with a million tasks waiting takes one turn like a key with one.
-   * Returns how many turns it used.
+   * key, in turn, so that a key with a million tasks waiting takes one turn like a key with one. A
+   * lane whose key has a weight ({@code handlers.<name>.weights}) releases up to that many tasks in
+   * its turn. Returns how many slots it used.
    */
   int releaseInTurn(String handler, int room, long now, Dispatcher.Failure failure) {
     LaneMemory lanes = store.lanes().memory();
@@ -60,7 +64,14 @@ final class LaneTurns {
           lanes.addTurn(turn);
         }
       } else {
-        releaseFromLane(turn, now);
+        int weight = engine.controls().weight(handler, turn.key());
+        boolean released = releaseFromLane(turn, now);
+        for (int n = 1;
+            released && n < weight && used < room && store.lanes().releasable(turn);
+            n++) {
+          used++; // a weighted lane's further tasks in this turn
+          released = releaseFromLane(turn, now);
+        }
         if (store.lanes().releasable(turn)) {
           lanes.addTurn(turn);
         }
@@ -103,14 +114,33 @@ final class LaneTurns {
   }
 
   /**
+   * While the sized window of the handler of the result just applied is in force ({@link
+   * DispatchWindow}), fills its free slots from its waiting tasks in turn at once, not at the next
+   * tick: the window keeps no attempts in reserve for the time between two ticks. Called after each
+   * input; stream thread.
+   */
+  void refill(long now, Dispatcher.Failure failure) {
+    FlowControlQueues queues = store.queues();
+    String handler = queues.takeReturned();
+    if (handler == null || !queues.sized(handler) || engine.controls().paused(handler)) {
+      return;
+    }
+    int room = Math.min(REFILL_MOST, queues.freeSlots(handler, engine.settings().maxDispatched()));
+    if (room > 0 && (store.lanes().memory().hasLaneTurns(handler) || queues.hasQueued(handler))) {
+      releaseInTurn(handler, room, now, failure);
+    }
+  }
+
+  /**
    * Dispatches the first task waiting in {@code lane} when the lane has room; an entry whose record
    * no longer waits under it is dropped (stale), one whose release throws makes its task DEAD.
+   * Returns whether a task left the lane for dispatch.
    */
-  private void releaseFromLane(Lane lane, long now) {
+  private boolean releaseFromLane(Lane lane, long now) {
     Lanes lanes = store.lanes();
     Bytes key = lanes.firstWaiting(lane);
     if (key == null) {
-      return;
+      return false;
     }
     String id = lane.idOf(key);
     try {
@@ -121,16 +151,18 @@ final class LaneTurns {
           || !lane.equals(Lane.of(previous))) {
         lanes.dropWaiting(lane, key);
         engine.metrics().count(SchedulerEvent.TIMER_STALE);
-        return;
+        return false;
       }
       TaskRecord.Edit e = previous.edit();
       dispatcher.dispatchOrPark(e, now, true, true);
       owner.commit(id, previous, e);
+      return true;
     } catch (StreamsException e) {
       throw e;
     } catch (RuntimeException e) {
       lanes.dropWaiting(lane, key);
       owner.timers.poisoned(id, now, e);
+      return false;
     }
   }
 }

@@ -101,8 +101,8 @@ public final class Results {
       long run = Math.max(0, r.finishedAt() - r.startedAt());
       engine.metrics().returned(roundTrip, run);
       if (engine.settings().adaptiveWindow()) {
-        long refill = engine.settings().punctuationInterval().toMillis();
-        store.queues().returned(previous.task().handler(), now, roundTrip - run, run, refill);
+        // a freed slot is refilled at once while the window is in force (LaneTurns.refill)
+        store.queues().returned(previous.task().handler(), now, roundTrip - run, run);
       }
     }
   }

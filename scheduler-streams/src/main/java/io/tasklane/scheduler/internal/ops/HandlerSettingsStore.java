@@ -87,6 +87,13 @@ public final class HandlerSettingsStore implements HandlerControls, AutoCloseabl
     return n == null ? UNLIMITED : n;
   }
 
+  /** From the configuration ({@code handlers.<name>.weights}); not changed at run time. */
+  @Override
+  public int weight(String handler, String key) {
+    HandlerDefaults d = defaults.get(handler);
+    return d == null ? 1 : d.weight(key);
+  }
+
   @Override
   public LanePolicy onDead(String handler) {
     return "SKIP".equals(effective(handler).onDead()) ? LanePolicy.SKIP : LanePolicy.BLOCK;

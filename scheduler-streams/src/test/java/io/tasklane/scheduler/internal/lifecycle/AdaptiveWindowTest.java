@@ -96,9 +96,9 @@ class AdaptiveWindowTest {
       d.send(keyed("busy"));
     }
     long[] r = mostOutAndResults(true);
-    // the pipe: 0.2 a millisecond × (40 ms on the way + 100 ms between two releases of the queue)
-    // = 28; the window 2 × 28 + 8 = 64, not max-dispatched (200)
-    assertThat(r[0]).as("attempts out").isBetween(28L, 2 * 28L + DispatchWindow.HEADROOM);
+    // the pipe: 0.2 a millisecond × 40 ms on the way = 8; the window 2 × 8 + 8 = 24, not
+    // max-dispatched (200); each result refills its slot at once
+    assertThat(r[0]).as("attempts out").isBetween(8L, 2 * 8L + DispatchWindow.HEADROOM);
     assertThat(r[1]).as("results in 2 s: the workers stay busy").isEqualTo(400);
   }
 
@@ -130,9 +130,9 @@ class AdaptiveWindowTest {
         i++) {
       step(true);
     }
-    // it waits behind the attempts out when its turn comes: 64 at most, 320 ms at 0.2 a ms, plus
+    // it waits behind the attempts out when its turn comes: 24 at most, 120 ms at 0.2 a ms, plus
     // its way and its turn (behind max-dispatched, 200, it would wait a second)
     assertThat(sentAt).containsKey(quiet.id());
-    assertThat(d.now - sent).as("commit → result of the quiet task, ms").isLessThan(600);
+    assertThat(d.now - sent).as("commit → result of the quiet task, ms").isLessThan(250);
   }
 }

@@ -262,6 +262,31 @@ class LanesTest {
   }
 
   @Test
+  void aWeightedKeyTakesThatManyTasksInItsTurn() {
+    d.weights.put("gold-", 2);
+    List<String> gold = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      TaskEnvelope g = keyed("gold-1");
+      gold.add(g.id());
+      d.send(g);
+      d.send(keyed("bronze-1"));
+    }
+    int goldReleased = 0;
+    int released = 0;
+    List<Dispatch> out = d.dispatches(); // the first MAX, before the handler was saturated
+    for (int round = 0; round < 10; round++) {
+      out.forEach(this::succeed);
+      d.advance(100);
+      out = d.dispatches();
+      released += out.size();
+      goldReleased += (int) out.stream().filter(x -> gold.contains(x.id())).count();
+    }
+    assertThat(released).isEqualTo(10 * MAX);
+    // two turns of gold-1 for each of bronze-1: 20 of 30 (without the weight, 15)
+    assertThat(goldReleased).isBetween(19, 21);
+  }
+
+  @Test
   void aReopenedStreamTaskKeepsItsLanes() {
     List<TaskEnvelope> a = sendOrdered("order-1", 3);
     Dispatch x = d.dispatches().get(0);

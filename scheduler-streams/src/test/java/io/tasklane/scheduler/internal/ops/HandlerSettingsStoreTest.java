@@ -49,4 +49,14 @@ class HandlerSettingsStoreTest {
     assertThat(store.paused("order.cancel")).isTrue();
     assertThat(store.maxPerKey("order.cancel")).isEqualTo(3);
   }
+
+  @Test
+  void laneWeightsComeFromTheConfiguration() {
+    HandlerSettingsStore weighted =
+        new HandlerSettingsStore(
+            Map.of("report", new HandlerDefaults(null, null, Map.of("gold-", 4))));
+    assertThat(weighted.weight("report", "gold-1")).isEqualTo(4);
+    assertThat(weighted.weight("report", "silver-1")).isEqualTo(1);
+    assertThat(weighted.weight("mail", "gold-1")).isEqualTo(1);
+  }
 }
