@@ -16,12 +16,13 @@ import java.util.Arrays;
  * holds a standing queue would see that queue in every sample and keep it, so every {@link
  * #PROBE_EVERY_MS} the window is halved for an interval: the queue drains and the least time on the
  * way is measured again. Without results for {@link #IDLE_MS} the window is forgotten and {@code
- * max-dispatched} applies until the next measure. The window is in force only while tasks of more
- * than one key wait for their turns ({@link #contended}, and {@link #CONTENDED_MS} after): with a
- * single queue there is nobody to let ahead, and {@code max-dispatched} keeps the peak throughput.
- * While it is in force each result refills its slot at once ({@link LaneTurns#refill}), so the
- * window needs no reserve for the time between two releases of the queue. In memory only ({@link
- * HandlerLoad}); a reopened stream task measures afresh. Used on the stream task's thread only.
+ * max-dispatched} applies until the next measure. The window is in force only while tasks with a
+ * key wait for their turns ({@link #contended}, and {@link #CONTENDED_MS} after): the handler's
+ * single queue of tasks without a key is first in, first out, with nobody to let ahead, and {@code
+ * max-dispatched} keeps its peak throughput. While it is in force each result refills its slot at
+ * once ({@link LaneTurns#refill}), so the window needs no reserve for the time between two releases
+ * of the queue. In memory only ({@link HandlerLoad}); a reopened stream task measures afresh. Used
+ * on the stream task's thread only.
  */
 final class DispatchWindow {
   static final long INTERVAL_MS = 250;
@@ -30,7 +31,7 @@ final class DispatchWindow {
   static final long PROBE_EVERY_MS = 10_000;
   static final long IDLE_MS = 10_000;
 
-  /** How long the window stays in force after tasks of two keys last waited for their turns. */
+  /** How long the window stays in force after tasks with a key last waited for their turns. */
   static final long CONTENDED_MS = 10_000;
 
   /** The smallest window: room for a few attempts of a handler that has just started. */
@@ -78,23 +79,23 @@ final class DispatchWindow {
   }
 
   /**
-   * Tasks of more than one key (or lane) wait for their turns at {@code now}: the window is in
-   * force from now until {@link #CONTENDED_MS} after the last such call.
+   * Tasks with a key (in a lane) wait for their turns at {@code now}: the window is in force from
+   * now until {@link #CONTENDED_MS} after the last such call.
    */
   void contended(long now) {
     contendedAt = now;
     contended = true;
   }
 
-  /** Whether the window is in force (tasks of more than one key waited lately). */
+  /** Whether the window is in force (tasks with a key waited lately). */
   boolean inForce() {
     return contended;
   }
 
   /**
    * The most attempts out now, {@code maxDispatched} at most: {@code maxDispatched} itself before
-   * the first measure and while no two keys wait for their turns (a single queue is first in, first
-   * out, so a shorter window would only move its wait from the handler topic to the queue).
+   * the first measure and while no task with a key waits for its turn (a single queue is first in,
+   * first out, so a shorter window would only move its wait from the handler topic to the queue).
    */
   int limit(int maxDispatched) {
     if (!contended) {

@@ -106,7 +106,7 @@ final class FlowControlQueues {
   }
 
   /**
-   * Tasks of more than one key of {@code handler} wait for their turns at {@code now}: its {@link
+   * Tasks of {@code handler} with a key wait for their turns at {@code now}: its {@link
    * DispatchWindow} is in force for a while.
    */
   void contended(String handler, long now) {

@@ -54,17 +54,6 @@ final class LaneMemory {
     return next;
   }
 
-  /** How many turns {@code handler}'s ring holds. */
-  int turns(String handler) {
-    ArrayDeque<Lane> ring = rings.get(handler);
-    return ring == null ? 0 : ring.size();
-  }
-
-  /** Whether {@code lane} (or a handler's unkeyed turn) has its turn in a ring. */
-  boolean inRing(Lane lane) {
-    return inRing.contains(lane);
-  }
-
   /** Whether {@code handler}'s ring holds a lane (not only its unkeyed turn). */
   boolean hasLaneTurns(String handler) {
     ArrayDeque<Lane> ring = rings.get(handler);

@@ -81,17 +81,12 @@ final class LaneTurns {
   }
 
   /**
-   * Whether tasks of more than one key of {@code handler} wait for their turns: two lanes in its
-   * ring, or a lane and its queue of tasks without a key. Then its {@link DispatchWindow} is in
-   * force.
+   * Whether tasks of {@code handler} with a key wait for their turns: a lane in its ring. Then its
+   * {@link DispatchWindow} is in force, so that a key that comes next finds a short pipe, not one a
+   * single busy key filled up to {@code max-dispatched}.
    */
   boolean contended(String handler) {
-    LaneMemory lanes = store.lanes().memory();
-    int turns = lanes.turns(handler);
-    if (turns == 1 && !lanes.inRing(LaneMemory.unkeyed(handler))) {
-      turns += store.queues().hasQueued(handler) ? 1 : 0;
-    }
-    return turns > 1;
+    return store.lanes().memory().hasLaneTurns(handler);
   }
 
   /**

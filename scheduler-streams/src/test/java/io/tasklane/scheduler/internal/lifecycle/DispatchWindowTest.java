@@ -10,7 +10,7 @@ class DispatchWindowTest {
 
   /**
    * {@code perInterval} results in each interval for {@code ms}, on the way and run as given, while
-   * tasks of two keys wait for their turns.
+   * tasks with a key wait for their turns.
    */
   private void results(int perInterval, long ms, long onTheWayMs, long runMs) {
     long end = now + ms;
