@@ -36,7 +36,7 @@ class LocalPostgresTest {
       assertThat(single(st, "SHOW max_replication_slots")).isEqualTo("4");
       // asynchronous commits reach logical decoding only when the WAL writer flushes them
       assertThat(single(st, "SHOW synchronous_commit")).isEqualTo("off");
-      assertThat(single(st, "SHOW wal_writer_delay")).isEqualTo("10ms");
+      assertThat(single(st, "SHOW wal_writer_delay")).isEqualTo("1ms");
       assertThat(single(st, "SHOW listen_addresses")).isEqualTo("127.0.0.1");
       assertThat(single(st, "SELECT current_user")).isEqualTo("tasklane");
     }

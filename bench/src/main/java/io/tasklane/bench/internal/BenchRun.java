@@ -74,7 +74,7 @@ public final class BenchRun implements AutoCloseable {
                 ? " (" + options.brokers() + " broker+controller nodes" + brokerSettingsText() + ")"
                 : "")
             + (options.db() == DatabaseKind.POSTGRESQL
-                ? "; the outbox on the stack's private PostgreSQL (fsync=off, synchronous_commit=off, wal_writer_delay=10ms)"
+                ? "; the outbox on the stack's private PostgreSQL (fsync=off, synchronous_commit=off, wal_writer_delay=1ms)"
                 : ""));
     stack =
         givenStack != null

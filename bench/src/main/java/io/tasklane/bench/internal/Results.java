@@ -83,7 +83,7 @@ public final class Results {
     if (pg) {
       put(
           "pg_durability",
-          "PostgreSQL of the testkit with fsync=off, synchronous_commit=off, wal_writer_delay=10ms, full_page_writes=off"
+          "PostgreSQL of the testkit with fsync=off, synchronous_commit=off, wal_writer_delay=1ms, full_page_writes=off"
               + " (commits not durable: not comparable with the durable MariaDB figures);"
               + kafka);
     } else {
