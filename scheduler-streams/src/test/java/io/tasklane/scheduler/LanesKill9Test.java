@@ -62,6 +62,10 @@ class LanesKill9Test {
    */
   static final class LaneWorker implements AutoCloseable {
     static final Map<String, Set<String>> running = new ConcurrentHashMap<>();
+
+    /** How long a task runs: long at first, so that the lanes outlast the gauge's 5 s reads. */
+    static volatile long runMs = 15;
+
     static final Map<String, Integer> lastDone = new ConcurrentHashMap<>();
     static final Set<String> failedOnce = ConcurrentHashMap.newKeySet();
     static final Set<String> succeeded = ConcurrentHashMap.newKeySet();
@@ -135,7 +139,7 @@ class LanesKill9Test {
         now.add(d.id());
       }
       try {
-        Thread.sleep(15);
+        Thread.sleep(runMs);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -234,6 +238,7 @@ class LanesKill9Test {
     int port = SchedulerProcess.freePort();
     Map<String, String> settings =
         Map.of("api.tokens", "viewer-bob:" + VIEWER + ":viewer,admin-al:" + ADMIN + ":admin");
+    LaneWorker.runMs = 700; // each lane busy for 7 s: the lane gauge (read every 5 s) sees it
     LaneWorker first = new LaneWorker(stack.bootstrapServers(), topics);
     LaneWorker second = null;
     try (KafkaProducer<String, byte[]> producer = StackSupport.producer(stack.bootstrapServers())) {
@@ -275,6 +280,7 @@ class LanesKill9Test {
                             l ->
                                 l.startsWith("tasklane_scheduler_lanes{kind=\"lanes\"")
                                     && !l.endsWith(" 0.0")));
+        LaneWorker.runMs = 15;
         await()
             .atMost(Duration.ofSeconds(60))
             .untilAsserted(
