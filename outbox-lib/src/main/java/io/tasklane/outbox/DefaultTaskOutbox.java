@@ -8,11 +8,16 @@ import io.tasklane.core.TaskLimits;
 import io.tasklane.core.outbox.OutboxBatches;
 import io.tasklane.core.outbox.OutboxRow;
 import io.tasklane.core.outbox.OutboxRows;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
-/** The one implementation: validate everything into rows, then hand them to the sink. */
+/**
+ * The one implementation: validate everything into rows, then hand them to the sink; tasks with a
+ * unique window are written only when their claim wins ({@link UniqueWindows}).
+ */
 final class DefaultTaskOutbox implements JdbcTaskOutbox {
   static final int MAX_REASON_CHARS = TaskLimits.MAX_CANCEL_REASON_CHARS;
 
@@ -26,9 +31,14 @@ final class DefaultTaskOutbox implements JdbcTaskOutbox {
 
   @Override
   public String enqueue(TaskRequest request) {
-    OutboxRow row = rows.task(Objects.requireNonNull(request, "request"));
-    sink.insert(List.of(row));
-    return row.taskId();
+    return enqueueWithResult(request).taskId();
+  }
+
+  @Override
+  public EnqueueResult enqueueWithResult(TaskRequest request) {
+    Objects.requireNonNull(request, "request");
+    OutboxRow row = rows.task(request);
+    return write(List.of(row), Collections.singletonList(rows.claim(request, row))).get(0);
   }
 
   @Override
@@ -38,7 +48,7 @@ final class DefaultTaskOutbox implements JdbcTaskOutbox {
       return List.of();
     }
     List<OutboxRow> batch = new ArrayList<>(requests.size());
-    List<String> ids = new ArrayList<>(requests.size());
+    List<UniqueWindows.Claim> claims = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       TaskRequest request = requests.get(i);
       if (request == null) {
@@ -47,15 +57,51 @@ final class DefaultTaskOutbox implements JdbcTaskOutbox {
       try {
         OutboxRow row = rows.task(request);
         batch.add(row);
-        ids.add(row.taskId());
+        claims.add(rows.claim(request, row));
       } catch (InvalidTaskException e) {
         String message = e.getMessage().substring(e.field().length() + 2);
         throw new InvalidTaskException(
             e.field(), message + " (request " + i + " of " + requests.size() + ")");
       }
     }
-    sink.insert(OutboxBatches.pack(batch, rows.batchRows()));
-    return List.copyOf(ids);
+    return write(batch, claims).stream().map(EnqueueResult::taskId).toList();
+  }
+
+  /**
+   * Writes {@code tasks} in one sink call: first the claims (a null claim: no window), then the
+   * rows of the tasks not refused as duplicates, packed into batch rows as configured.
+   */
+  private List<EnqueueResult> write(List<OutboxRow> tasks, List<UniqueWindows.Claim> claims) {
+    if (claims.stream().allMatch(Objects::isNull)) {
+      sink.insert(OutboxBatches.pack(tasks, rows.batchRows()));
+      return tasks.stream().map(r -> EnqueueResult.written(r.taskId())).toList();
+    }
+    return sink.write(
+        tx -> {
+          List<UniqueWindows.Outcome> outcomes =
+              tx.claim(claims.stream().filter(Objects::nonNull).toList());
+          List<EnqueueResult> results = new ArrayList<>(tasks.size());
+          List<OutboxRow> kept = new ArrayList<>(tasks.size());
+          int next = 0;
+          for (int i = 0; i < tasks.size(); i++) {
+            OutboxRow row = tasks.get(i);
+            if (claims.get(i) == null) {
+              kept.add(row);
+              results.add(EnqueueResult.written(row.taskId()));
+              continue;
+            }
+            UniqueWindows.Outcome o = outcomes.get(next++);
+            if (o.won()) {
+              kept.add(row);
+            }
+            results.add(
+                new EnqueueResult(o.taskId(), !o.won(), Instant.ofEpochMilli(o.expiresAt())));
+          }
+          if (!kept.isEmpty()) {
+            tx.insert(OutboxBatches.pack(kept, rows.batchRows()));
+          }
+          return List.copyOf(results);
+        });
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.tasklane.core.outbox.OutboxRow;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Writes through the current transaction's JDBC connection, and gives the connection back to its
@@ -17,7 +18,7 @@ final class JdbcRowSink implements RowSink {
   }
 
   @Override
-  public void insert(List<OutboxRow> rows) {
+  public <T> T write(Function<Tx, T> work) {
     Connection connection;
     try {
       connection = source.currentConnection();
@@ -29,18 +30,35 @@ final class JdbcRowSink implements RowSink {
           "no JDBC connection is bound to the current transaction; start a transaction first");
     }
     RuntimeException failure = null;
+    T result = null;
     try {
       requireTransaction(connection);
-      OutboxInserts.insert(connection, rows);
+      result = work.apply(new ConnectionTx(connection));
     } catch (SQLException e) {
-      failure =
-          new OutboxException(
-              "could not insert " + rows.size() + " row(s) into " + OutboxSchema.TABLE + ": " + e,
-              e);
+      failure = new OutboxException("could not use the transaction's JDBC connection: " + e, e);
     } catch (RuntimeException e) {
       failure = e;
     }
     release(connection, failure);
+    return result;
+  }
+
+  /** The statements of one call on the transaction's connection. */
+  private record ConnectionTx(Connection connection) implements Tx {
+    @Override
+    public void insert(List<OutboxRow> rows) {
+      try {
+        OutboxInserts.insert(connection, rows);
+      } catch (SQLException e) {
+        throw new OutboxException(
+            "could not insert " + rows.size() + " row(s) into " + OutboxSchema.TABLE + ": " + e, e);
+      }
+    }
+
+    @Override
+    public List<UniqueWindows.Outcome> claim(List<UniqueWindows.Claim> claims) {
+      return UniqueWindows.claim(connection, claims);
+    }
   }
 
   /** Gives the connection back; a failure to do so is added to the call's, or thrown alone. */

@@ -11,16 +11,19 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
  * The table {@code tasklane_outbox}: its name, the shipped DDL resources (each matching {@link
- * OutboxDdl}), and a helper that creates it. Production schemas should come from a migration tool:
- * the Flyway migrations {@link #FLYWAY_MIGRATION} and {@link #FLYWAY_MIGRATION_V2} (schema version
- * 2 adds the {@code options} column) or {@link #LIQUIBASE_CHANGELOG}; {@link #create} is for tests,
- * demos and tools. Stateless; any thread.
+ * OutboxDdl}), and a helper that creates it; and beside it the table {@link #UNIQUE_TABLE} of
+ * unique windows ({@link TaskRequest#unique}). Production schemas should come from a migration
+ * tool: the Flyway migrations {@link #FLYWAY_MIGRATION}, {@link #FLYWAY_MIGRATION_V2} (schema
+ * version 2 adds the {@code options} column) and {@link #FLYWAY_MIGRATION_V3} (the unique table),
+ * or {@link #LIQUIBASE_CHANGELOG}; {@link #create} is for tests, demos and tools. Stateless; any
+ * thread.
  */
 public final class OutboxSchema {
   /** The table name: a contract with the relay ({@link OutboxDdl#TABLE}). */
@@ -43,6 +46,26 @@ public final class OutboxSchema {
    */
   public static final String FLYWAY_MIGRATION_V2 =
       "db/tasklane/mariadb/V2__tasklane_outbox_options.sql";
+
+  /**
+   * The Flyway migration to version 3, the table {@link #UNIQUE_TABLE} (the outbox table is
+   * unchanged), beside {@link #FLYWAY_MIGRATION_V2}.
+   */
+  public static final String FLYWAY_MIGRATION_V3 = "db/tasklane/mariadb/V3__tasklane_unique.sql";
+
+  /**
+   * The table of unique windows: one row per {@code (handler, key)} of a task enqueued with {@link
+   * TaskRequest#unique}, written in the enqueuing transaction; the relay deletes rows whose window
+   * ended.
+   */
+  public static final String UNIQUE_TABLE = "tasklane_unique";
+
+  /** Plain DDL of {@link #UNIQUE_TABLE} (MariaDB, MySQL), {@code CREATE TABLE IF NOT EXISTS}. */
+  public static final String UNIQUE_DDL_RESOURCE = "io/tasklane/outbox/tasklane_unique.sql";
+
+  /** Plain DDL of {@link #UNIQUE_TABLE} for PostgreSQL: the table, then its index. */
+  public static final String POSTGRESQL_UNIQUE_DDL_RESOURCE =
+      "io/tasklane/outbox/tasklane_unique.postgresql.sql";
 
   /** The Flyway location of {@link #FLYWAY_MIGRATION} and its successors (MariaDB, MySQL). */
   public static final String FLYWAY_LOCATION = "classpath:db/tasklane/mariadb";
@@ -69,25 +92,38 @@ public final class OutboxSchema {
   public static final String POSTGRESQL_FLYWAY_MIGRATION_V2 =
       "db/tasklane/postgresql/V2__tasklane_outbox_options.sql";
 
+  /** {@link #FLYWAY_MIGRATION_V3} for PostgreSQL, beside {@link #POSTGRESQL_FLYWAY_MIGRATION}. */
+  public static final String POSTGRESQL_FLYWAY_MIGRATION_V3 =
+      "db/tasklane/postgresql/V3__tasklane_unique.sql";
+
   /** The Flyway location of the PostgreSQL migrations, instead of {@link #FLYWAY_LOCATION}. */
   public static final String POSTGRESQL_FLYWAY_LOCATION = "classpath:db/tasklane/postgresql";
 
   /** The database families the table is shipped for; each has its own DDL resource. */
   public enum Dialect {
-    /** MariaDB 10.6+ and MySQL 8: {@link #DDL_RESOURCE}. */
-    MARIADB(DDL_RESOURCE),
-    /** PostgreSQL 12+: {@link #POSTGRESQL_DDL_RESOURCE}. */
-    POSTGRESQL(POSTGRESQL_DDL_RESOURCE);
+    /** MariaDB 10.6+ and MySQL 8: {@link #DDL_RESOURCE}, {@link #UNIQUE_DDL_RESOURCE}. */
+    MARIADB(DDL_RESOURCE, UNIQUE_DDL_RESOURCE),
+    /**
+     * PostgreSQL 12+: {@link #POSTGRESQL_DDL_RESOURCE}, {@link #POSTGRESQL_UNIQUE_DDL_RESOURCE}.
+     */
+    POSTGRESQL(POSTGRESQL_DDL_RESOURCE, POSTGRESQL_UNIQUE_DDL_RESOURCE);
 
     private final String ddlResource;
+    private final String uniqueDdlResource;
 
-    Dialect(String ddlResource) {
+    Dialect(String ddlResource, String uniqueDdlResource) {
       this.ddlResource = ddlResource;
+      this.uniqueDdlResource = uniqueDdlResource;
     }
 
     /** The classpath resource with this dialect's {@code CREATE TABLE IF NOT EXISTS}. */
     public String ddlResource() {
       return ddlResource;
+    }
+
+    /** The classpath resource with this dialect's statements creating {@link #UNIQUE_TABLE}. */
+    public String uniqueDdlResource() {
+      return uniqueDdlResource;
     }
 
     /**
@@ -148,11 +184,25 @@ public final class OutboxSchema {
   }
 
   /**
+   * The statements creating {@link #UNIQUE_TABLE} in {@code dialect} ({@code IF NOT EXISTS}),
+   * without comments or trailing semicolons.
+   */
+  public static List<String> uniqueDdl(Dialect dialect) {
+    String text =
+        resource(dialect.uniqueDdlResource())
+            .lines()
+            .filter(line -> !line.stripLeading().startsWith("--"))
+            .collect(Collectors.joining("\n"));
+    return Arrays.stream(text.split(";")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+  }
+
+  /**
    * Creates the table on {@code connection} unless it exists, in the dialect of the connection's
-   * database ({@link Dialect#of}); a table of an earlier schema version gets the columns it lacks
-   * ({@link OutboxDdl#mariadbMigration}). DDL commits implicitly in MySQL and MariaDB: do not call
-   * this inside a business transaction. On PostgreSQL the DDL is transactional: with auto-commit
-   * off it takes effect when the caller commits.
+   * database ({@link Dialect#of}), and {@link #UNIQUE_TABLE} unless it exists; a table of an
+   * earlier schema version gets the columns it lacks ({@link OutboxDdl#mariadbMigration}). DDL
+   * commits implicitly in MySQL and MariaDB: do not call this inside a business transaction. On
+   * PostgreSQL the DDL is transactional: with auto-commit off it takes effect when the caller
+   * commits.
    *
    * @throws OutboxException if the database is not supported or the DDL fails
    */
@@ -167,6 +217,9 @@ public final class OutboxSchema {
                   ? OutboxDdl.postgresqlMigration(version)
                   : OutboxDdl.mariadbMigration(version));
         }
+      }
+      for (String statement : uniqueDdl(dialect)) {
+        st.execute(statement);
       }
     } catch (SQLException e) {
       throw new OutboxException("could not create " + TABLE + ": " + e.getMessage(), e);

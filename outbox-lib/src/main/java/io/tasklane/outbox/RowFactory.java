@@ -52,8 +52,18 @@ final class RowFactory {
     if (r.dependsOn().stream().anyMatch(Objects::isNull)) {
       throw new InvalidTaskException("dependsOn", "contains null; name task ids only");
     }
+    if (r.unique() != null && r.key() == null) {
+      throw new InvalidTaskException(
+          "unique",
+          "needs the task's key: the window holds per handler and key; set key(..) as well");
+    }
     long now = clock.millis();
-    String id = r.key() == null ? TaskIds.keyless(clock) : TaskIds.forKey(r.handler(), r.key());
+    // A unique task gets a new id per window: the key's own id would be refused as a duplicate by
+    // a scheduler that still remembers the previous window's task.
+    String id =
+        r.key() == null || r.unique() != null
+            ? TaskIds.keyless(clock)
+            : TaskIds.forKey(r.handler(), r.key());
     String payload = encodePayload(r.payload());
     int attempts = r.maxAttempts() != null ? r.maxAttempts() : config.defaultMaxAttempts();
     long timeoutMs =
@@ -78,6 +88,19 @@ final class RowFactory {
     OutboxRow row = OutboxRows.task(envelope, payload);
     // No policy named: the column stays NULL and the reader applies the default.
     return r.backoff() == null ? row.toBuilder().backoff(null).build() : row;
+  }
+
+  /**
+   * The unique-window claim of {@code r}, whose row is {@code row} ({@link #task}); null when it
+   * has no window.
+   */
+  UniqueWindows.Claim claim(TaskRequest r, OutboxRow row) {
+    if (r.unique() == null) {
+      return null;
+    }
+    long window = UniqueWindows.checkWindow(r.unique()).toMillis();
+    long now = row.createdAt();
+    return new UniqueWindows.Claim(r.handler(), r.key(), row.taskId(), now, now + window);
   }
 
   OutboxRow cancel(String taskId, String handler, String key, String reason) {

@@ -36,9 +36,21 @@ public interface TaskOutbox {
   /**
    * Records one task; returns its id (a UUIDv7, or the id derived from the request's key, so
    * enqueuing the same {@code (handler, key)} twice yields the same id and the duplicate is dropped
-   * downstream).
+   * downstream). For a request with a {@linkplain TaskRequest#unique unique window} still held by
+   * an earlier task of the same handler and key, writes nothing and returns that task's id; {@link
+   * #enqueueWithResult} also says which happened.
    */
   String enqueue(TaskRequest request);
+
+  /**
+   * Records one task as {@link #enqueue} does and says what happened: {@link
+   * EnqueueResult#duplicate()} is true when the request's unique window was held by an earlier task
+   * of the same handler and key, whose id {@link EnqueueResult#taskId()} then is, and nothing was
+   * written. The window is claimed in {@code tasklane_unique} in the caller's transaction: a
+   * concurrent transaction enqueuing the same key waits for this one to end, then finds this task
+   * (commit) or claims the window itself (rollback).
+   */
+  EnqueueResult enqueueWithResult(TaskRequest request);
 
   /**
    * Records one task of {@code type} with {@code payload} and the type's defaults; returns its id.
@@ -53,7 +65,8 @@ public interface TaskOutbox {
    * Records many tasks with one batched insert; returns their ids in order. All requests are
    * validated first: if one is invalid, none is written. With {@code tasklane.outbox.batch-rows} N
    * above 1, runs of up to N tasks are written as one {@code BATCH} row each (at most 4 MiB), which
-   * the relay publishes as one record per task, in order.
+   * the relay publishes as one record per task, in order. A request refused by its unique window
+   * gets the id of the task holding the window, and no row.
    */
   List<String> enqueueAll(List<TaskRequest> requests);
 

@@ -52,7 +52,7 @@ public final class TaskRequest {
   private static final List<String> NAMES =
       List.of(
           ("handler,payload,delay,dueAt,key,orderingKey,maxAttempts,timeout,backoff,dependsOn,"
-                  + "headers,options")
+                  + "headers,options,unique")
               .split(","));
 
   private final String handler;
@@ -67,6 +67,7 @@ public final class TaskRequest {
   private final List<String> dependsOn;
   private final Map<String, String> headers;
   private final TaskOptions options;
+  private final Duration unique;
 
   private TaskRequest(Fields f) {
     // Nulls are kept so that validation can name them instead of failing here.
@@ -85,6 +86,7 @@ public final class TaskRequest {
             : Collections.unmodifiableList(new ArrayList<>(f.dependsOn));
     headers = f.headers == null ? Map.of() : Map.copyOf(f.headers);
     options = f.options == null ? TaskOptions.none() : f.options;
+    unique = f.unique;
   }
 
   /** A request for {@code handler} with no payload, due now, default attempts and timeout. */
@@ -149,6 +151,25 @@ public final class TaskRequest {
 
   public TaskRequest key(String value) {
     return with(f -> f.key = value);
+  }
+
+  /**
+   * A unique window of {@code window} for the task's {@link #key}: while it lasts, enqueuing
+   * another task of the same handler and key creates nothing and returns this task's id ({@link
+   * TaskOutbox#enqueueWithResult} says so). The window starts at this enqueue, is held in the
+   * application's database ({@code tasklane_unique}, written in the enqueuing transaction), and
+   * outlives the scheduler's retention; the first enqueue after it ends creates a new task and a
+   * new window. A unique task's id is a new UUIDv7 for each window, not {@code TaskIds.forKey}:
+   * cancel it by the id the enqueue returned. Needs {@link #key}; {@code null} clears the window.
+   *
+   * @param window 1 s to 366 d
+   * @throws io.tasklane.core.InvalidTaskException naming {@code unique} when out of range
+   */
+  public TaskRequest unique(Duration window) {
+    if (window != null) {
+      UniqueWindows.checkWindow(window);
+    }
+    return with(f -> f.unique = window);
   }
 
   /**
@@ -268,6 +289,11 @@ public final class TaskRequest {
     return options;
   }
 
+  /** The unique window of the task's key ({@link #unique(Duration)}); null for none. */
+  public Duration unique() {
+    return unique;
+  }
+
   private TaskRequest with(Consumer<Fields> change) {
     Fields f = new Fields(this);
     change.accept(f);
@@ -308,7 +334,8 @@ public final class TaskRequest {
       backoff,
       dependsOn,
       headers,
-      options
+      options,
+      unique
     };
   }
 
@@ -326,6 +353,7 @@ public final class TaskRequest {
     List<String> dependsOn;
     Map<String, String> headers;
     TaskOptions options;
+    Duration unique;
 
     Fields() {}
 
@@ -342,6 +370,7 @@ public final class TaskRequest {
       dependsOn = r.dependsOn;
       headers = r.headers;
       options = r.options;
+      unique = r.unique;
     }
   }
 }

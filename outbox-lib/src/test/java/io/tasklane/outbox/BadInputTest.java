@@ -59,7 +59,13 @@ class BadInputTest {
         bad("dependency not an id", ok.dependsOn("nope"), "dependsOn", "UUID"),
         bad("unencodable payload", ok.payload(new Unencodable()), "payload", "cannot be encoded"),
         bad("empty key", ok.key(""), "key", "empty"),
-        bad("key too long", ok.key("k".repeat(256)), "key", "255"));
+        bad("key too long", ok.key("k".repeat(256)), "key", "255"),
+        bad("unique without key", ok.unique(Duration.ofHours(1)), "unique", "key"),
+        bad(
+            "unique key too long",
+            ok.key("k".repeat(256)).unique(Duration.ofHours(1)),
+            "key",
+            "255"));
   }
 
   static Arguments bad(String name, TaskRequest request, String field, String limit) {
@@ -82,6 +88,45 @@ class BadInputTest {
       c.commit();
     }
     assertThat(db.count()).isZero();
+    assertThat(db.query("SELECT * FROM tasklane_unique")).isEmpty();
+  }
+
+  @Test
+  void aUniqueWindowOutside1SecondTo366DaysIsRefusedNamingTheField() throws Exception {
+    TaskRequest keyed = TaskRequest.to("order.remind").key("order-42");
+    for (Duration bad :
+        List.of(
+            Duration.ZERO,
+            Duration.ofMillis(999),
+            Duration.ofSeconds(-5),
+            Duration.ofDays(366).plusMillis(1),
+            Duration.ofSeconds(Long.MAX_VALUE))) {
+      assertThatThrownBy(() -> keyed.unique(bad))
+          .as(bad.toString())
+          .isInstanceOfSatisfying(
+              InvalidTaskException.class,
+              e -> {
+                assertThat(e.field()).isEqualTo("unique");
+                assertThat(e.getMessage()).startsWith("unique: ").contains("1 s to 366 d");
+              });
+    }
+    assertThat(keyed.unique(Duration.ofSeconds(1)).unique()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(keyed.unique(Duration.ofDays(366)).unique(null).unique()).isNull();
+    try (Connection c = db.begin()) {
+      assertThatThrownBy(
+              () ->
+                  JdbcTaskOutbox.of(c)
+                      .enqueueAll(
+                          List.of(
+                              keyed.unique(Duration.ofMinutes(5)),
+                              TaskRequest.to("order.remind").unique(Duration.ofMinutes(5)))))
+          .isInstanceOfSatisfying(
+              InvalidTaskException.class,
+              e -> assertThat(e.getMessage()).startsWith("unique: ").contains("(request 1 of 2)"));
+      c.commit();
+    }
+    assertThat(db.count()).isZero();
+    assertThat(db.query("SELECT * FROM tasklane_unique")).as("nothing claimed").isEmpty();
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.tasklane.core.TaskKey;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import jakarta.persistence.EntityManager;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -111,5 +112,44 @@ class JpaTaskOutboxTest {
     assertThat(db.count()).isEqualTo(501);
     assertThat(db.query("SELECT COUNT(*) AS n FROM tasklane_outbox WHERE kind = 'CANCEL'"))
         .containsExactly(Map.of("n", 1L));
+  }
+
+  @Test
+  void aUniqueWindowIsClaimedOnTheSessionsConnectionInTheTransaction() {
+    try (var c = db.connect()) {
+      c.createStatement().execute("DELETE FROM tasklane_unique");
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    TaskRequest remind = TaskRequest.to("mail.remind").key("ada").unique(Duration.ofHours(1));
+    EnqueueResult first;
+    EnqueueResult again;
+    try (EntityManager em = sessions.createEntityManager()) {
+      em.getTransaction().begin();
+      first = TaskOutbox.jpa(em).enqueueWithResult(remind);
+      again = TaskOutbox.jpa(em).enqueueWithResult(remind);
+      em.getTransaction().commit();
+    }
+    EnqueueResult later;
+    try (EntityManager em = sessions.createEntityManager()) {
+      em.getTransaction().begin();
+      later = TaskOutbox.jpa(em).enqueueWithResult(remind.payload("other"));
+      TaskOutbox.jpa(em).enqueue(remind.key("bob"));
+      em.getTransaction().rollback();
+    }
+    EnqueueResult bob;
+    try (EntityManager em = sessions.createEntityManager()) {
+      em.getTransaction().begin();
+      bob = TaskOutbox.jpa(em).enqueueWithResult(remind.key("bob"));
+      em.getTransaction().commit();
+    }
+    assertThat(first.duplicate()).isFalse();
+    assertThat(again.duplicate()).as("the same transaction sees its own window").isTrue();
+    assertThat(later.duplicate()).isTrue();
+    assertThat(again.taskId()).isEqualTo(first.taskId()).isEqualTo(later.taskId());
+    assertThat(bob.duplicate()).as("the rolled-back window of bob is free").isFalse();
+    assertThat(db.rows())
+        .extracting(r -> r.get("task_id"))
+        .containsExactly(first.taskId(), bob.taskId());
   }
 }

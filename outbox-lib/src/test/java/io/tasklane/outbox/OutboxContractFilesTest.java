@@ -42,8 +42,16 @@ class OutboxContractFilesTest {
         .isEqualTo(OutboxDdl.mariadbMigration(2));
     assertThat(statement(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION_V2))
         .isEqualTo(OutboxDdl.postgresqlMigration(2));
-    // One migration per schema version: a new column needs a V<n> file of each dialect.
+    // One migration per schema version: a new column needs a V<n> file of each dialect. Flyway's
+    // V3 is the unique table (the outbox's columns are unchanged), so the next column takes V4.
     assertThat(OutboxColumn.SCHEMA_VERSION).isEqualTo(2);
+    assertThat(OutboxSchema.uniqueDdl(OutboxSchema.Dialect.MARIADB))
+        .containsExactly(statement(OutboxSchema.FLYWAY_MIGRATION_V3));
+    assertThat(OutboxSchema.uniqueDdl(OutboxSchema.Dialect.POSTGRESQL))
+        .containsExactlyElementsOf(
+            Arrays.stream(statement(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION_V3).split(";"))
+                .map(String::strip)
+                .toList());
   }
 
   /**
@@ -68,11 +76,15 @@ class OutboxContractFilesTest {
     ClassLoader loader = OutboxSchema.class.getClassLoader();
     assertThat(loader.getResource("db/migration/V1__tasklane_outbox.sql")).isNull();
     assertThat(loader.getResource("db/migration/V2__tasklane_outbox_options.sql")).isNull();
+    assertThat(loader.getResource("db/migration/V3__tasklane_unique.sql")).isNull();
     assertThat(loader.getResources("db/migration").hasMoreElements())
         .as("a db/migration directory on the outbox's classpath")
         .isFalse();
     for (String migration :
-        List.of(OutboxSchema.FLYWAY_MIGRATION, OutboxSchema.FLYWAY_MIGRATION_V2)) {
+        List.of(
+            OutboxSchema.FLYWAY_MIGRATION,
+            OutboxSchema.FLYWAY_MIGRATION_V2,
+            OutboxSchema.FLYWAY_MIGRATION_V3)) {
       assertThat(loader.getResource(migration)).as(migration).isNotNull();
       assertThat("classpath:" + migration.substring(0, migration.lastIndexOf('/')))
           .isEqualTo(OutboxSchema.FLYWAY_LOCATION);
@@ -107,7 +119,17 @@ class OutboxContractFilesTest {
       Element table = (Element) doc.getElementsByTagNameNS("*", "createTable").item(0);
       assertThat(table.getAttribute("tableName")).isEqualTo(OutboxDdl.TABLE);
       NodeList changeSets = doc.getElementsByTagNameNS("*", "changeSet");
-      assertThat(changeSets.getLength()).isEqualTo(OutboxColumn.SCHEMA_VERSION);
+      // The outbox's change sets, then the unique table's and its index's (SchemaResourcesTest
+      // compares them with the plain DDL).
+      assertThat(changeSets.getLength()).isEqualTo(OutboxColumn.SCHEMA_VERSION + 2);
+      assertThat(((Element) changeSets.item(OutboxColumn.SCHEMA_VERSION + 1)).getAttribute("id"))
+          .isEqualTo("tasklane-unique-2");
+      Element unique = (Element) changeSets.item(OutboxColumn.SCHEMA_VERSION);
+      assertThat(unique.getAttribute("id")).isEqualTo("tasklane-unique-1");
+      assertThat(
+              ((Element) unique.getElementsByTagNameNS("*", "createTable").item(0))
+                  .getAttribute("tableName"))
+          .isEqualTo(OutboxSchema.UNIQUE_TABLE);
       for (int v = 1; v <= OutboxColumn.SCHEMA_VERSION; v++) {
         assertThat(((Element) changeSets.item(v - 1)).getAttribute("id"))
             .isEqualTo("tasklane-outbox-" + v);
@@ -123,9 +145,14 @@ class OutboxContractFilesTest {
         assertThat(added.getElementsByTagNameNS("*", "column").getLength())
             .isEqualTo(OutboxColumn.addedBy(v).size());
       }
-      NodeList columns = doc.getElementsByTagNameNS("*", "column");
-      for (int i = 0; i < columns.getLength(); i++) {
-        Element column = (Element) columns.item(i);
+      List<Element> columns = new ArrayList<>();
+      for (int v = 1; v <= OutboxColumn.SCHEMA_VERSION; v++) {
+        NodeList of = ((Element) changeSets.item(v - 1)).getElementsByTagNameNS("*", "column");
+        for (int i = 0; i < of.getLength(); i++) {
+          columns.add((Element) of.item(i));
+        }
+      }
+      for (Element column : columns) {
         Element constraints = (Element) column.getElementsByTagNameNS("*", "constraints").item(0);
         boolean nullable =
             constraints == null || !"false".equals(constraints.getAttribute("nullable"));

@@ -192,6 +192,44 @@ class PostgresSchemaTest {
   }
 
   @Test
+  void theUniqueTableIsTheSameFromThePlainDdlFlywayAndLiquibase() throws Exception {
+    PgDb plain = PgDb.create(stack, "outbox_pg_uplain");
+    PgDb flyway = bare("outbox_pg_uflyway");
+    try (Connection c = flyway.connect();
+        Statement st = c.createStatement()) {
+      st.execute(OutboxSchema.resource(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION));
+      st.execute(OutboxSchema.resource(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION_V2));
+      st.execute(OutboxSchema.resource(OutboxSchema.POSTGRESQL_FLYWAY_MIGRATION_V3));
+    }
+    PgDb viaLiquibase = bare("outbox_pg_ulb");
+    System.setProperty("liquibase.analytics.enabled", "false");
+    try (Connection c = viaLiquibase.connect()) {
+      Database database =
+          DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c));
+      try (var liquibase =
+          new Liquibase(
+              OutboxSchema.LIQUIBASE_CHANGELOG, new ClassLoaderResourceAccessor(), database)) {
+        liquibase.update(new Contexts());
+      }
+    }
+    String columns =
+        "SELECT column_name, data_type, character_maximum_length, is_nullable"
+            + " FROM information_schema.columns WHERE table_schema = current_schema()"
+            + " AND table_name = 'tasklane_unique' ORDER BY ordinal_position";
+    String indexes =
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+            + " AND tablename = 'tasklane_unique' AND indexname <> 'tasklane_unique_pkey'"
+            + " ORDER BY indexname";
+    assertThat(plain.query(columns)).hasSize(5);
+    assertThat(flyway.query(columns)).isEqualTo(plain.query(columns));
+    assertThat(viaLiquibase.query(columns)).isEqualTo(plain.query(columns));
+    assertThat(plain.query(indexes))
+        .containsExactly(java.util.Map.of("indexname", "tasklane_unique_expires_at"));
+    assertThat(flyway.query(indexes)).isEqualTo(plain.query(indexes));
+    assertThat(viaLiquibase.query(indexes)).isEqualTo(plain.query(indexes));
+  }
+
+  @Test
   void entityGeneratesTheShippedTableOnPostgresqlAndMariaDb() {
     PgDb plainPg = PgDb.create(stack, "outbox_pg_ddl");
     PgDb entityPg = new PgDb(plainPg.pg(), plainPg.pg().createDatabase("outbox_pg_entity"));

@@ -76,6 +76,49 @@ class SchemaResourcesTest {
             Arrays.stream(OutboxColumn.values()).map(OutboxColumn::columnName).toList());
   }
 
+  @Test
+  void theUniqueTableIsTheSameFromThePlainDdlFlywayAndLiquibase() throws Exception {
+    TestDb plain = TestDb.create(stack, "outbox_uplain");
+    TestDb flyway = bare("outbox_uflyway");
+    try (Connection c = flyway.connect();
+        Statement st = c.createStatement()) {
+      st.execute(OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION));
+      st.execute(OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION_V2));
+      st.execute(OutboxSchema.resource(OutboxSchema.FLYWAY_MIGRATION_V3));
+    }
+    TestDb viaLiquibase = bare("outbox_ulb");
+    System.setProperty("liquibase.analytics.enabled", "false");
+    try (Connection c = viaLiquibase.connect()) {
+      Database database =
+          DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c));
+      try (var liquibase =
+          new Liquibase(
+              OutboxSchema.LIQUIBASE_CHANGELOG, new ClassLoaderResourceAccessor(), database)) {
+        liquibase.update(new Contexts());
+      }
+    }
+    String columns = COLUMNS.replace("'tasklane_outbox'", "'tasklane_unique'");
+    String indexes =
+        "SELECT index_name, column_name, non_unique FROM information_schema.statistics"
+            + " WHERE table_schema = DATABASE() AND table_name = 'tasklane_unique'"
+            + " ORDER BY index_name, seq_in_index";
+    String table =
+        "SELECT engine, table_collation FROM information_schema.tables"
+            + " WHERE table_schema = DATABASE() AND table_name = 'tasklane_unique'";
+    assertThat(plain.query(columns))
+        .extracting(r -> r.get("column_name"))
+        .containsExactly("key_id", "handler", "unique_key", "task_id", "expires_at");
+    assertThat(plain.query(indexes))
+        .extracting(r -> r.get("index_name"), r -> r.get("column_name"))
+        .containsExactly(
+            tuple("PRIMARY", "key_id"), tuple("tasklane_unique_expires_at", "expires_at"));
+    for (TestDb other : List.of(flyway, viaLiquibase)) {
+      assertThat(other.query(columns)).isEqualTo(plain.query(columns));
+      assertThat(other.query(indexes)).isEqualTo(plain.query(indexes));
+      assertThat(other.query(table)).isEqualTo(plain.query(table));
+    }
+  }
+
   /** A new database without the outbox table. */
   private TestDb bare(String prefix) {
     return new TestDb(

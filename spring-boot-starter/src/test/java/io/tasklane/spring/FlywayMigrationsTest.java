@@ -52,7 +52,10 @@ class FlywayMigrationsTest {
                   url,
                   "SELECT version FROM tasklane_schema_history WHERE success = 1"
                       + " AND type = 'SQL' ORDER BY installed_rank"))
-          .containsExactly("1", "2");
+          .containsExactly("1", "2", "3");
+      assertThat(tables(stack, url))
+          .as("version 3: the unique windows")
+          .contains("tasklane_unique");
       assertThat(
               query(
                   stack,
