@@ -34,6 +34,8 @@ final class LeaderTerm {
   private final StoredOffsets offsets;
   private final BinlogGuard guard;
   private final Purger purger;
+  private final UniquePurger uniquePurger;
+  private boolean uniquePurgeWarned;
   private final ReplicationSlot slot;
   private final SlotRecovery slotRecovery;
   private static final int MAX_SLOT_RECOVERIES_PER_TERM = 3;
@@ -65,6 +67,8 @@ final class LeaderTerm {
             config.retention(),
             clock,
             config.postgres());
+    this.uniquePurger =
+        new UniquePurger(jdbc, config.schema(), config.purgeBatchSize(), clock, config.postgres());
     this.slot =
         config.postgres()
             ? new ReplicationSlot(jdbc, config.slotName(), config.qualifiedTable(), clock)
@@ -223,6 +227,30 @@ final class LeaderTerm {
     } catch (Exception e) {
       metrics.purgeErrors.increment();
       LOG.warn("purge failed: {}", e.toString());
+    }
+    purgeUniqueWindows();
+  }
+
+  /**
+   * Deletes ended unique windows. A failure (the relay's user lacks DELETE on the table, say) is
+   * logged as a warning once per term, then at debug: the outbox purge's metrics stay its own.
+   */
+  private void purgeUniqueWindows() {
+    try {
+      UniquePurger.Result r = uniquePurger.purge();
+      if (r.rows() > 0) {
+        LOG.info("purged {} ended unique windows in {} statements", r.rows(), r.statements());
+      }
+    } catch (Exception e) {
+      if (!uniquePurgeWarned) {
+        uniquePurgeWarned = true;
+        LOG.warn(
+            "purge of {} failed (grant the relay's user DELETE on it; warned once per term): {}",
+            UniquePurger.TABLE,
+            e.toString());
+      } else {
+        LOG.debug("purge of {} failed: {}", UniquePurger.TABLE, e.toString());
+      }
     }
   }
 
