@@ -3,6 +3,7 @@ package io.tasklane.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tasklane.outbox.EnqueueResult;
 import io.tasklane.outbox.NoActiveTransactionException;
 import io.tasklane.outbox.TaskOutbox;
 import io.tasklane.outbox.TaskRequest;
@@ -13,14 +14,17 @@ import io.tasklane.spring.jpaapp.JpaApp;
 import io.tasklane.spring.jpaapp.OrderService;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The auto-configured TaskOutbox joins Spring's transactions, on JPA and on plain JDBC, against
- * MariaDB on the shared stack: a committed enqueue leaves its row, a rolled-back one none, and a
- * call outside a transaction is refused.
+ * MariaDB on the shared stack: a committed enqueue leaves its row, a rolled-back one none, a call
+ * outside a transaction is refused, and unique windows hold across Spring transactions.
  */
 @TasklaneStack
 class OutboxAutoConfigurationTest {
@@ -73,6 +77,39 @@ class OutboxAutoConfigurationTest {
       TaskOutbox outbox = ctx.getBean(TaskOutbox.class);
       assertThatThrownBy(() -> outbox.enqueue(TaskRequest.to("order.ship").payload("x")))
           .isInstanceOf(NoActiveTransactionException.class);
+    }
+  }
+
+  @Test
+  void uniqueWindowsHoldInSpringTransactionsOnJpaAndOnJdbc() throws Exception {
+    for (Class<?> app : new Class<?>[] {JpaApp.class, JdbcApp.class}) {
+      try (ConfigurableApplicationContext ctx = db.run(app)) {
+        TaskOutbox outbox = ctx.getBean(TaskOutbox.class);
+        var tx = new TransactionTemplate(ctx.getBean(PlatformTransactionManager.class));
+        TaskRequest remind =
+            TaskRequest.to("order.remind")
+                .key("spring-" + app.getSimpleName())
+                .unique(Duration.ofHours(1));
+
+        EnqueueResult first = tx.execute(s -> outbox.enqueueWithResult(remind));
+        EnqueueResult again = tx.execute(s -> outbox.enqueueWithResult(remind));
+        EnqueueResult rolledBack =
+            tx.execute(
+                s -> {
+                  s.setRollbackOnly();
+                  return outbox.enqueueWithResult(remind.key("rolled-" + app.getSimpleName()));
+                });
+        EnqueueResult afterRollback =
+            tx.execute(s -> outbox.enqueueWithResult(remind.key("rolled-" + app.getSimpleName())));
+
+        assertThat(first.duplicate()).as(app.getSimpleName()).isFalse();
+        assertThat(again.duplicate()).as(app.getSimpleName()).isTrue();
+        assertThat(again.taskId()).isEqualTo(first.taskId());
+        assertThat(db.count(BY_TASK, first.taskId())).isEqualTo(1);
+        assertThat(afterRollback.duplicate()).as("a rolled-back window is free").isFalse();
+        assertThat(afterRollback.taskId()).isNotEqualTo(rolledBack.taskId());
+        assertThat(db.count(BY_TASK, rolledBack.taskId())).isZero();
+      }
     }
   }
 
