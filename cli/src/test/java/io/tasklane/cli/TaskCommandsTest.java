@@ -42,7 +42,10 @@ class TaskCommandsTest {
 
   /** A task due in an hour, once the scheduler shows it PENDING. */
   private static TaskEnvelope pendingTask() throws Exception {
-    TaskEnvelope task = LiveScheduler.task(HANDLER, System.currentTimeMillis() + HOUR, 5);
+    return send(LiveScheduler.task(HANDLER, System.currentTimeMillis() + HOUR, 5));
+  }
+
+  private static TaskEnvelope send(TaskEnvelope task) throws Exception {
     scheduler.send(task.routingKey(), task);
     awaitState(task.id(), "PENDING");
     return task;
@@ -72,7 +75,16 @@ class TaskCommandsTest {
         .containsPattern("(?m)^handler\\s+" + HANDLER + "$")
         .containsPattern("(?m)^state\\s+PENDING$")
         .containsPattern("(?m)^due\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$")
+        .containsPattern("(?m)^priority\\s+5 \\(default\\)$")
         .contains("{\"orderId\":42}");
+
+    TaskEnvelope urgent =
+        send(
+            LiveScheduler.task(HANDLER, System.currentTimeMillis() + HOUR, 5).toBuilder()
+                .options(io.tasklane.core.TaskOptions.builder().priority(8).build())
+                .build());
+    CliRun.Result shown = scheduler.cli(scheduler.viewer).run("tasks", "show", urgent.id());
+    assertThat(shown.out()).containsPattern("(?m)^priority\\s+8$");
 
     CliRun.Result json = scheduler.cli(scheduler.viewer).run("--json", "tasks", "show", task.id());
     assertThat(json.exit()).isZero();

@@ -42,6 +42,8 @@ import java.util.List;
  * @param concurrencyKey routing {@code ONE} only: the concurrency key of each fire's task (its
  *     {@link TaskOptions#concurrencyKey()}), not with {@code orderingKey}; or null (absent from the
  *     JSON)
+ * @param priority the priority of each fire's task, 0 to 9 (its {@link TaskOptions#priority()}); or
+ *     null (absent from the JSON) for the default, 5
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ScheduleDefinition(
@@ -66,7 +68,8 @@ public record ScheduleDefinition(
     RetryPolicy backoff,
     String origin,
     String orderingKey,
-    String concurrencyKey)
+    String concurrencyKey,
+    Integer priority)
     implements TaskTopicRecord {
 
   /** What a fire does while an earlier fire of the schedule still runs. */
@@ -145,6 +148,7 @@ public record ScheduleDefinition(
     private String origin;
     private String orderingKey;
     private String concurrencyKey;
+    private Integer priority;
 
     private Builder() {}
 
@@ -170,6 +174,7 @@ public record ScheduleDefinition(
       origin = d.origin;
       orderingKey = d.orderingKey;
       concurrencyKey = d.concurrencyKey;
+      priority = d.priority;
     }
 
     public Builder name(String value) {
@@ -288,6 +293,12 @@ public record ScheduleDefinition(
       return this;
     }
 
+    /** The priority of each fire's task, 0 to 9 (checked by the validator); null: the default. */
+    public Builder priority(Integer value) {
+      priority = value;
+      return this;
+    }
+
     public ScheduleDefinition build() {
       return new ScheduleDefinition(
           Wire.VERSION,
@@ -311,7 +322,8 @@ public record ScheduleDefinition(
           backoff,
           origin,
           orderingKey,
-          concurrencyKey);
+          concurrencyKey,
+          priority);
     }
   }
 }

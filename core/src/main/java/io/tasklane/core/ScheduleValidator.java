@@ -84,6 +84,7 @@ public final class ScheduleValidator {
     d.misfirePolicy();
     checkSupported(d);
     checkLaneKeys(d);
+    checkPriority(d);
     if (d.maxAttempts() < TaskLimits.MIN_ATTEMPTS || d.maxAttempts() > TaskLimits.MAX_ATTEMPTS) {
       fail("maxAttempts", d.maxAttempts() + " is outside 1 to " + TaskLimits.MAX_ATTEMPTS);
     }
@@ -217,6 +218,13 @@ public final class ScheduleValidator {
           "concurrencyKey",
           "cannot be set with orderingKey: an ordering key is a lane of its own with a limit of"
               + " one task at a time");
+    }
+  }
+
+  private static void checkPriority(ScheduleDefinition d) {
+    String problem = d.priority() == null ? null : TaskOptions.priorityProblem(d.priority());
+    if (problem != null) {
+      fail("priority", problem);
     }
   }
 

@@ -32,10 +32,14 @@ import java.util.function.Function;
  *     every worker, and releases a saturated handler's waiting tasks in turn across their keys
  *     (docs/lanes.md); 1 to {@link TaskLimits#MAX_KEY_CHARS} characters without control characters,
  *     routed like an ordering key (every task of the key on one partition); or null
+ * @param priority the task's priority, {@link #MIN_PRIORITY} (lowest) to {@link #MAX_PRIORITY}
+ *     (highest): a saturated handler releases its waiting tasks highest priority first, aged so
+ *     that none waits more than the scheduler's {@code priority-aging} longer than it would in
+ *     arrival order (docs/priorities.md); or null for {@link #DEFAULT_PRIORITY}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey) {
+public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey, Integer priority) {
   /** The format version this reader and writer speak. */
   public static final int VERSION = 1;
 
@@ -45,7 +49,16 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey) {
   /** The longest wait timeout: 7 days. */
   public static final long MAX_WAIT_TIMEOUT_MS = Duration.ofDays(7).toMillis();
 
-  private static final TaskOptions NONE = new TaskOptions(VERSION, null, null);
+  /** The lowest priority. */
+  public static final int MIN_PRIORITY = 0;
+
+  /** The highest priority. */
+  public static final int MAX_PRIORITY = 9;
+
+  /** The priority of a task that sets none. */
+  public static final int DEFAULT_PRIORITY = 5;
+
+  private static final TaskOptions NONE = new TaskOptions(VERSION, null, null, null);
 
   /**
    * The rules, one per component: each names its field (as {@link InvalidTaskException#field()})
@@ -66,7 +79,18 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey) {
                           + " to "
                           + MAX_WAIT_TIMEOUT_MS
                           + " ms)"),
-          new Rule<>("concurrencyKey", TaskOptions::concurrencyKey, TaskOptions::laneKeyProblem));
+          new Rule<>("concurrencyKey", TaskOptions::concurrencyKey, TaskOptions::laneKeyProblem),
+          new Rule<>("priority", TaskOptions::priority, TaskOptions::priorityProblem));
+
+  /**
+   * What is wrong with {@code p} as a priority, or null: {@value #MIN_PRIORITY} to {@value
+   * #MAX_PRIORITY}.
+   */
+  public static String priorityProblem(Integer p) {
+    return p >= MIN_PRIORITY && p <= MAX_PRIORITY
+        ? null
+        : "must be " + MIN_PRIORITY + " to " + MAX_PRIORITY + " (is " + p + ")";
+  }
 
   /**
    * What is wrong with {@code key} as a lane key (an ordering or concurrency key), or null: 1 to
@@ -107,6 +131,12 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey) {
   @JsonIgnore
   public boolean isEmpty() {
     return equals(NONE);
+  }
+
+  /** {@link #priority()}, or {@link #DEFAULT_PRIORITY} when unset. */
+  @JsonIgnore
+  public int priorityOrDefault() {
+    return priority == null ? DEFAULT_PRIORITY : priority;
   }
 
   /** {@link #waitTimeoutMs()}, or -1 when unset. */
@@ -153,10 +183,21 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey) {
   public static final class Builder {
     private Long waitTimeoutMs;
     private String concurrencyKey;
+    private Integer priority;
 
     private Builder(TaskOptions o) {
       waitTimeoutMs = o.waitTimeoutMs;
       concurrencyKey = o.concurrencyKey;
+      priority = o.priority;
+    }
+
+    /**
+     * The task's priority, 0 (lowest) to 9 (highest; checked by {@link TaskOptions#validate()});
+     * null, or {@value TaskOptions#DEFAULT_PRIORITY}, unsets it.
+     */
+    public Builder priority(Integer value) {
+      priority = value != null && value == DEFAULT_PRIORITY ? null : value;
+      return this;
     }
 
     /**
@@ -193,7 +234,7 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey) {
     }
 
     public TaskOptions build() {
-      TaskOptions o = new TaskOptions(VERSION, waitTimeoutMs, concurrencyKey);
+      TaskOptions o = new TaskOptions(VERSION, waitTimeoutMs, concurrencyKey, priority);
       return o.equals(NONE) ? NONE : o;
     }
   }

@@ -33,6 +33,7 @@ public final class TaskType<P> {
   private final Duration timeout;
   private final Function<? super P, String> orderingKey;
   private final Function<? super P, String> concurrencyKey;
+  private final Integer priority;
 
   private TaskType(
       String name,
@@ -41,7 +42,8 @@ public final class TaskType<P> {
       RetryPolicy backoff,
       Duration timeout,
       Function<? super P, String> orderingKey,
-      Function<? super P, String> concurrencyKey) {
+      Function<? super P, String> concurrencyKey,
+      Integer priority) {
     this.name = HandlerNames.check(name);
     this.payloadType = payloadType;
     this.maxAttempts = maxAttempts;
@@ -49,6 +51,7 @@ public final class TaskType<P> {
     this.timeout = timeout;
     this.orderingKey = orderingKey;
     this.concurrencyKey = concurrencyKey;
+    this.priority = priority;
   }
 
   /**
@@ -63,7 +66,7 @@ public final class TaskType<P> {
       throw new InvalidTaskException(
           "payloadType", payloadType + " is primitive; name its wrapper class");
     }
-    return new TaskType<>(name, payloadType, null, null, null, null, null);
+    return new TaskType<>(name, payloadType, null, null, null, null, null, null);
   }
 
   /** This type with tasks attempted at most {@code value} times (1 to 1000). */
@@ -72,7 +75,8 @@ public final class TaskType<P> {
       throw new InvalidTaskException(
           "maxAttempts", value + " is outside 1 to " + TaskLimits.MAX_ATTEMPTS);
     }
-    return new TaskType<>(name, payloadType, value, backoff, timeout, orderingKey, concurrencyKey);
+    return new TaskType<>(
+        name, payloadType, value, backoff, timeout, orderingKey, concurrencyKey, priority);
   }
 
   /** This type with {@code value} as the delay policy between attempts. */
@@ -84,7 +88,8 @@ public final class TaskType<P> {
         Objects.requireNonNull(value, "backoff"),
         timeout,
         orderingKey,
-        concurrencyKey);
+        concurrencyKey,
+        priority);
   }
 
   /** This type with {@code value} as the execution timeout of one attempt (1 s to 24 h). */
@@ -95,7 +100,7 @@ public final class TaskType<P> {
       throw new InvalidTaskException("timeout", value + " is outside 1 s to 24 h");
     }
     return new TaskType<>(
-        name, payloadType, maxAttempts, backoff, value, orderingKey, concurrencyKey);
+        name, payloadType, maxAttempts, backoff, value, orderingKey, concurrencyKey, priority);
   }
 
   /**
@@ -108,7 +113,7 @@ public final class TaskType<P> {
     if (concurrencyKey != null) {
       throw new InvalidTaskException("orderingKey", "cannot be set with concurrencyKey");
     }
-    return new TaskType<>(name, payloadType, maxAttempts, backoff, timeout, key, null);
+    return new TaskType<>(name, payloadType, maxAttempts, backoff, timeout, key, null, priority);
   }
 
   /**
@@ -121,7 +126,25 @@ public final class TaskType<P> {
     if (orderingKey != null) {
       throw new InvalidTaskException("concurrencyKey", "cannot be set with orderingKey");
     }
-    return new TaskType<>(name, payloadType, maxAttempts, backoff, timeout, null, key);
+    return new TaskType<>(name, payloadType, maxAttempts, backoff, timeout, null, key, priority);
+  }
+
+  /**
+   * This type with its tasks at priority {@code value}, 0 (lowest) to 9 (highest; default 5): a
+   * saturated handler releases its waiting tasks highest priority first (docs/priorities.md).
+   */
+  public TaskType<P> priority(int value) {
+    String wrong = TaskOptions.priorityProblem(value);
+    if (wrong != null) {
+      throw new InvalidTaskException("priority", wrong);
+    }
+    return new TaskType<>(
+        name, payloadType, maxAttempts, backoff, timeout, orderingKey, concurrencyKey, value);
+  }
+
+  /** The priority of this type's tasks, or null when it sets none (the default, 5). */
+  public Integer priority() {
+    return priority;
   }
 
   /** The ordering key of a task of this type with {@code payload}, or null when it has none. */
@@ -173,13 +196,14 @@ public final class TaskType<P> {
         && Objects.equals(backoff, t.backoff)
         && Objects.equals(timeout, t.timeout)
         && Objects.equals(orderingKey, t.orderingKey)
-        && Objects.equals(concurrencyKey, t.concurrencyKey);
+        && Objects.equals(concurrencyKey, t.concurrencyKey)
+        && Objects.equals(priority, t.priority);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(
-        name, payloadType, maxAttempts, backoff, timeout, orderingKey, concurrencyKey);
+        name, payloadType, maxAttempts, backoff, timeout, orderingKey, concurrencyKey, priority);
   }
 
   @Override

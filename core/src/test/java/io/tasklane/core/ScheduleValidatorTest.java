@@ -104,6 +104,14 @@ class ScheduleValidatorTest {
   }
 
   @Test
+  void aPriorityIsZeroToNine() {
+    assertThat(validator.validate(valid().priority(9).build(), 100).priority()).isEqualTo(9);
+    assertThat(validator.validate(valid().priority(0).build(), 100).priority()).isZero();
+    refused(b -> b.priority(10), "priority", "must be 0 to 9 (is 10)");
+    refused(b -> b.priority(-1), "priority", "must be 0 to 9 (is -1)");
+  }
+
+  @Test
   void badLaneKeysAreRefusedNamingTheField() {
     refused(b -> b.orderingKey(""), "orderingKey", "must be 1 to 255 characters");
     refused(b -> b.orderingKey("x".repeat(256)), "orderingKey", "(is 256)");

@@ -71,11 +71,28 @@ class TaskOptionsTest {
   }
 
   @Test
+  void aPriorityIsZeroToNineAndTheDefaultIsNotWritten() throws Exception {
+    TaskOptions high = TaskOptions.builder().priority(9).build();
+    assertThat(WireCodec.encodeToString(high)).isEqualTo("{\"v\":1,\"priority\":9}");
+    assertThat(read("{\"v\":1,\"priority\":9}")).isEqualTo(high);
+    assertThat(high.priorityOrDefault()).isEqualTo(9);
+    assertThat(TaskOptions.builder().priority(TaskOptions.DEFAULT_PRIORITY).build())
+        .isSameAs(TaskOptions.none());
+    assertThat(TaskOptions.none().priorityOrDefault()).isEqualTo(5);
+    assertThat(TaskOptions.builder().priority(0).build().validate().priority()).isZero();
+    for (int bad : new int[] {-1, 10, Integer.MIN_VALUE}) {
+      assertThatThrownBy(() -> TaskOptions.builder().priority(bad).build().validate())
+          .isInstanceOf(InvalidTaskException.class)
+          .hasMessage("priority: must be 0 to 9 (is " + bad + ")");
+    }
+  }
+
+  @Test
   void aNewerIncompatibleVersionIsRefusedNamingIt() throws Exception {
     assertThatThrownBy(() -> read("{\"v\":2,\"waitTimeoutMs\":5000}").validate())
         .isInstanceOf(InvalidTaskException.class)
         .hasMessageStartingWith("options: version 2 is not one this reader knows (1 to 1)");
-    assertThatThrownBy(() -> new TaskOptions(-1, null, null).validate())
+    assertThatThrownBy(() -> new TaskOptions(-1, null, null, null).validate())
         .hasMessageStartingWith("options: version -1");
   }
 }

@@ -156,6 +156,14 @@ public final class ScheduleRequest {
     return with(b -> b.concurrencyKey(key));
   }
 
+  /**
+   * The priority of each fire's task, 0 (lowest) to 9 (highest; default 5): a saturated handler
+   * releases its waiting tasks highest priority first (docs/priorities.md).
+   */
+  public ScheduleRequest priority(int priority) {
+    return with(b -> b.priority(priority));
+  }
+
   /** Schedules started after a fire's tasks all succeeded. */
   public ScheduleRequest children(List<String> names) {
     return with(b -> b.children(names));

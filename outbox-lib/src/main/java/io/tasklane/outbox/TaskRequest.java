@@ -121,8 +121,9 @@ public final class TaskRequest {
     f.timeout = type.timeout();
     f.orderingKey = type.orderingKeyOf(payload);
     String concurrencyKey = type.concurrencyKeyOf(payload);
-    if (concurrencyKey != null) {
-      f.options = TaskOptions.builder().concurrencyKey(concurrencyKey).build();
+    if (concurrencyKey != null || type.priority() != null) {
+      f.options =
+          TaskOptions.builder().concurrencyKey(concurrencyKey).priority(type.priority()).build();
     }
     return new TaskRequest(f);
   }
@@ -189,6 +190,19 @@ public final class TaskRequest {
    */
   public TaskRequest concurrencyKey(String value) {
     return options(options.toBuilder().concurrencyKey(value).build());
+  }
+
+  /**
+   * The task's priority, 0 (lowest) to 9 (highest; default 5, or its {@link TaskType}'s): when the
+   * handler is saturated, its waiting tasks are released highest priority first, aged so that a
+   * low-priority task is not held back more than the scheduler's {@code priority-aging} (default 5
+   * min) beyond its turn in arrival order (docs/priorities.md). Sets {@link
+   * TaskOptions#priority()}, keeping the other options.
+   *
+   * @throws io.tasklane.core.InvalidTaskException naming {@code priority} when out of range
+   */
+  public TaskRequest priority(int value) {
+    return options(options.toBuilder().priority(value).build().validate());
   }
 
   public TaskRequest maxAttempts(int value) {

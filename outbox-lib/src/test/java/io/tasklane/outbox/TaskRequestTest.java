@@ -65,6 +65,26 @@ class TaskRequestTest {
   }
 
   @Test
+  void aPriorityComesFromTheRequestOrItsTypeAndIsChecked() {
+    io.tasklane.core.TaskType<Long> urgent =
+        io.tasklane.core.TaskType.of("page.oncall", Long.class).priority(9);
+    assertThat(TaskRequest.of(urgent, 1L).options().priority()).isEqualTo(9);
+    assertThat(TaskRequest.of(urgent, 1L).priority(2).options().priority()).isEqualTo(2);
+    assertThat(TaskRequest.to("report.render").priority(5).options().isEmpty()).isTrue();
+    TaskRequest both = TaskRequest.to("report.render").concurrencyKey("t-7").priority(1);
+    assertThat(both.options().concurrencyKey()).isEqualTo("t-7");
+    assertThat(both.options().priority()).isEqualTo(1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> TaskRequest.to("report.render").priority(10))
+        .isInstanceOf(io.tasklane.core.InvalidTaskException.class)
+        .hasMessage("priority: must be 0 to 9 (is 10)");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> io.tasklane.core.TaskType.of("x.y", Long.class).priority(-1))
+        .isInstanceOf(io.tasklane.core.InvalidTaskException.class)
+        .hasMessage("priority: must be 0 to 9 (is -1)");
+  }
+
+  @Test
   void aTaskTypesKeysComeFromThePayloadAndAConcurrencyKeyIsAnOption() {
     io.tasklane.core.TaskType<Long> type =
         io.tasklane.core.TaskType.of("order.sync", Long.class).orderingKey(id -> "order-" + id);

@@ -48,6 +48,8 @@ final class ConfigChecks {
         + c.maxDispatched()
         + ", adaptiveWindow="
         + c.adaptiveWindow()
+        + ", priorityAging="
+        + c.priorityAging()
         + ", topicRefreshInterval="
         + c.topicRefreshInterval()
         + ", advertisedHost="

@@ -81,7 +81,11 @@ import java.util.Set;
  *     none
  * @param adaptiveWindow {@code adaptive-window}: each handler's window of attempts out per
  *     partition is sized from its results (about twice what keeps its workers busy), {@code
- *     maxDispatched} at most; false (the default): always {@code maxDispatched}
+ *     maxDispatched} at most, while tasks wait for their turns (the default); false: always {@code
+ *     maxDispatched}
+ * @param priorityAging {@code priority-aging}: the most a waiting task of the lowest priority is
+ *     held back by higher-priority tasks beyond its turn in arrival order (1 s to 1 d); null:
+ *     {@link #DEFAULT_PRIORITY_AGING}
  */
 public record SchedulerConfig(
     String bootstrapServers,
@@ -116,7 +120,8 @@ public record SchedulerConfig(
     TopicReplication replication,
     TrustStore interInstanceTrustStore,
     Map<String, HandlerDefaults> handlers,
-    boolean adaptiveWindow) {
+    boolean adaptiveWindow,
+    Duration priorityAging) {
 
   public static final String PREFIX = "tasklane.scheduler";
   public static final int DEFAULT_PARTITIONS = TopicAdmin.DEFAULT_PARTITIONS;
@@ -172,6 +177,12 @@ public record SchedulerConfig(
    * between two bursts.
    */
   public static final Duration DEFAULT_SCHEDULE_LEAD = Duration.ofMillis(1_500);
+
+  /**
+   * 5 minutes: a task of priority 0 waits at most this much longer than it would in arrival order
+   * while tasks of priority 9 keep coming; each step of priority is a ninth of it.
+   */
+  public static final Duration DEFAULT_PRIORITY_AGING = Duration.ofMinutes(5);
 
   /**
    * What a token may do, each role everything the one before may: read (viewer), act on tasks and
@@ -260,6 +271,8 @@ public record SchedulerConfig(
     ConfigChecks.range("store-memory-mb", storeMemoryMb, 16, 65_536);
     scheduleLead = ConfigChecks.orDefault(scheduleLead, DEFAULT_SCHEDULE_LEAD);
     ConfigChecks.range("schedule-lead", scheduleLead, Duration.ZERO, Duration.ofMinutes(1));
+    priorityAging = ConfigChecks.orDefault(priorityAging, DEFAULT_PRIORITY_AGING);
+    ConfigChecks.range("priority-aging", priorityAging, Duration.ofSeconds(1), Duration.ofDays(1));
     replication = replication == null ? TopicReplication.DEFAULT : replication;
   }
 

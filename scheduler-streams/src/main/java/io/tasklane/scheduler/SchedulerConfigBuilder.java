@@ -42,6 +42,7 @@ public final class SchedulerConfigBuilder {
   private TrustStore interInstanceTrustStore;
   private Map<String, HandlerDefaults> handlers;
   private boolean adaptiveWindow = true;
+  private Duration priorityAging;
   private AlertConfig alerts;
 
   SchedulerConfigBuilder() {}
@@ -82,10 +83,7 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
-  /**
-   * Sets commitInterval: Kafka Streams' {@code commit.interval.ms} (null: by the processing
-   * guarantee, {@link SchedulerConfig#commitInterval()}).
-   */
+  /** Sets commitInterval: {@code commit.interval.ms}; null: by the processing guarantee. */
   public SchedulerConfigBuilder commitInterval(Duration commitInterval) {
     this.commitInterval = commitInterval;
     return this;
@@ -181,10 +179,7 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
-  /**
-   * Sets workerGroupPrefix: the workers' {@code group-id}, whose {@code .<handler>} groups {@code
-   * ALL_WORKERS} counts; null: {@code <namespace>-worker}.
-   */
+  /** Sets workerGroupPrefix: the workers' {@code group-id}; null: {@code <ns>-worker}. */
   public SchedulerConfigBuilder workerGroupPrefix(String workerGroupPrefix) {
     this.workerGroupPrefix = workerGroupPrefix;
     return this;
@@ -223,6 +218,12 @@ public final class SchedulerConfigBuilder {
   /** Sets adaptiveWindow: size each handler's window of attempts out from its results. */
   public SchedulerConfigBuilder adaptiveWindow(boolean adaptiveWindow) {
     this.adaptiveWindow = adaptiveWindow;
+    return this;
+  }
+
+  /** Sets priorityAging: how long a low-priority task may be held back; null: 5 min. */
+  public SchedulerConfigBuilder priorityAging(Duration priorityAging) {
+    this.priorityAging = priorityAging;
     return this;
   }
 
@@ -289,6 +290,7 @@ public final class SchedulerConfigBuilder {
         replication,
         interInstanceTrustStore,
         handlers,
-        adaptiveWindow);
+        adaptiveWindow,
+        priorityAging);
   }
 }

@@ -81,6 +81,12 @@ public @interface Recurring {
    */
   String concurrencyKey() default "";
 
+  /**
+   * The priority of each fire's task, 0 (lowest) to 9 (highest); -1 for the default, 5
+   * (docs/priorities.md).
+   */
+  int priority() default -1;
+
   /** {@code false} defines the schedule paused. */
   boolean enabled() default true;
 

@@ -58,6 +58,9 @@ public final class TaskShowCommand extends ApiCommand {
         "attempt",
         view.path("attempt").asInt() + " of " + task.path("maxAttempts").asText("?"));
     field(out, "ordering key", text(task, "orderingKey"));
+    field(out, "concurrency key", text(task.path("options"), "concurrencyKey"));
+    JsonNode priority = task.path("options").path("priority");
+    field(out, "priority", priority.isInt() ? priority.asText() : "5 (default)");
     field(out, "created", Times.iso(task, "createdAt"));
     field(out, "due", Times.iso(view, "dueAt"));
     field(out, "updated", Times.iso(view, "updatedAt"));
@@ -91,7 +94,7 @@ public final class TaskShowCommand extends ApiCommand {
 
   private static void field(PrintWriter out, String name, String value) {
     if (value != null && !value.equals("-")) {
-      out.printf("%-13s %s%n", name, value);
+      out.printf("%-16s %s%n", name, value);
     }
   }
 }

@@ -57,6 +57,7 @@ public final class ConfigLoader {
               "timeout-grace",
               "max-dispatched",
               "adaptive-window",
+              "priority-aging",
               "topic-refresh-interval",
               "advertised-host",
               "api.tokens",
@@ -143,6 +144,7 @@ public final class ConfigLoader {
         .storeMemoryMb(c.integer("store-memory-mb", SchedulerConfig.DEFAULT_STORE_MEMORY_MB))
         .replication(TopicReplication.read(c))
         .scheduleLead(c.duration("schedule-lead"))
+        .priorityAging(c.duration("priority-aging"))
         .numStandbyReplicas(
             c.integer("num-standby-replicas", SchedulerConfig.DEFAULT_NUM_STANDBY_REPLICAS))
         .stateDir(c.string("state-dir") == null ? null : Path.of(c.string("state-dir")))

@@ -131,6 +131,7 @@ public final class StreamsProps {
         .noHandlerRecheckMs(config.topicRefreshInterval().toMillis())
         .maxDispatched(config.maxDispatched())
         .adaptiveWindow(config.adaptiveWindow())
+        .priorityAgingMs(config.priorityAging().toMillis())
         .partitions(partitions)
         .healTimers(config.processingGuarantee() != ProcessingGuarantee.EXACTLY_ONCE_V2)
         .maxWaitersPerTask(config.maxWaitersPerTask())

@@ -84,6 +84,9 @@ final class RecurringDefinitions {
       b.enabled(a.enabled());
       key(a.orderingKey()).ifPresent(b::orderingKey);
       key(a.concurrencyKey()).ifPresent(b::concurrencyKey);
+      if (a.priority() != -1) {
+        b.priority(a.priority());
+      }
       ScheduleDefinition built = b.build();
       ScheduleDefinition d = VALIDATOR.validate(built, WireCodec.encode(built).length);
       if (d.cron() != null) {

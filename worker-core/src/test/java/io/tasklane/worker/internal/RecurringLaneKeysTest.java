@@ -8,7 +8,7 @@ import io.tasklane.worker.Recurring;
 import io.tasklane.worker.WorkerException;
 import org.junit.jupiter.api.Test;
 
-/** {@code @Recurring(orderingKey, concurrencyKey)} reach the schedule definition, checked. */
+/** {@code @Recurring(orderingKey, concurrencyKey, priority)} reach the definition, checked. */
 class RecurringLaneKeysTest {
   @Recurring(name = "orders.sync", every = "5m", orderingKey = "order-7")
   static final class Ordered {}
@@ -18,6 +18,12 @@ class RecurringLaneKeysTest {
 
   @Recurring(name = "plain", every = "5m")
   static final class Plain {}
+
+  @Recurring(name = "urgent", every = "5m", priority = 8)
+  static final class Urgent {}
+
+  @Recurring(name = "too.high", every = "5m", priority = 12)
+  static final class TooHigh {}
 
   @Recurring(name = "fan.out", every = "5m", shards = 4, orderingKey = "k")
   static final class Broadcast {}
@@ -35,6 +41,17 @@ class RecurringLaneKeysTest {
     assertThat(define(Keyed.class).concurrencyKey()).isEqualTo(" tenant 1");
     assertThat(define(Plain.class).orderingKey()).isNull();
     assertThat(define(Plain.class).concurrencyKey()).isNull();
+  }
+
+  @Test
+  void aPriorityReachesTheDefinitionAndABadOneFailsStartUp() {
+    assertThat(define(Urgent.class).priority()).isEqualTo(8);
+    assertThat(define(Plain.class).priority()).isNull();
+    assertThatThrownBy(() -> define(TooHigh.class))
+        .isInstanceOf(WorkerException.class)
+        .hasMessageContaining("@Recurring(name = \"too.high\")")
+        .hasMessageContaining("priority")
+        .hasMessageContaining("0 to 9");
   }
 
   @Test

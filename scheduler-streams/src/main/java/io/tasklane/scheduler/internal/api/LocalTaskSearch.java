@@ -183,7 +183,7 @@ public final class LocalTaskSearch {
           || r.task() == null
           || r.state() != group.state()
           || (r.timerKind() == TimerKind.QUEUED) != group.queued()
-          || r.updatedAt() != pos.value()
+          || TaskReads.indexedAt(r) != pos.value()
           || !f.matchesRecord(r)) {
         return null; // gone, moved on (a stale entry), or not a match
       }

@@ -3,10 +3,10 @@ package io.tasklane.scheduler.internal.lifecycle;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.Wire;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.NavigableSet;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.slf4j.Logger;
@@ -119,7 +119,7 @@ public final class Dispatcher {
       if (e.state == TaskState.NO_HANDLER) {
         e.state = TaskState.PENDING;
       }
-      e.timer(e.dueAt, TimerKind.QUEUED);
+      queue(e, now);
       engine.metrics().count(paused ? SchedulerEvent.PAUSED_HELD : SchedulerEvent.QUEUED);
       return;
     }
@@ -148,6 +148,25 @@ public final class Dispatcher {
     }
     // A task enqueued as "run now" (dueAt in the past) counts from its creation instead.
     engine.metrics().dispatched(Math.max(0, now - Math.max(e.dueAt, e.task.createdAt())));
+  }
+
+  /**
+   * Puts the task in its handler's queue, at its place by priority ({@link QueueRank}), and tells
+   * the queues where it entered ({@link FlowControlQueues#entered}).
+   */
+  private void queue(TaskRecord.Edit e, long now) {
+    int priority = e.task.options().priorityOrDefault();
+    long agingMs = engine.settings().priorityAgingMs();
+    e.timer(QueueRank.timerAt(now, e.dueAt, priority, agingMs), TimerKind.QUEUED);
+    long at = QueueRank.queuedAt(e.timerAt, e.dueAt, e.updatedAt);
+    store
+        .queues()
+        .entered(
+            e.task.handler(),
+            TaskIndexKey.of(e.state, e.task.handler(), true, at, e.task.id()),
+            priority,
+            now,
+            engine.settings().adaptiveWindow());
   }
 
   /**
@@ -226,9 +245,9 @@ public final class Dispatcher {
         released += turns.releaseInTurn(handler, room, now, failure);
         continue;
       }
-      ArrayDeque<Bytes> head = queues.head(handler);
+      NavigableSet<Bytes> head = queues.head(handler);
       for (int n = 0; n < room && !head.isEmpty(); n++, released++) {
-        Bytes key = head.poll();
+        Bytes key = head.pollFirst();
         try {
           releaseOne(handler, key, now);
         } catch (StreamsException e) {

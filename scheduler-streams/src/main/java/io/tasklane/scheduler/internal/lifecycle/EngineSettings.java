@@ -25,7 +25,10 @@ import java.time.Duration;
  * @param scheduleLeadMs how long before its instant a fire of an {@code overlap: ALLOW} schedule is
  *     made ({@code ScheduleStore#timerAt}); 0 in a builder that does not set it
  * @param adaptiveWindow size each handler's window of attempts out from its results ({@link
- *     DispatchWindow}) instead of keeping {@code maxDispatched}; false in a builder that does not
+ *     DispatchWindow}) instead of keeping {@code maxDispatched}; true in a builder that does not
+ *     set it
+ * @param priorityAgingMs the most a queued task of priority 0 is held back by tasks of priority 9
+ *     beyond its turn in arrival order ({@link QueueRank}); 5 minutes in a builder that does not
  *     set it
  */
 public record EngineSettings(
@@ -42,7 +45,8 @@ public record EngineSettings(
     int logLinesPerTask,
     int logBytesPerTask,
     long scheduleLeadMs,
-    boolean adaptiveWindow) {
+    boolean adaptiveWindow,
+    long priorityAgingMs) {
 
   /** The default of {@code tasklane.scheduler.max-waiters-per-task}. */
   public static final int DEFAULT_MAX_WAITERS_PER_TASK = 10_000;
@@ -68,6 +72,7 @@ public record EngineSettings(
     private int logLinesPerTask = 200;
     private int logBytesPerTask = 64 * 1024;
     private long scheduleLeadMs;
+    private long priorityAgingMs = Duration.ofMinutes(5).toMillis();
 
     private Builder() {}
 
@@ -116,6 +121,12 @@ public record EngineSettings(
     /** Sets whether each handler's window of attempts out is sized from its results. */
     public Builder adaptiveWindow(boolean adaptiveWindow) {
       this.adaptiveWindow = adaptiveWindow;
+      return this;
+    }
+
+    /** Sets how long a task of priority 0 may be held back, in milliseconds. */
+    public Builder priorityAgingMs(long priorityAgingMs) {
+      this.priorityAgingMs = priorityAgingMs;
       return this;
     }
 
@@ -171,7 +182,8 @@ public record EngineSettings(
           logLinesPerTask,
           logBytesPerTask,
           scheduleLeadMs,
-          adaptiveWindow);
+          adaptiveWindow,
+          priorityAgingMs);
     }
   }
 }

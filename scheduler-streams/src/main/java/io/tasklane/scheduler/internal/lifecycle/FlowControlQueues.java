@@ -1,10 +1,11 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.TaskState;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Bytes;
@@ -32,7 +33,8 @@ final class FlowControlQueues {
   private final Supplier<DeadlineTimers> deadlines;
   private final DeferredWrites held;
   private final Lanes lanes;
-  private final Map<String, ArrayDeque<Bytes>> heads = new HashMap<>();
+  private final Map<String, NavigableSet<Bytes>> heads = new HashMap<>();
+  private final Map<String, Integer> lastPriority = new HashMap<>();
   private String returnedHandler;
 
   /**
@@ -123,12 +125,14 @@ final class FlowControlQueues {
   }
 
   /**
-   * The batch of {@code handler}'s queue keys at hand, in due order, read from the index when the
-   * last batch is used up. Tasks queued meanwhile with an earlier due time wait for the next batch.
-   * Empty when the queue is empty; then the handler's queued count is forgotten too.
+   * The batch of {@code handler}'s queue keys at hand, in queue order ({@link QueueRank}), read
+   * from the index when the last batch is used up. A task queued meanwhile joins it when it sorts
+   * within it ({@link #entered}), else waits for the next batch. Empty when the queue is empty;
+   * then the handler's queued count is forgotten too.
    */
-  ArrayDeque<Bytes> head(String handler) {
-    ArrayDeque<Bytes> head = heads.computeIfAbsent(handler, h -> new ArrayDeque<>());
+  NavigableSet<Bytes> head(String handler) {
+    NavigableSet<Bytes> head =
+        heads.computeIfAbsent(handler, h -> new TreeSet<>(TaskIndex.QUEUE_ORDER));
     if (head.isEmpty()) {
       search.readQueue(handler, HEAD_BATCH, head);
     }
@@ -137,6 +141,24 @@ final class FlowControlQueues {
       heads.remove(handler);
     }
     return head;
+  }
+
+  /**
+   * A task of {@code priority} entered {@code handler}'s queue under {@code key} at {@code now}. It
+   * joins the batch at hand when it sorts within it (a task of a higher priority than those
+   * queued), so that it goes out at the next free slot. A task whose priority differs from the last
+   * one queued for the handler puts its {@link DispatchWindow} in force (when {@code sizeWindow}),
+   * so that the queue, where the order is decided, is not moved into the handler topic.
+   */
+  void entered(String handler, Bytes key, int priority, long now, boolean sizeWindow) {
+    NavigableSet<Bytes> head = heads.get(handler);
+    if (head != null && !head.isEmpty() && TaskIndex.QUEUE_ORDER.compare(key, head.last()) < 0) {
+      head.add(key);
+    }
+    Integer last = lastPriority.put(handler, priority);
+    if (sizeWindow && last != null && last != priority) {
+      contended(handler, now);
+    }
   }
 
   /**

@@ -1,6 +1,6 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
-import java.util.ArrayDeque;
+import java.util.NavigableSet;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.errors.StreamsException;
 
@@ -48,8 +48,8 @@ final class LaneTurns {
       }
       used++;
       if (turn.key() == null) {
-        ArrayDeque<Bytes> head = store.queues().head(handler);
-        Bytes key = head.poll();
+        NavigableSet<Bytes> head = store.queues().head(handler);
+        Bytes key = head.pollFirst();
         if (key == null) {
           continue; // the queue is empty: its turn leaves the ring
         }

@@ -2,7 +2,6 @@ package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.TaskState;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -155,7 +154,7 @@ public final class TaskIndex {
    * order the tasks were queued, PENDING and RETRYING together): one range per queued group,
    * merged.
    */
-  void readQueue(String handler, int max, ArrayDeque<Bytes> head) {
+  void readQueue(String handler, int max, java.util.Collection<Bytes> head) {
     List<List<Bytes>> ranges = new ArrayList<>();
     for (TaskState state : QUEUEABLE) {
       byte[] prefix = TaskIndexKey.prefix(state, handler, true);
@@ -172,7 +171,8 @@ public final class TaskIndex {
   }
 
   /** The first {@code max} of two key lists in the order of their tails (updatedAt, then id). */
-  private static void merge(List<Bytes> a, List<Bytes> b, int max, ArrayDeque<Bytes> out) {
+  private static void merge(
+      List<Bytes> a, List<Bytes> b, int max, java.util.Collection<Bytes> out) {
     int i = 0;
     int j = 0;
     while (out.size() < max && (i < a.size() || j < b.size())) {
@@ -183,6 +183,9 @@ public final class TaskIndex {
       }
     }
   }
+
+  /** The order of a handler's queue across its queued groups: by time, then id. */
+  static final java.util.Comparator<Bytes> QUEUE_ORDER = TaskIndex::tailCompare;
 
   private static int tailCompare(Bytes x, Bytes y) {
     byte[] a = x.get();

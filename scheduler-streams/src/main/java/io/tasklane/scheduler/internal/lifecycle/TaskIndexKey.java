@@ -13,8 +13,9 @@ import org.apache.kafka.common.utils.Bytes;
  * when none), enough to list ids and routing keys without reading the records. A task queued for a
  * slot of its handler (timer kind QUEUED, PENDING or RETRYING) is in a group of its own, {@code
  * state ‖ 0x01 ‖ handler ‖ 0x00 ‖ …}: that entry is also its place in the queue, whose order is the
- * order in which the tasks were queued ({@code updatedAt}, then id). State names and handler names
- * ({@code [a-z0-9._-]}) never contain 0x00 or 0x01. Stateless.
+ * order in which the tasks were queued ({@code updatedAt}, then id), shifted by their priority
+ * ({@link QueueRank}). State names and handler names ({@code [a-z0-9._-]}) never contain 0x00 or
+ * 0x01. Stateless.
  */
 public final class TaskIndexKey {
   private static final byte SEP = 0;
@@ -29,7 +30,16 @@ public final class TaskIndexKey {
     if (r == null || r.state() == null || r.task() == null) {
       return null;
     }
-    return of(r.state(), r.task().handler(), r.timerKind() == TimerKind.QUEUED, r.updatedAt(), id);
+    boolean queued = r.timerKind() == TimerKind.QUEUED;
+    return of(r.state(), r.task().handler(), queued, QueueRank.indexedAt(r), id);
+  }
+
+  /**
+   * The time in the key of {@code r}'s entry: its {@code updatedAt}, or for a queued task of a
+   * priority other than the default its place in the queue ({@link QueueRank}).
+   */
+  public static long indexedAt(TaskRecord r) {
+    return QueueRank.indexedAt(r);
   }
 
   public static Bytes of(TaskState state, String handler, long updatedAt, String id) {

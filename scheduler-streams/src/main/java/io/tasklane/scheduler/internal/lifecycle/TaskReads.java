@@ -41,6 +41,14 @@ public final class TaskReads {
   }
 
   /** The reads over the stores {@code source} reaches. */
+  /**
+   * The time in the search-index key of {@code r}'s entry, which a listing position holds: its
+   * {@code updatedAt}, or a queued task's place in its queue ({@link QueueRank}).
+   */
+  public static long indexedAt(TaskRecord r) {
+    return QueueRank.indexedAt(r);
+  }
+
   public static TaskReads of(StoreSource source) {
     return new TaskReads(source);
   }

@@ -18,7 +18,9 @@ import java.util.List;
  * @param snoozes RETRY_LATER answers so far (capped)
  * @param dueAt when the task is due next (PENDING, RETRYING, NO_HANDLER)
  * @param deadline the current attempt's deadline (DISPATCHED)
- * @param timerAt the time of this task's one due-index entry, or -1
+ * @param timerAt the time of this task's one due-index entry, or -1; for a task waiting in its
+ *     handler's queue (QUEUED) its place in the queue ({@link QueueRank}), for one waiting in its
+ *     lane (LANE) its sequence in the lane
  * @param timerKind the kind of that entry, or null
  * @param lastError the last failure
  * @param reason why the task is DEAD or CANCELLED, in words

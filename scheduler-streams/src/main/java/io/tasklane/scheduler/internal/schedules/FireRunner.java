@@ -262,7 +262,7 @@ final class FireRunner {
   }
 
   private static TaskOptions lane(ScheduleDefinition d) {
-    return TaskOptions.builder().concurrencyKey(d.concurrencyKey()).build();
+    return TaskOptions.builder().concurrencyKey(d.concurrencyKey()).priority(d.priority()).build();
   }
 
   /** Cancels the unfinished tasks of a fire through the ordinary cancel path. */

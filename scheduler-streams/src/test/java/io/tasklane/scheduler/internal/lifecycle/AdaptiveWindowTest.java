@@ -35,6 +35,7 @@ class AdaptiveWindowTest {
   final Map<String, Long> sentAt = new HashMap<>();
   long finished;
   long steps;
+  java.util.function.Supplier<TaskEnvelope> trickleTask = () -> keyed("quiet-" + steps);
 
   @BeforeEach
   void start() {
@@ -52,7 +53,7 @@ class AdaptiveWindowTest {
    */
   private void step(boolean trickle) {
     if (trickle && steps++ % 10 == 0) {
-      d.send(keyed("quiet-" + steps));
+      d.send(trickleTask.get());
     }
     for (Dispatch x : d.dispatches()) {
       out.add(x);
@@ -100,6 +101,23 @@ class AdaptiveWindowTest {
     // max-dispatched (200); each result refills its slot at once
     assertThat(r[0]).as("attempts out").isBetween(8L, 2 * 8L + DispatchWindow.HEADROOM);
     assertThat(r[1]).as("results in 2 s: the workers stay busy").isEqualTo(400);
+  }
+
+  @Test
+  void aBacklogOfLowPriorityWithUrgentTasksComingKeepsAboutTwiceThePipeOut() {
+    for (int i = 0; i < 1_300; i++) {
+      d.send(prioritised(0));
+    }
+    trickleTask = () -> prioritised(9);
+    long[] r = mostOutAndResults(true);
+    assertThat(r[0]).as("attempts out").isBetween(8L, 2 * 8L + DispatchWindow.HEADROOM);
+    assertThat(r[1]).as("results in 2 s: the workers stay busy").isEqualTo(400);
+  }
+
+  private TaskEnvelope prioritised(int priority) {
+    return Driver.task(T0 - 1_000).toBuilder()
+        .options(TaskOptions.builder().priority(priority).build())
+        .build();
   }
 
   @Test

@@ -114,6 +114,15 @@ class ScheduleLaneKeysTest {
   }
 
   @Test
+  void aFiresTaskCarriesTheSchedulesPriority() {
+    d.send("urgent", every10s("urgent").priority(9).build());
+    d.send("plain", every10s("plain").build());
+    d.advanceTo(T0 + 100);
+    assertThat(d.record(fireTask("urgent", T0)).task().options().priority()).isEqualTo(9);
+    assertThat(d.record(fireTask("plain", T0)).task().options().priority()).isNull();
+  }
+
+  @Test
   void aReplacedFiresCancelIsSentUnderTheKeyAndFreesTheLaneForTheNextFire() {
     d.send("swap", every10s("swap").orderingKey("k").overlap(Overlap.REPLACE).build());
     d.advanceTo(T0 + 100);

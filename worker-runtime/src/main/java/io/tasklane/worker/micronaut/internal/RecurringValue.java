@@ -87,6 +87,11 @@ final class RecurringValue implements Recurring {
   }
 
   @Override
+  public int priority() {
+    return value.intValue("priority").orElse(-1);
+  }
+
+  @Override
   public boolean enabled() {
     return value.booleanValue("enabled").orElse(true);
   }

@@ -136,6 +136,8 @@ export default {
               ['Handler', h('a', { href: `#/tasks?handler=${encodeURIComponent(t.handler)}` }, t.handler)],
               ['Key', t.key || '—'],
               ['Ordering key', t.orderingKey || '—'],
+              ['Concurrency key', (t.options && t.options.concurrencyKey) || undefined],
+              ['Priority', t.options && t.options.priority !== undefined ? String(t.options.priority) : '5 (default)'],
               ['Attempt', `${num(view.attempt)} of ${num(t.maxAttempts)}`],
               ['Created', time(t.createdAt)],
               ['Due', time(view.dueAt || t.dueAt)],
