@@ -9,11 +9,15 @@ import java.util.random.RandomGenerator;
 
 /**
  * The task mix of the load, all with example handlers that write one effect row through the JDBC
- * idempotency store: 60 % immediate reminders, 25 % reminders delayed 1–5 s, 15 % partner calls
- * that fail twice and succeed on attempt 3 (retried by the scheduler).
+ * idempotency store: 60 % immediate reminders (priorities 0, 5 and 9 in turn), 25 % reminders
+ * delayed 1–5 s, 15 % partner calls that fail twice and succeed on attempt 3 (retried by the
+ * scheduler).
  */
 public final class Mix {
   static final RetryPolicy FAST = RetryPolicy.fixed(Duration.ofMillis(500), Duration.ofSeconds(1));
+
+  /** The priorities of the immediate reminders, in turn: the backlogs after a fault mix them. */
+  static final int[] PRIORITIES = {0, 5, 9};
 
   /** Enough attempts that kills and restarts never exhaust them (a DEAD task counts as lost). */
   static final int MAX_ATTEMPTS = 50;
@@ -25,7 +29,10 @@ public final class Mix {
     double dice = random.nextDouble();
     OrderRef payload = new OrderRef(ref);
     if (dice < 0.60) {
-      return TaskRequest.to(ScenarioHandlers.REMINDER).payload(payload).maxAttempts(MAX_ATTEMPTS);
+      return TaskRequest.to(ScenarioHandlers.REMINDER)
+          .payload(payload)
+          .maxAttempts(MAX_ATTEMPTS)
+          .priority(PRIORITIES[(int) (ref % PRIORITIES.length)]);
     }
     if (dice < 0.85) {
       return TaskRequest.to(ScenarioHandlers.REMINDER)
