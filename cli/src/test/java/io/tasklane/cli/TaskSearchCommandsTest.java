@@ -118,5 +118,46 @@ class TaskSearchCommandsTest {
     assertThat(r.json().path("id").asText()).isEqualTo(t.id());
     assertThat(r.json().path("lines").isArray()).isTrue();
     assertThat(r.json().path("lines").size()).isZero();
+    assertThat(r.json().has("progress")).as("no progress came").isFalse();
+
+    long at = System.currentTimeMillis();
+    scheduler.sendTo(
+        scheduler.topics.logs(),
+        t.id(),
+        io.tasklane.core.WireCodec.encode(
+            io.tasklane.core.TaskLogLine.progress(t.id(), 1, at, 40, "page 4 of 10", "w1")),
+        java.util.Map.of());
+    scheduler.sendTo( // an older update that arrives late does not replace it
+        scheduler.topics.logs(),
+        t.id(),
+        io.tasklane.core.WireCodec.encode(
+            io.tasklane.core.TaskLogLine.progress(t.id(), 1, at - 5_000, 10, "page 1", "w1")),
+        java.util.Map.of());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                assertThat(scheduler.cli(scheduler.operator).run("tasks", "show", t.id()).out())
+                    .containsPattern("(?m)^progress\\s+40% · page 4 of 10 \\(attempt 1\\)$"));
+    CliRun.Result logs = scheduler.cli(scheduler.operator).run("tasks", "logs", t.id());
+    assertThat(logs.out()).startsWith("progress 40% · page 4 of 10 (attempt 1)");
+    JsonNode progress =
+        scheduler
+            .cli(scheduler.operator)
+            .run("tasks", "logs", t.id(), "--json")
+            .json()
+            .path("progress");
+    assertThat(progress.path("percent").asInt()).isEqualTo(40);
+    assertThat(progress.path("atIso").asText()).endsWith("Z");
+    assertThat(
+            scheduler
+                .cli(scheduler.viewer)
+                .run("tasks", "logs", t.id(), "--json")
+                .json()
+                .path("progress")
+                .path("message")
+                .asText())
+        .as("a viewer that sees no payloads sees no progress text")
+        .isEqualTo("***");
   }
 }

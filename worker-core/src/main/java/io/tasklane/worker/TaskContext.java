@@ -44,6 +44,17 @@ public interface TaskContext {
   TaskLog log();
 
   /**
+   * Reports how far this attempt got: {@code percent} (0 to 100; a value outside is clamped) and a
+   * short {@code message} (may be null; 500 characters at most). Shown in the task's detail (API
+   * {@code GET /api/tasks/{id}/logs}, {@code tasklane tasks show}, the console). Sent at most once
+   * a second per attempt: a call within a second of the last one sent replaces the pending value,
+   * which goes out a second after the last one, or when the attempt ends. Never throws and never
+   * blocks; an update that is lost (a full producer buffer, a restart) changes nothing about the
+   * task's outcome. Any thread.
+   */
+  default void progress(int percent, String message) {}
+
+  /**
    * Runs {@code work} in one JDBC transaction of the worker's idempotency DataSource, after
    * inserting this task's id into {@code tasklane_processed} in that same transaction: the
    * handler's writes and the processed mark commit together or not at all (exactly-once effects in

@@ -33,6 +33,9 @@ public final class TaskLogsCommand extends ApiCommand {
       return Exit.OK;
     }
     JsonNode j = r.json();
+    if (j.path("progress").isObject()) {
+      out().println("progress " + TaskShowCommand.progressText(j.path("progress")));
+    }
     for (JsonNode line : j.path("lines")) {
       out()
           .printf(

@@ -36,7 +36,7 @@ public final class TaskShowCommand extends ApiCommand {
       printJson(r.body());
       return Exit.OK;
     }
-    print(out(), r.json());
+    print(out(), r.json(), progress(api(), id));
     return Exit.OK;
   }
 
@@ -47,7 +47,32 @@ public final class TaskShowCommand extends ApiCommand {
     return api.get("/api/tasks/" + ApiClient.segment(id), q);
   }
 
-  static void print(PrintWriter out, JsonNode view) {
+  /**
+   * The handler's latest progress update ({@code GET /api/tasks/{id}/logs}), or a missing node when
+   * none came or the logs cannot be read.
+   */
+  static JsonNode progress(ApiClient api, String id) {
+    try {
+      return api.get("/api/tasks/" + ApiClient.segment(id) + "/logs", Map.of())
+          .json()
+          .path("progress");
+    } catch (RuntimeException e) {
+      return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+  }
+
+  /** One line of a progress update: {@code 40% · message (attempt 2)}. */
+  static String progressText(JsonNode p) {
+    String message = text(p, "message");
+    return p.path("percent").asInt()
+        + "%"
+        + (message == null ? "" : " · " + message)
+        + " (attempt "
+        + p.path("attempt").asInt()
+        + ")";
+  }
+
+  static void print(PrintWriter out, JsonNode view, JsonNode progress) {
     JsonNode task = view.path("task");
     field(out, "id", task.path("id").asText());
     field(out, "handler", text(task, "handler"));
@@ -61,6 +86,9 @@ public final class TaskShowCommand extends ApiCommand {
     field(out, "concurrency key", text(task.path("options"), "concurrencyKey"));
     JsonNode priority = task.path("options").path("priority");
     field(out, "priority", priority.isInt() ? priority.asText() : "5 (default)");
+    if (progress.isObject()) {
+      field(out, "progress", progressText(progress));
+    }
     field(out, "created", Times.iso(task, "createdAt"));
     field(out, "due", Times.iso(view, "dueAt"));
     field(out, "updated", Times.iso(view, "updatedAt"));

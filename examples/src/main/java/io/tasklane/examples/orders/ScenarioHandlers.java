@@ -50,11 +50,13 @@ public class ScenarioHandlers {
       throw new PermanentTaskException("invoice template missing for order " + ref.orderId());
     }
     ctx.log().info("rendered the invoice of order {}", ref.orderId());
+    ctx.progress(90, "invoice rendered, storing it");
     ctx.inTransaction(
         c -> {
           Effects.record(c, ctx, REPAIRABLE, ref.orderId(), started);
           return null;
         });
+    ctx.progress(100, "invoice of order " + ref.orderId() + " stored");
   }
 
   /** One step of a pipeline; step B of each pair depends on step A. */

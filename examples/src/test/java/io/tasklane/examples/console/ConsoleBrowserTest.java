@@ -134,6 +134,10 @@ class ConsoleBrowserTest {
         .until(
             ExpectedConditions.textToBePresentInElementLocated(
                 By.id("task-logs"), "rendered the invoice"));
+    browser // the handler's last progress update, sent when the attempt ended
+        .waiting(Duration.ofSeconds(20))
+        .until(ExpectedConditions.textToBePresentInElementLocated(By.id("task-progress"), "100%"));
+    assertThat(browser.find("#task-progress").getText()).contains("stored");
     assertThat(browser.driver.findElements(By.cssSelector("#attempts [data-state=SUCCEEDED]")))
         .hasSize(1);
     browser.screenshot(SHOTS.resolve("task-detail.png"));

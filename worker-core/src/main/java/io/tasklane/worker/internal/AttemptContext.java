@@ -23,6 +23,7 @@ final class AttemptContext implements TaskContext {
   private final BooleanSupplier cancelled;
   private volatile boolean committed;
   private volatile TaskLog log;
+  private volatile AttemptProgress progress;
 
   AttemptContext(
       Dispatch dispatch,
@@ -93,6 +94,40 @@ final class AttemptContext implements TaskContext {
       }
     }
     return l;
+  }
+
+  @Override
+  public void progress(int percent, String message) {
+    try {
+      AttemptProgress p = progress;
+      if (p == null) {
+        synchronized (this) {
+          p = progress;
+          if (p == null) {
+            p =
+                new AttemptProgress(
+                    dispatch.id(),
+                    dispatch.attempt(),
+                    services.config().workerName(),
+                    services.publisher()::log,
+                    services.clock(),
+                    services.timers());
+            progress = p;
+          }
+        }
+      }
+      p.report(percent, message);
+    } catch (RuntimeException e) {
+      // progress never changes the task's outcome
+    }
+  }
+
+  /** The attempt ended: its pending progress update goes out. */
+  void endProgress() {
+    AttemptProgress p = progress;
+    if (p != null) {
+      p.flush();
+    }
   }
 
   @Override

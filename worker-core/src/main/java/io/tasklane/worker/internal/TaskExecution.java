@@ -240,6 +240,7 @@ final class TaskExecution implements Runnable {
       result = results.thrown(t);
     } finally {
       timer.cancel(false);
+      ctx.endProgress();
     }
     finish(result);
   }

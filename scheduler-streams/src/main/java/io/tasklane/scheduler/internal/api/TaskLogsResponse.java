@@ -11,8 +11,17 @@ import java.util.List;
  * @param lines the lines (of the attempt asked for only, when one was)
  * @param truncated whether lines were dropped over the per-task caps
  * @param dropped how many lines were dropped
+ * @param progress the handler's latest progress update ({@code TaskContext.progress}), or null when
+ *     none came (absent from the JSON)
  */
-public record TaskLogsResponse(String id, List<Line> lines, boolean truncated, long dropped) {
+public record TaskLogsResponse(
+    String id,
+    List<Line> lines,
+    boolean truncated,
+    long dropped,
+    @com.fasterxml.jackson.annotation.JsonInclude(
+            com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        Progress progress) {
 
   /** The answer for task {@code id} with {@code logs} (null: none), of {@code attempt} if given. */
   static TaskLogsResponse of(String id, TaskLogs logs, Integer attempt) {
@@ -22,8 +31,28 @@ public record TaskLogsResponse(String id, List<Line> lines, boolean truncated, l
             .filter(line -> attempt == null || attempt == line.attempt())
             .map(Line::of)
             .toList();
-    return new TaskLogsResponse(id, lines, l.dropped() > 0, l.dropped());
+    TaskLogs.Progress p = l.progress();
+    return new TaskLogsResponse(
+        id,
+        lines,
+        l.dropped() > 0,
+        l.dropped(),
+        p == null
+            ? null
+            : new Progress(
+                p.attempt(), p.percent(), p.message(), p.at(), TaskResponse.iso(p.at())));
   }
+
+  /**
+   * The handler's latest progress update.
+   *
+   * @param attempt the attempt that sent it
+   * @param percent how far it got, 0 to 100
+   * @param message what it said, or null
+   * @param at when it sent it, epoch millis
+   * @param atIso the same in ISO-8601 UTC
+   */
+  public record Progress(int attempt, int percent, String message, long at, String atIso) {}
 
   /**
    * One line.

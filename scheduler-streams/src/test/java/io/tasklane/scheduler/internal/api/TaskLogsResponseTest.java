@@ -38,7 +38,7 @@ class TaskLogsResponseTest {
                 List.of("INFO", "WARN", "ERROR").get(random.nextInt(3)),
                 random.nextBoolean() ? "sent \"mail\" to a@b.c" : "line " + j));
       }
-      all.add(new TaskLogs(lines, 1000, random.nextBoolean() ? 0 : random.nextInt(50), T));
+      all.add(new TaskLogs(lines, 1000, random.nextBoolean() ? 0 : random.nextInt(50), T, null));
     }
     for (TaskLogs logs : all) {
       for (Integer attempt : new Integer[] {null, 1, 2, 7}) {

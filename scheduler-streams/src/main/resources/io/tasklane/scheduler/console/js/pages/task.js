@@ -65,6 +65,19 @@ function logs(lines, truncated) {
   );
 }
 
+// The handler's latest progress update (TaskContext.progress), or nothing when none came.
+function progress(p) {
+  if (!p) return undefined;
+  return h(
+    'span',
+    { id: 'task-progress', 'data-percent': p.percent },
+    h('progress', { max: 100, value: p.percent }),
+    ` ${p.percent}%`,
+    p.message ? ` · ${p.message}` : null,
+    h('span', { class: 'muted' }, ` (attempt ${p.attempt}, `, time(p.at), ')'),
+  );
+}
+
 function origin(headers) {
   const schedule = headers['tasklane.schedule'];
   if (!schedule) return null;
@@ -116,7 +129,7 @@ export default {
         ctx.api.get(`/api/tasks/${encodeURIComponent(id)}`, { routingKey }),
         ctx.api.get(`/api/tasks/${encodeURIComponent(id)}/logs`).catch((e) => ({ lines: [], error: e })),
       ]);
-    const signature = (view, log) => `${view.updatedAt}:${(log.lines || []).length}`;
+    const signature = (view, log) => `${view.updatedAt}:${(log.lines || []).length}:${log.progress ? log.progress.at : ''}`;
     const draw = async (fetched) => {
       const [view, log] = fetched || (await fetchBoth());
       shown = signature(view, log);
@@ -138,6 +151,7 @@ export default {
               ['Ordering key', t.orderingKey || '—'],
               ['Concurrency key', (t.options && t.options.concurrencyKey) || undefined],
               ['Priority', t.options && t.options.priority !== undefined ? String(t.options.priority) : '5 (default)'],
+              ['Progress', progress(log.progress)],
               ['Attempt', `${num(view.attempt)} of ${num(t.maxAttempts)}`],
               ['Created', time(t.createdAt)],
               ['Due', time(view.dueAt || t.dueAt)],
