@@ -10,10 +10,6 @@ import io.tasklane.testkit.JavaProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -29,10 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.clients.admin.Admin;
 
 /**
  * The lanes scenario, on workers of its own ({@link Recipes#laneWorker}, the {@link LaneHandler}s,
@@ -69,18 +63,19 @@ final class LanesScenario {
   static final int LIMIT_KEYS = 4;
   static final long LIMIT_SLEEP_MS = 200;
   private static final int THREADS = 4;
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private final BenchRun run;
   private final BenchOptions o;
   private final Results r;
   private final Topics topics;
+  private final HandlerAdmin api;
 
   LanesScenario(BenchRun run, Topics topics) {
     this.run = run;
     this.o = run.options;
     this.r = run.results;
     this.topics = topics;
+    this.api = new HandlerAdmin(run);
   }
 
   void run() throws Exception {
@@ -91,7 +86,8 @@ final class LanesScenario {
     JavaProcess w1 = run.track(Recipes.laneWorker(run.apps, "worker-lanes-1", events1).start());
     JavaProcess w2 = null;
     try {
-      awaitTopics(w1);
+      api.awaitTopics(
+          w1, List.of(topics.handler(LaneHandler.NAME), topics.handler(LaneHandler.LIMITED)));
       ordered(w1, events1);
       fairness(w1);
       w2 = run.track(Recipes.laneWorker(run.apps, "worker-lanes-2", events2).start());
@@ -241,53 +237,26 @@ final class LanesScenario {
             QUIET_KEYS, QUIET_RATE, seconds, backlog));
     // the same load first, not measured: the quiet keys' first tasks and the work (a) left behind
     // (its finished tasks' purge and store compactions) would otherwise land in the alone figure
-    quiet("quiet load warm-up (not measured)", "quiet-warm", 10, worker, null);
-    Histogram alone = quiet("quiet load alone", "quiet-alone", seconds, worker, null);
+    quiet("quiet load warm-up (not measured)", "quiet-warm", 10, worker);
+    Histogram alone = quiet("quiet load alone", "quiet-alone", seconds, worker).starts();
 
-    post("/api/handlers/" + LaneHandler.NAME + "/pause");
-    long pendingBefore = Probes.schedulerTasks(run.schedulerPort, "PENDING");
     long base = run.tap.succeeded();
-    Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
-    Thread load =
-        Scenarios.background(
-            () ->
-                e.strided(
-                    backlog,
-                    100,
-                    THREADS,
-                    i ->
-                        TaskRequest.to(LaneHandler.NAME)
-                            .payload(Map.of("g", "backlog", "r", false))
-                            .concurrencyKey("busy"),
-                    false));
-    long[] pending = {pendingBefore};
-    long[] sampled = {0};
     boolean admitted =
-        run.progress(
+        api.backlogPaused(
             "the busy key's backlog into the scheduler (handler paused)",
-            () ->
-                String.format(
-                    "committed %d, PENDING %d of %d",
-                    e.enqueued(), pending[0] - pendingBefore, backlog),
-            () -> {
-              if (System.currentTimeMillis() - sampled[0] >= 1000) {
-                sampled[0] = System.currentTimeMillis();
-                pending[0] = Probes.schedulerTasks(run.schedulerPort, "PENDING");
-              }
-              return !load.isAlive() && pending[0] - pendingBefore >= backlog || dead(worker);
-            },
-            Duration.ofSeconds(Math.max(240, backlog / 1_000)));
-    load.join();
+            LaneHandler.NAME,
+            backlog,
+            i ->
+                TaskRequest.to(LaneHandler.NAME)
+                    .payload(Map.of("g", "backlog", "r", false))
+                    .concurrencyKey("busy"),
+            worker);
     long queuedBefore = Probes.schedulerEvents(run.schedulerPort, "queued");
-    post("/api/handlers/" + LaneHandler.NAME + "/resume");
-    long[] backlogLeft = {-1};
-    Histogram busy =
-        quiet(
-            "quiet load beside the backlog",
-            "quiet-busy",
-            seconds,
-            worker,
-            quietStarted -> backlogLeft[0] = backlog - (run.tap.succeeded() - base - quietStarted));
+    api.resume(LaneHandler.NAME);
+    StartLatency.Phase phase =
+        quiet("quiet load beside the backlog", "quiet-busy", seconds, worker);
+    Histogram busy = phase.starts();
+    long backlogLeft = backlog - (phase.succeededWhenOffered() - base - phase.startedWhenOffered());
     long queued = Probes.schedulerEvents(run.schedulerPort, "queued") - queuedBefore;
     run.progress(
         "the rest of the backlog",
@@ -308,7 +277,7 @@ final class LanesScenario {
     r.put("lanes_fairness_quiet_busy_p99_ms", p99Busy);
     r.put("lanes_fairness_quiet_busy_max_ms", busy.getMaxValue());
     r.put("lanes_fairness_quiet_p99_ratio", ratio);
-    r.put("lanes_fairness_backlog_left_after_quiet", backlogLeft[0]);
+    r.put("lanes_fairness_backlog_left_after_quiet", backlogLeft);
     r.put("lanes_fairness_queued_events", queued);
     run.out.printf(
         "  quiet keys commit → handler start p99: %d ms alone, %d ms beside the backlog (%.2f×);"
@@ -318,61 +287,37 @@ final class LanesScenario {
         ratio,
         alone.getValueAtPercentile(50),
         busy.getValueAtPercentile(50),
-        backlogLeft[0]);
+        backlogLeft);
   }
 
   /**
-   * Offers the quiet load for {@code seconds}, waits for its tasks to start, returns commit →
-   * handler start; {@code atEnd} is given the count of its tasks started when the load is offered.
+   * Offers the quiet load for {@code seconds} and waits for its tasks to start ({@link
+   * StartLatency}); records its attempts' mean times unless it is the warm-up.
    */
-  private Histogram quiet(
-      String label, String group, int seconds, JavaProcess worker, LongConsumer atEnd)
+  private StartLatency.Phase quiet(String label, String group, int seconds, JavaProcess worker)
       throws Exception {
-    Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
     LongFunction<TaskRequest> task =
         i ->
             TaskRequest.to(LaneHandler.NAME)
                 .payload(Map.of("g", group, "r", false))
                 .concurrencyKey("quiet-" + (i % QUIET_KEYS));
-    double[] attemptsBefore = Probes.attemptTotals(run.schedulerPort);
-    Thread load =
-        Scenarios.background(
-            () -> e.pacedRequests(QUIET_KEYS * QUIET_RATE, seconds, THREADS, task));
-    run.progress(
-        label,
-        () -> e.enqueued() + " committed, " + count(e.commits()) + " started",
-        () -> !load.isAlive() || dead(worker),
-        Duration.ofSeconds(seconds * 3L + 30));
-    if (atEnd != null) {
-      atEnd.accept(count(e.commits()));
-    }
+    StartLatency.Phase p =
+        StartLatency.measure(
+            run,
+            label,
+            QUIET_KEYS * QUIET_RATE,
+            seconds,
+            task,
+            worker,
+            Duration.ofSeconds(Math.max(120, o.lanesBacklog() / 2_000)));
     // every attempt of the handler meanwhile (the backlog's too): how long one is out, and how
     // much of that is spent on the way rather than in the handler (the pipeline a task waits in)
-    long[] means = Probes.attemptMeansMs(attemptsBefore, Probes.attemptTotals(run.schedulerPort));
     String k = "lanes_fairness_" + group.replace('-', '_');
     if (!group.equals("quiet-warm")) {
-      r.put(k + "_attempt_round_trip_mean_ms", means[0]);
-      r.put(k + "_attempt_on_the_way_mean_ms", means[1]);
+      r.put(k + "_attempt_round_trip_mean_ms", p.roundTripMeanMs());
+      r.put(k + "_attempt_on_the_way_mean_ms", p.onTheWayMeanMs());
     }
-    run.out.printf(
-        "  %s: attempts out %d ms on average, %d ms of it on the way%n", label, means[0], means[1]);
-    Map<String, Long> commits = Map.copyOf(e.commits());
-    run.progress(
-        label + ": waiting for its tasks",
-        () -> count(commits) + "/" + commits.size() + " started",
-        () -> count(commits) >= commits.size() || dead(worker),
-        Duration.ofSeconds(Math.max(120, o.lanesBacklog() / 2_000)));
-    Histogram h = Results.histogram();
-    commits.forEach(
-        (id, c) -> {
-          Long s = run.tap.startOf(id);
-          h.recordValue(Math.max(0, (s == null ? System.currentTimeMillis() : s) - c));
-        });
-    return h;
-  }
-
-  private long count(Map<String, Long> ids) {
-    return ids.keySet().stream().filter(id -> run.tap.startOf(id) != null).count();
+    return p;
   }
 
   // ---- (c) limit per key ----
@@ -386,8 +331,8 @@ final class LanesScenario {
             "lanes (c): maxPerKey %d through the API, %d keys × %d tasks of %d ms over two"
                 + " workers, kill -9 of one when a third succeeded",
             MAX_PER_KEY, LIMIT_KEYS, perKey, LIMIT_SLEEP_MS));
-    post("/api/handlers/" + LaneHandler.LIMITED + "/lanes?maxPerKey=" + MAX_PER_KEY);
-    JsonNode view = WireCodec.readTree(get("/api/handlers/" + LaneHandler.LIMITED + "/lanes"));
+    api.post("/api/handlers/" + LaneHandler.LIMITED + "/lanes?maxPerKey=" + MAX_PER_KEY);
+    JsonNode view = WireCodec.readTree(api.get("/api/handlers/" + LaneHandler.LIMITED + "/lanes"));
     int shown = view.path("maxPerKey").asInt(-1);
     run.out.println("  GET /api/handlers/" + LaneHandler.LIMITED + "/lanes: maxPerKey " + shown);
 
@@ -651,54 +596,7 @@ final class LanesScenario {
     return m;
   }
 
-  private boolean dead(JavaProcess worker) {
-    if (!worker.isAlive()) {
-      throw new IllegalStateException(worker.name() + " exited:\n" + worker.logTail(30));
-    }
-    return false;
-  }
-
-  /** Waits until the worker created the lane handlers' topics. */
-  private void awaitTopics(JavaProcess worker) throws Exception {
-    List<String> wanted =
-        List.of(topics.handler(LaneHandler.NAME), topics.handler(LaneHandler.LIMITED));
-    try (Admin admin = Admin.create(run.stack.kafkaAdminProperties())) {
-      run.progress(
-          "starting worker-lanes-1",
-          () -> "waiting for " + wanted,
-          () -> {
-            dead(worker);
-            try {
-              return admin.listTopics().names().get(10, TimeUnit.SECONDS).containsAll(wanted);
-            } catch (Exception e) {
-              return false;
-            }
-          },
-          Duration.ofMinutes(2));
-    }
-  }
-
-  private String post(String path) throws Exception {
-    return send("POST", path);
-  }
-
-  private String get(String path) throws Exception {
-    return send("GET", path);
-  }
-
-  private String send(String method, String path) throws Exception {
-    HttpResponse<String> res =
-        HTTP.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + run.schedulerPort + path))
-                .header("Authorization", "Bearer " + Recipes.ADMIN_TOKEN)
-                .timeout(Duration.ofSeconds(30))
-                .method(method, HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (res.statusCode() / 100 != 2) {
-      throw new IllegalStateException(
-          method + " " + path + ": " + res.statusCode() + " " + res.body());
-    }
-    return res.body();
+  private static boolean dead(JavaProcess worker) {
+    return HandlerAdmin.dead(worker);
   }
 }

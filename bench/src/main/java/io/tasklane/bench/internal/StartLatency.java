@@ -1,0 +1,89 @@
+package io.tasklane.bench.internal;
+
+import io.tasklane.outbox.TaskRequest;
+import io.tasklane.testkit.JavaProcess;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.LongFunction;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A paced load of tasks, one per transaction through the outbox, and each task's commit → handler
+ * start (the {@code startedAt} of its SUCCEEDED result, {@link Tap}): the measure of the lanes
+ * scenario's fairness and of the priorities scenario. Runs on the bench thread; the load runs on
+ * its own threads.
+ */
+final class StartLatency {
+  private static final int THREADS = 4;
+
+  /**
+   * One measured load.
+   *
+   * @param starts commit → handler start in ms of each task offered (a task that did not start in
+   *     time counts until the end of the wait)
+   * @param startedWhenOffered the load's tasks started when the load had all been offered
+   * @param succeededWhenOffered {@link Tap#succeeded()} then (every handler's tasks)
+   * @param offeredAtMs when the load had all been offered (epoch ms)
+   * @param roundTripMeanMs how long the handler's attempts (every task's) were out on average while
+   *     the load was offered, dispatch → result; -1: no figure
+   * @param onTheWayMeanMs how much of that was spent on the way rather than in the handler; -1: no
+   *     figure
+   */
+  record Phase(
+      Histogram starts,
+      long startedWhenOffered,
+      long succeededWhenOffered,
+      long offeredAtMs,
+      long roundTripMeanMs,
+      long onTheWayMeanMs) {}
+
+  private StartLatency() {}
+
+  /**
+   * Offers {@code task.apply(i)} at {@code rate} tasks/s for {@code seconds}, then waits up to
+   * {@code waitForStarts} for them to start.
+   */
+  static Phase measure(
+      BenchRun run,
+      String label,
+      int rate,
+      int seconds,
+      LongFunction<TaskRequest> task,
+      JavaProcess worker,
+      Duration waitForStarts)
+      throws Exception {
+    Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
+    double[] attemptsBefore = Probes.attemptTotals(run.schedulerPort);
+    Thread load = Scenarios.background(() -> e.pacedRequests(rate, seconds, THREADS, task));
+    run.progress(
+        label,
+        () -> e.enqueued() + " committed, " + started(run, e.commits()) + " started",
+        () -> !load.isAlive() || HandlerAdmin.dead(worker),
+        Duration.ofSeconds(seconds * 3L + 30));
+    long startedWhenOffered = started(run, e.commits());
+    long succeededWhenOffered = run.tap.succeeded();
+    long offeredAt = System.currentTimeMillis();
+    long[] means = Probes.attemptMeansMs(attemptsBefore, Probes.attemptTotals(run.schedulerPort));
+    run.out.printf(
+        "  %s: attempts out %d ms on average, %d ms of it on the way%n", label, means[0], means[1]);
+    Map<String, Long> commits = Map.copyOf(e.commits());
+    run.progress(
+        label + ": waiting for its tasks",
+        () -> started(run, commits) + "/" + commits.size() + " started",
+        () -> started(run, commits) >= commits.size() || HandlerAdmin.dead(worker),
+        waitForStarts);
+    Histogram h = Results.histogram();
+    long now = System.currentTimeMillis();
+    commits.forEach(
+        (id, c) -> {
+          Long s = run.tap.startOf(id);
+          h.recordValue(Math.max(0, (s == null ? now : s) - c));
+        });
+    return new Phase(h, startedWhenOffered, succeededWhenOffered, offeredAt, means[0], means[1]);
+  }
+
+  /** Of the tasks {@code ids}, those started. */
+  static long started(BenchRun run, Map<String, Long> ids) {
+    return ids.keySet().stream().filter(id -> run.tap.startOf(id) != null).count();
+  }
+}
