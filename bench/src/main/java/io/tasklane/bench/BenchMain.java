@@ -27,13 +27,15 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description =
         "Tasklane benchmarks: throughput, peer (db-scheduler), latency, scale, delay, failover,"
-            + " api, lanes, schedules; scaleout only when named. lanes: (a) ordered lanes, N"
+            + " api, lanes, priorities, schedules; scaleout only when named. lanes: (a) ordered lanes, N"
             + " ordering keys x 20 tasks, 10%% failing once: out-of-order starts and overlapping"
             + " runs per key (both must be 0) and the throughput as a share of the same tasks"
             + " without keys; (b) fairness: one concurrency key with a large backlog and 50 quiet"
             + " keys at 10 tasks/s each, the quiet keys' commit -> handler start p99 against the"
             + " same quiet load alone; (c) maxPerKey 3 set through the API, a kill -9 of a worker"
-            + " mid-run: the most tasks of one key running at once (<= 3), every task finished.")
+            + " mid-run: the most tasks of one key running at once (<= 3), every task finished."
+            + " priorities: priority-9 tasks at 50/s, commit -> handler start p99 beside a backlog"
+            + " of priority-0 tasks against the same load alone.")
 public final class BenchMain implements Callable<Integer> {
   @Parameters(
       arity = "0..*",
@@ -168,6 +170,12 @@ public final class BenchMain implements Callable<Integer> {
               + " the quiet load; quick 10000)")
   Integer lanesBacklog;
 
+  @Option(
+      names = "--priorities-backlog",
+      description =
+          "low-priority backlog of priorities, 2 ms per task (default 100000; quick 30000)")
+  Integer prioritiesBacklog;
+
   static final class Names extends ArrayList<String> {
     Names() {
       super(BenchOptions.KNOWN);
@@ -219,6 +227,7 @@ public final class BenchMain implements Callable<Integer> {
         .brokerSettings(brokerSettings)
         .kafkaClientSettings(kafkaClientSettings)
         .lanes(or(lanesKeys, quick ? 500 : 10_000), or(lanesBacklog, quick ? 10_000 : 300_000))
+        .prioritiesBacklog(or(prioritiesBacklog, quick ? 30_000 : 100_000))
         .build();
   }
 

@@ -43,6 +43,7 @@ import java.util.Map;
  *     worker ({@code tasklane.<app>.kafka.<key>}); recorded in results.json
  * @param lanesKeys ordering keys of the lanes scenario's part (a), 20 tasks each
  * @param lanesBacklog tasks of the one busy concurrency key of the lanes scenario's part (b)
+ * @param prioritiesBacklog low-priority tasks of the priorities scenario's backlog
  */
 public record BenchOptions(
     Path home,
@@ -70,7 +71,8 @@ public record BenchOptions(
     Map<String, String> brokerSettings,
     Map<String, String> kafkaClientSettings,
     int lanesKeys,
-    int lanesBacklog) {
+    int lanesBacklog,
+    int prioritiesBacklog) {
 
   /**
    * Every scenario in the order a full run takes them; {@code schedules} last, as its part (b)
@@ -86,6 +88,7 @@ public record BenchOptions(
           "failover",
           "api",
           "lanes",
+          "priorities",
           "schedules");
 
   /**
@@ -130,7 +133,8 @@ public record BenchOptions(
         || schedules < 0
         || scheduleSeconds < 1
         || lanesKeys < 1
-        || lanesBacklog < 1) {
+        || lanesBacklog < 1
+        || prioritiesBacklog < 1) {
       throw new IllegalArgumentException("counts, rates and durations must be positive");
     }
     if (brokers != 1 && brokers != 3) {
@@ -168,7 +172,8 @@ public record BenchOptions(
    * the full mode: every scenario, 200,000 tasks after 100,000 to warm up, 1,000 tasks/s for 60 s,
    * 1,000,000 pending, 10,000 due over 60 s, 1,000,000 admitted, failover at 500 tasks/s for 30 s,
    * 1,000 schedules measured for 60 s, lanes with 10,000 ordering keys and a backlog of 50,000
-   * tasks, docs written, no JFR, MariaDB. Not thread-safe.
+   * tasks, priorities with a backlog of 100,000 tasks, docs written, no JFR, MariaDB. Not
+   * thread-safe.
    */
   public static final class Builder {
     private final Path home;
@@ -197,6 +202,7 @@ public record BenchOptions(
     private Map<String, String> kafkaClientSettings = Map.of();
     private int lanesKeys = 10_000;
     private int lanesBacklog = 50_000;
+    private int prioritiesBacklog = 100_000;
 
     private Builder(Path home) {
       this.home = home;
@@ -327,6 +333,12 @@ public record BenchOptions(
       return this;
     }
 
+    /** Low-priority tasks of the priorities scenario's backlog. */
+    public Builder prioritiesBacklog(int value) {
+      this.prioritiesBacklog = value;
+      return this;
+    }
+
     /** The validated options. */
     public BenchOptions build() {
       return new BenchOptions(
@@ -355,7 +367,8 @@ public record BenchOptions(
           brokerSettings,
           kafkaClientSettings,
           lanesKeys,
-          lanesBacklog);
+          lanesBacklog,
+          prioritiesBacklog);
     }
   }
 }

@@ -57,6 +57,7 @@ final class Scenarios {
       case "scaleout" -> new ScaleOut(run).run();
       case "api" -> new ApiScenario(run, topics).run();
       case "lanes" -> new LanesScenario(run, topics).run();
+      case "priorities" -> new PrioritiesScenario(run, topics).run();
       default -> throw new IllegalArgumentException(scenario);
     }
   }
