@@ -15,10 +15,11 @@ import java.util.regex.Pattern;
 
 /**
  * Launch recipes of Tasklane's apps, each on its own module's runtime classpath ({@code
- * <module>/target/classes} + {@code <module>/target/app.classpath}, written by the build). Each
- * method returns a {@link JavaProcess.Builder} with the connection settings filled in; add more
- * with {@code sysProp(..)} (the last {@code -D} of a key wins) and call {@code start()}. Logs go to
- * {@code <runDir>/logs/<name>.log}. Made with {@link #builder()}; immutable.
+ * <module>/target/classes} or the module's jar, + {@code <module>/target/app.classpath}, written by
+ * the build), with a class-data-sharing archive when it runs on the jar ({@link ClassArchive}).
+ * Each method returns a {@link JavaProcess.Builder} with the connection settings filled in; add
+ * more with {@code sysProp(..)} (the last {@code -D} of a key wins) and call {@code start()}. Logs
+ * go to {@code <runDir>/logs/<name>.log}. Made with {@link #builder()}; immutable.
  */
 public final class TasklaneApps {
 
@@ -109,11 +110,13 @@ public final class TasklaneApps {
 
   /** Any app: {@code mainClass} on {@code module}'s classpath, its log under {@link #logs()}. */
   public JavaProcess.Builder app(String name, String mainClass, String module) {
+    ClassArchive.Launch launch = ClassArchive.of(home, module, mainClass, dependencies(module));
     JavaProcess.Builder b =
         JavaProcess.builder(mainClass)
             .name(name)
-            .classpath(classpath(module))
+            .classpath(launch.classpath())
             .logFile(logs().resolve(name + ".log"));
+    launch.jvmArgs().forEach(b::jvmArg);
     jvmArgs.forEach(b::jvmArg);
     return jfr
         ? b.jvmArg(
@@ -156,11 +159,10 @@ public final class TasklaneApps {
     return namespace;
   }
 
-  private String classpath(String module) {
-    Path dir = home.resolve(module).resolve("target");
-    Path file = dir.resolve("app.classpath");
+  private String dependencies(String module) {
+    Path file = home.resolve(module).resolve("target").resolve("app.classpath");
     try {
-      return dir.resolve("classes") + ":" + Files.readString(file).trim();
+      return Files.readString(file).trim();
     } catch (IOException e) {
       throw new UncheckedIOException(
           file
