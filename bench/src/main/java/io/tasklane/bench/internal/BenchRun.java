@@ -114,18 +114,26 @@ public final class BenchRun implements AutoCloseable {
     step(
         "starting relay, scheduler and worker as separate processes (logs in " + apps.logs() + ")");
     schedulerPort = FreePorts.next();
+    StartupReady ready = track(new StartupReady());
+    long execAt = System.nanoTime();
     relay = track(clients(Recipes.relay(apps, "relay"), "relay").start());
+    ready.watch("relay", relay, execAt, StartupReady.relay());
+    execAt = System.nanoTime();
     scheduler =
         track(
             clients(
                     appSessions(Recipes.scheduler(apps, "scheduler-1", schedulerPort), "scheduler"),
                     "scheduler")
                 .start());
+    ready.watch("scheduler", scheduler, execAt, StartupReady.scheduler());
+    execAt = System.nanoTime();
     worker =
         track(clients(appSessions(Recipes.worker(apps, "worker"), "worker"), "worker").start());
+    ready.watch("worker", worker, execAt, StartupReady.worker());
     tap = track(new Tap(stack.bootstrapServers(), topics));
     step("waiting for the pipeline: a probe task must come through end to end");
     awaitProbe();
+    ready.report(3, results, out);
     Scenarios scenarios = new Scenarios(this, topics);
     if (options.warmupTasks() > 0) {
       step("warming up the JVMs: " + options.warmupTasks() + " tasks end to end");
