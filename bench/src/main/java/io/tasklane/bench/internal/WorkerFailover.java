@@ -19,7 +19,8 @@ import java.util.Map;
  * their way start within the dispatch latency, so the worst is the redelivery of the killed
  * worker's tasks: detection of the dead consumer, the handler group's rebalance, the first poll.
  * Also recorded: {@code worker_failover_redelivered} (those tasks started ≥ 1 s after the kill,
- * i.e. redelivered) and {@code worker_failover_unfinished}.
+ * i.e. redelivered) and {@code worker_failover_unfinished}. Then the killed worker's recipe starts
+ * again: {@code startup_ready_s_worker_restart} ({@link StartupReady}).
  *
  * <p>Runs on the bench thread; the load runs on its own threads.
  */
@@ -86,6 +87,32 @@ final class WorkerFailover {
     run.out.printf(
         "  worker-1's tasks started again %.1f s after kill -9 (worst kill → start, %d redelivered)%n",
         worst / 1000.0, redelivered);
+    restartKilled();
+  }
+
+  /**
+   * {@code startup_ready_s_worker_restart}: the killed worker's recipe started again beside
+   * worker-2 (a new name, the same settings), exec → every handler consumer assigned; then stopped
+   * cleanly, so the scenarios after this one keep one worker.
+   */
+  private void restartKilled() throws Exception {
+    try (StartupReady ready = new StartupReady()) {
+      long execAt = System.nanoTime();
+      JavaProcess again = run.track(Recipes.worker(run.apps, "worker-restarted").start());
+      ready.watch("worker_restart", again, execAt, StartupReady.worker());
+      run.progress(
+          "starting the killed worker again",
+          () -> "waiting for its consumers",
+          () -> {
+            if (!again.isAlive()) {
+              throw new IllegalStateException("worker-restarted died:\n" + again.logTail(30));
+            }
+            return ready.results().containsKey("startup_ready_s_worker_restart");
+          },
+          Duration.ofSeconds(60));
+      ready.report(1, run.results, run.out);
+      again.stop(Duration.ofSeconds(10));
+    }
   }
 
   private boolean ranOn(Enqueuer enqueuer, String worker) {
