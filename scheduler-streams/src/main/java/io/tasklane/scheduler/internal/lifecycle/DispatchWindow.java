@@ -13,16 +13,19 @@ import java.util.Arrays;
  * <p>Measured per interval of {@link #INTERVAL_MS} from each result: the best delivery rate of the
  * last {@link #RATE_INTERVALS} intervals, the least time on the way (dispatch to result, less the
  * handler's run) of the last {@link #BASE_INTERVALS}, and the handler's mean run. A window that
- * holds a standing queue would see that queue in every sample and keep it, so every {@link
- * #PROBE_EVERY_MS} the window is halved for an interval: the queue drains and the least time on the
- * way is measured again. Without results for {@link #IDLE_MS} the window is forgotten and {@code
- * max-dispatched} applies until the next measure. The window is in force only while tasks with a
- * key wait for their turns ({@link #contended}, and {@link #CONTENDED_MS} after): the handler's
- * single queue of tasks without a key is first in, first out, with nobody to let ahead, and {@code
- * max-dispatched} keeps its peak throughput. While it is in force each result refills its slot at
- * once ({@link LaneTurns#refill}), so the window needs no reserve for the time between two releases
- * of the queue. In memory only ({@link HandlerLoad}); a reopened stream task measures afresh. Used
- * on the stream task's thread only.
+ * holds a standing queue in the handler topic would see that queue in every sample and keep it (its
+ * attempts take window ÷ rate on the way, so the window measures itself), so the window probes:
+ * when it comes in force and every {@link #PROBE_EVERY_MS} after, it shrinks to what keeps the
+ * handler's runs going ({@code rate × run} plus {@link #HEADROOM}, {@link #FLOOR} at least) until
+ * an attempt sent after the queue ahead of it drained has come back, {@link #PROBE_MOST_MS} at
+ * most: that attempt's time on the way is the way without a queue. Without results for {@link
+ * #IDLE_MS} the window is forgotten and {@code max-dispatched} applies until the next measure. The
+ * window is in force only while tasks wait for their turns or for their priority ({@link
+ * #contended}, and {@link #CONTENDED_MS} after): a single first-in, first-out queue has nobody to
+ * let ahead, and {@code max-dispatched} keeps its peak throughput. While it is in force each result
+ * refills its slot at once ({@link LaneTurns#refill}), so the window needs no reserve for the time
+ * between two releases of the queue. In memory only ({@link HandlerLoad}); a reopened stream task
+ * measures afresh. Used on the stream task's thread only.
  */
 final class DispatchWindow {
   static final long INTERVAL_MS = 250;
@@ -31,14 +34,20 @@ final class DispatchWindow {
   static final long PROBE_EVERY_MS = 10_000;
   static final long IDLE_MS = 10_000;
 
+  /** The longest probe: a queue of {@code max-dispatched} attempts drains within it. */
+  static final long PROBE_MOST_MS = 5_000;
+
   /** How long the window stays in force after tasks with a key last waited for their turns. */
   static final long CONTENDED_MS = 10_000;
 
-  /** The smallest window: room for a few attempts of a handler that has just started. */
-  static final int FLOOR = 16;
+  /**
+   * The smallest window: room for a few attempts of a handler that has just started. Small, since
+   * every partition of the scheduler keeps its own window: six partitions hold six floors out.
+   */
+  static final int FLOOR = 4;
 
   /** Added to the window: results come back in batches, so the count out jitters. */
-  static final int HEADROOM = 8;
+  static final int HEADROOM = 2;
 
   static final double GAIN = 2.0;
 
@@ -53,6 +62,9 @@ final class DispatchWindow {
   private long lastResultAt;
   private long nextProbeAt;
   private boolean probing;
+  private long drainedAt;
+  private long probeEndsBy;
+  private boolean drainedSeen;
   private int limit = -1;
   private int probeLimit = -1;
   private long contendedAt = Long.MIN_VALUE;
@@ -75,6 +87,9 @@ final class DispatchWindow {
     }
     results++;
     leastNow = Math.min(leastNow, Math.max(0, onTheWayMs));
+    if (probing && now - Math.max(0, onTheWayMs) - Math.max(0, runMs) >= drainedAt) {
+      drainedSeen = true; // sent after the queue ahead of it drained
+    }
     runSum += Math.max(0, runMs);
   }
 
@@ -83,6 +98,9 @@ final class DispatchWindow {
    * now until {@link #CONTENDED_MS} after the last such call.
    */
   void contended(long now) {
+    if (!contended) {
+      nextProbeAt = Math.min(nextProbeAt, now); // measure the way without a queue at once
+    }
     contendedAt = now;
     contended = true;
   }
@@ -136,7 +154,11 @@ final class DispatchWindow {
   }
 
   private void size(long now) {
+    boolean wasContended = contended;
     contended = contendedAt != Long.MIN_VALUE && now - contendedAt <= CONTENDED_MS;
+    if (!wasContended && contended) {
+      nextProbeAt = Math.min(nextProbeAt, now);
+    }
     long base = Long.MAX_VALUE;
     for (long l : least) {
       base = Math.min(base, l);
@@ -152,11 +174,22 @@ final class DispatchWindow {
     double pipe = perMs * (base + runMs); // attempts out that keep the workers busy
     limit =
         Math.max(FLOOR, (int) Math.min(Integer.MAX_VALUE / 2, Math.ceil(GAIN * pipe)) + HEADROOM);
-    probing = false;
-    if (now >= nextProbeAt) {
-      probing = true;
-      probeLimit = Math.max(FLOOR, (int) Math.ceil(pipe / 2));
+    if (probing && (drainedSeen || now >= probeEndsBy)) {
+      probing = false;
       nextProbeAt = now + PROBE_EVERY_MS;
+    }
+    if (!probing && contended && now >= nextProbeAt) {
+      // the attempts sent just before take about the last interval's least time on the way
+      long ahead = least[(int) ((rolled - 1) % BASE_INTERVALS)];
+      ahead = ahead == Long.MAX_VALUE ? base : ahead;
+      probing = true;
+      drainedSeen = false;
+      drainedAt = now + ahead;
+      probeEndsBy = now + Math.min(PROBE_MOST_MS, Math.max(INTERVAL_MS, 2 * ahead + INTERVAL_MS));
+      probeLimit =
+          Math.max(
+              FLOOR,
+              (int) Math.min(Integer.MAX_VALUE / 2, Math.ceil(perMs * runMs - 1e-6)) + HEADROOM);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.Dispatch;
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.TaskState;
 import io.tasklane.core.Wire;
 import java.util.ArrayList;
@@ -267,6 +268,10 @@ public final class Dispatcher {
       owner.removeQueueEntry(key);
       engine.metrics().count(SchedulerEvent.TIMER_STALE);
       return;
+    }
+    if (engine.settings().adaptiveWindow()
+        && previous.task().options().priorityOrDefault() != TaskOptions.DEFAULT_PRIORITY) {
+      store.queues().contended(handler, now); // a queue of priorities keeps the window sized
     }
     TaskRecord.Edit e = previous.edit().noTimer();
     dispatchOrPark(e, now, true);

@@ -1,5 +1,6 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
+import io.tasklane.core.TaskOptions;
 import io.tasklane.core.TaskState;
 import java.util.HashMap;
 import java.util.List;
@@ -146,9 +147,10 @@ final class FlowControlQueues {
   /**
    * A task of {@code priority} entered {@code handler}'s queue under {@code key} at {@code now}. It
    * joins the batch at hand when it sorts within it (a task of a higher priority than those
-   * queued), so that it goes out at the next free slot. A task whose priority differs from the last
-   * one queued for the handler puts its {@link DispatchWindow} in force (when {@code sizeWindow}),
-   * so that the queue, where the order is decided, is not moved into the handler topic.
+   * queued), so that it goes out at the next free slot. A task of a priority other than the
+   * default, or other than the last one queued for the handler, puts its {@link DispatchWindow} in
+   * force (when {@code sizeWindow}), so that the queue, where the order is decided, is not moved
+   * into the handler topic.
    */
   void entered(String handler, Bytes key, int priority, long now, boolean sizeWindow) {
     NavigableSet<Bytes> head = heads.get(handler);
@@ -156,7 +158,8 @@ final class FlowControlQueues {
       head.add(key);
     }
     Integer last = lastPriority.put(handler, priority);
-    if (sizeWindow && last != null && last != priority) {
+    if (sizeWindow
+        && (priority != TaskOptions.DEFAULT_PRIORITY || (last != null && last != priority))) {
       contended(handler, now);
     }
   }

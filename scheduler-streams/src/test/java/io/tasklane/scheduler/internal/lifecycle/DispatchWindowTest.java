@@ -42,7 +42,8 @@ class DispatchWindowTest {
   @Test
   void aSlowHandlerGetsRoomForItsRunsAndATrickleTheFloor() {
     results(50, 2_000, 40, 1_000); // 0.2 per ms × 1,040 ms: 208 running or on the way
-    assertThat(w.limit(1_000)).isEqualTo((int) Math.ceil(2 * 0.2 * 1_040) + 8);
+    assertThat(w.limit(1_000))
+        .isEqualTo((int) Math.ceil(2 * 0.2 * 1_040) + DispatchWindow.HEADROOM);
     DispatchWindow trickle = new DispatchWindow();
     for (int i = 0; i < 20; i++) {
       trickle.contended(now + i * 300L);
@@ -58,11 +59,11 @@ class DispatchWindowTest {
     results(1_000, 5_000, 200, 0); // a queue formed: the window keeps the measure without one
     assertThat(w.limit(1_000)).isEqualTo(quick);
     results(1_000, 11_000, 200, 0);
-    assertThat(w.limit(10_000)).isEqualTo((int) Math.ceil(2 * 4.0 * 200) + 8);
+    assertThat(w.limit(10_000)).isEqualTo((int) Math.ceil(2 * 4.0 * 200) + DispatchWindow.HEADROOM);
   }
 
   @Test
-  void everyTenSecondsTheWindowIsHalvedForAnIntervalSoAQueueDrains() {
+  void everyTenSecondsTheWindowShrinksUntilAnAttemptSentAfterTheQueueDrainedCameBack() {
     results(1_000, 9_000, 40, 10);
     int full = w.limit(1_000);
     int smallest = full;
@@ -73,9 +74,52 @@ class DispatchWindowTest {
       smallest = Math.min(smallest, l);
       probes += l < full ? 1 : 0;
     }
-    assertThat(smallest).as("half of the 200 that keep the workers busy").isBetween(100, 101);
-    assertThat(probes).isEqualTo(1);
+    assertThat(smallest)
+        .as("what keeps the runs going: 4 per ms (and the closing result) × 10 ms, + headroom")
+        .isBetween(4 * 10 + DispatchWindow.HEADROOM, 4 * 10 + DispatchWindow.HEADROOM + 1);
+    assertThat(probes).as("one interval: the first attempt sent after it came back").isEqualTo(1);
     assertThat(w.limit(1_000)).isBetween(full, full + 1);
+  }
+
+  @Test
+  void aWindowThatHoldsAStandingQueueFindsTheWayWithoutIt() {
+    // An unsized window of 1,000 attempts out at 1 per ms: each waits about 1 s in the handler
+    // topic, so the time on the way measures the window itself, and 2 × pipe keeps it at 1,000.
+    DispatchWindow q = new DispatchWindow();
+    long t = now;
+    for (; t < now + 2_000; t++) {
+      q.returned(t, 1_000, 1); // no key waits yet: measured, not in force
+    }
+    q.contended(t);
+    int limit = q.limit(1_000);
+    int probeLimit = Integer.MAX_VALUE;
+    long drainedBy = Long.MAX_VALUE;
+    // In force: the probe lets out only what keeps the runs going while the 1,000 out drain; an
+    // attempt sent after that comes back in 15 ms (the way without a queue).
+    long probeFrom = Long.MAX_VALUE;
+    for (long end = t + 4_000; t < end; t++) {
+      int l = q.limit(1_000);
+      if (l < 1_000 && probeFrom == Long.MAX_VALUE) {
+        probeFrom = t;
+        probeLimit = l;
+      }
+      long onTheWay = probeFrom != Long.MAX_VALUE && t >= probeFrom + 1_015 ? 15 : 1_000;
+      if (onTheWay == 15 && drainedBy == Long.MAX_VALUE) {
+        drainedBy = t;
+      }
+      q.contended(t);
+      q.returned(t, onTheWay, 1);
+    }
+    assertThat(limit).as("measured with the queue in it").isEqualTo(1_000);
+    assertThat(probeLimit)
+        .as("1 per ms × 1 ms run + headroom, the floor at least")
+        .isEqualTo(Math.max(DispatchWindow.FLOOR, 1 + DispatchWindow.HEADROOM));
+    assertThat(probeFrom - (now + 2_000))
+        .as("the probe starts when it comes in force")
+        .isLessThan(300);
+    assertThat(q.limit(1_000))
+        .as("sized from the way without a queue: 2 × 1 per ms × 16 ms + headroom")
+        .isEqualTo(2 * 16 + DispatchWindow.HEADROOM);
   }
 
   @Test
@@ -96,7 +140,9 @@ class DispatchWindowTest {
     single.returned(now + 2_000, 40, 10);
     assertThat(single.limit(1_000)).isEqualTo(1_000);
     single.contended(now + 2_000);
-    assertThat(single.limit(1_000)).as("in force at once").isEqualTo(2 * 200 + 8);
+    assertThat(single.limit(1_000))
+        .as("in force at once")
+        .isEqualTo(2 * 200 + DispatchWindow.HEADROOM);
   }
 
   @Test
