@@ -16,10 +16,27 @@ final class ReportStores {
   private static final Logger LOG = LoggerFactory.getLogger(ReportStores.class);
   private final TaskId taskId;
   private final Map<ReportGrain, WindowStore<String, byte[]>> stores;
+  private boolean segmentsOpen;
 
   ReportStores(ProcessingContext context) {
     this.taskId = context.taskId();
     this.stores = ReportRecorder.stores(context);
+  }
+
+  /**
+   * The stream task's clock is known ({@code now}, its first tick or record): opens the stores'
+   * current segments, once ({@link ReportSegments}).
+   */
+  void opened(long now) {
+    if (segmentsOpen) {
+      return;
+    }
+    segmentsOpen = true;
+    try {
+      ReportSegments.open(stores, now);
+    } catch (RuntimeException e) {
+      LOG.debug("report segments of {} not opened ahead: {}", taskId, e.toString());
+    }
   }
 
   /**

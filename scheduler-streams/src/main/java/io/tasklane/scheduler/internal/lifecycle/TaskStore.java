@@ -97,14 +97,15 @@ final class TaskStore {
   }
 
   /**
-   * Notes {@code now} as the instant the stream task opened unless one is noted already: called
-   * with the time of its first input record or punctuation since its processors opened (Kafka
-   * Streams sets the context's clock only then). See {@link TimerRepair}.
+   * Notes {@code now} as the instant the stream task opened unless one is noted already, and opens
+   * the report stores' segments then: called with the time of its first input record or tick since
+   * its processors opened (Kafka Streams sets the context's clock only then). {@link TimerRepair}.
    */
   void opened(long now) {
     TaskMemory m = memory();
     if (m.openedAt == Long.MIN_VALUE) {
       m.openedAt = now;
+      reports.opened(now);
     }
   }
 
