@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
     name = "bench",
     mixinStandardHelpOptions = true,
     description =
-        "Tasklane benchmarks: throughput, peer (db-scheduler), latency, scale, delay, failover,"
+        "Tasklane benchmarks: throughput, peer (db-scheduler, JobRunr), latency, scale, delay, failover,"
             + " api, lanes, priorities, schedules; scaleout only when named. lanes: (a) ordered lanes, N"
             + " ordering keys x 20 tasks, 10%% failing once: out-of-order starts and overlapping"
             + " runs per key (both must be 0) and the throughput as a share of the same tasks"

@@ -1,5 +1,7 @@
 package io.tasklane.bench.internal;
 
+import io.tasklane.harness.Database;
+import io.tasklane.harness.DatabaseKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -8,7 +10,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
-/** db-scheduler's throughput and delay scenarios, on the run's database, in the run's JVM. */
+/**
+ * The peers' scenarios, in the run's JVM: db-scheduler's throughput and delay on the run's
+ * database, JobRunr's throughput ({@link JobRunrPeer}) in a database of its own on the same
+ * MariaDB.
+ */
 final class PeerScenarios {
   private final BenchRun run;
   private final Results r;
@@ -67,6 +73,82 @@ final class PeerScenarios {
           r.get("dbscheduler_tasks_per_s"));
       p.clear();
     }
+    jobRunr();
+  }
+
+  /**
+   * JobRunr: the same N no-op jobs at each worker count of {@link JobRunrPeer#WORKERS}, timed like
+   * db-scheduler (first enqueue → every job started and no job left unfinished in its table); the
+   * best count is reported.
+   */
+  void jobRunr() throws Exception {
+    int n = run.options.tasks();
+    String name = run.url.substring(run.url.lastIndexOf('/') + 1).replaceAll("\\?.*", "");
+    Database db = Database.create(run.stack, DatabaseKind.MARIADB, name + "_jobrunr", c -> {});
+    r.put("jobrunr_version", JobRunrPeer.VERSION);
+    double best = -1;
+    int bestWorkers = 0;
+    List<long[]> bestSeries = null;
+    StringBuilder sweep = new StringBuilder();
+    for (int workers : JobRunrPeer.WORKERS) {
+      try (JobRunrPeer p = new JobRunrPeer(db.url(), db.user(), db.password(), workers)) {
+        long start = System.currentTimeMillis();
+        Thread t = Scenarios.background(() -> p.enqueue(n));
+        AtomicLong unfinished = new AtomicLong(n);
+        AtomicLong lastCheck = new AtomicLong();
+        boolean done =
+            run.progress(
+                "JobRunr, " + workers + " workers",
+                () ->
+                    String.format(
+                        "started %d of %d, unfinished %d", p.started(), n, unfinished.get()),
+                () -> {
+                  if (t.isAlive() || p.started() < n) {
+                    return false;
+                  }
+                  if (System.currentTimeMillis() - lastCheck.get() >= 100) {
+                    lastCheck.set(System.currentTimeMillis());
+                    unfinished.set(uncheck(p::unfinished));
+                  }
+                  return unfinished.get() == 0;
+                },
+                Duration.ofSeconds(Math.max(120, n / 100)));
+        long end = System.currentTimeMillis();
+        double rate = p.started() * 1000.0 / Math.max(1, end - start);
+        sweep
+            .append(sweep.length() == 0 ? "" : ", ")
+            .append(workers)
+            .append(" workers ")
+            .append(Math.round(rate))
+            .append(done ? "" : " (timed out)");
+        run.out.printf("  JobRunr, %d workers: %.0f jobs/s%n", workers, rate);
+        if (done && rate > best) {
+          best = rate;
+          bestWorkers = workers;
+          bestSeries = new ArrayList<>();
+          for (long s = start / 1000; s <= end / 1000; s++) {
+            var a = p.perSecond().get(s);
+            bestSeries.add(new long[] {s * 1000 - start, a == null ? 0 : a.sum()});
+          }
+        }
+      }
+    }
+    r.put("jobrunr_sweep", sweep.toString());
+    if (bestSeries == null) {
+      r.put("peer_jobrunr_completed", false);
+      return;
+    }
+    r.put("jobrunr_settings", JobRunrPeer.settings(bestWorkers));
+    r.put("peer_jobrunr_jobs_per_s", best);
+    r.put("peer_jobrunr_workers", bestWorkers);
+    r.put("peer_jobrunr_completed", true);
+    r.throughput.put("JobRunr", bestSeries);
+    if (r.get("throughput_tasks_per_s") instanceof Double d) {
+      r.put("tasklane_vs_jobrunr", d / best);
+    }
+    run.out.printf(
+        "  JobRunr %.0f jobs/s at %d workers (first enqueue → every job succeeded); sweep: %s%n",
+        best, bestWorkers, sweep);
   }
 
   void delay() throws Exception {

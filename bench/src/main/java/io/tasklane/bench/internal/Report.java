@@ -151,6 +151,14 @@ public final class Report {
     if (settings != null) {
       b.append("\ndb-scheduler settings: ").append(settings).append(".\n");
     }
+    Object jobRunr = r.get("jobrunr_settings");
+    if (jobRunr != null) {
+      b.append("\nJobRunr settings: ")
+          .append(jobRunr)
+          .append("; the sweep (jobs/s): ")
+          .append(r.get("jobrunr_sweep"))
+          .append(".\n");
+    }
     return b.toString();
   }
 
