@@ -41,13 +41,16 @@ final class DispatchWindow {
   static final long CONTENDED_MS = 10_000;
 
   /**
-   * The smallest window: room for a few attempts of a handler that has just started. Small, since
-   * every partition of the scheduler keeps its own window: six partitions hold six floors out.
+   * The smallest window: room for a few attempts of a handler that has just started, and what keeps
+   * a quick handler going when the least time on the way is far below the usual one (a window held
+   * short by its own measure delivers window ÷ usual way, so a window sized from the least way
+   * alone would shrink itself). Every partition keeps its own window: six partitions hold six
+   * floors out.
    */
-  static final int FLOOR = 4;
+  static final int FLOOR = 16;
 
   /** Added to the window: results come back in batches, so the count out jitters. */
-  static final int HEADROOM = 2;
+  static final int HEADROOM = 8;
 
   static final double GAIN = 2.0;
 

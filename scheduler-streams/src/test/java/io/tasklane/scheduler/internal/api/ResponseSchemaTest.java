@@ -116,6 +116,7 @@ class ResponseSchemaTest {
             .origin("api:ops")
             .orderingKey("k")
             .concurrencyKey("t")
+            .priority(9)
             .build();
     Set<String> json = new TreeSet<>();
     MAPPER.valueToTree(every).fieldNames().forEachRemaining(json::add);

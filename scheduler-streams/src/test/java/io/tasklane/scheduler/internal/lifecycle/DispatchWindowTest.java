@@ -123,6 +123,29 @@ class DispatchWindowTest {
   }
 
   @Test
+  void aQuickHandlerWhoseLeastWayIsFarBelowItsUsualOneKeepsItsRate() {
+    // Workers that take 1.2 attempts a ms; every attempt spends 2 or 24 ms on the way in turn
+    // (13 on average). With W out the handler delivers min(1.2, W / 13) a ms: a window sized from
+    // the least way (2 ms) alone would hold it to a fraction of that; the floor keeps it going.
+    DispatchWindow g = new DispatchWindow();
+    double owed = 0;
+    long t = now;
+    boolean quick = false;
+    long lastFive = 0;
+    for (; t < now + 20_000; t++) {
+      g.contended(t);
+      owed += Math.min(1.2, g.limit(1_000) / 13.0);
+      for (; owed >= 1; owed--) {
+        quick = !quick;
+        g.returned(t, quick ? 2 : 24, 0);
+        lastFive += t >= now + 15_000 ? 1 : 0;
+      }
+    }
+    assertThat(lastFive / 5_000.0).as("results a ms in the last 5 s").isGreaterThan(1.15);
+    assertThat(g.limit(1_000)).isLessThan(1_000);
+  }
+
+  @Test
   void anIdleHandlerIsMeasuredAfresh() {
     results(1_000, 2_000, 40, 10);
     assertThat(w.limit(1_000)).isLessThan(1_000);
