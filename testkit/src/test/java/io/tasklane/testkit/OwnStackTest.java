@@ -87,11 +87,9 @@ class OwnStackTest {
           "CREATE TABLE kept (id INT PRIMARY KEY)",
           "INSERT INTO kept VALUES (42)");
       // A crash: mariadbd dies without cleaning up; its pid file stays behind.
-      ProcessHandle.of(firstMariaDb).orElseThrow().destroyForcibly();
-      assertThat(
-              Processes.awaitExit(
-                  ProcessHandle.of(firstMariaDb).orElseThrow(), Duration.ofSeconds(10)))
-          .isTrue();
+      ProcessHandle crashed = ProcessHandle.of(firstMariaDb).orElseThrow();
+      crashed.destroyForcibly(); // the handle is kept: the pid may be gone by the next lookup
+      assertThat(Processes.awaitExit(crashed, Duration.ofSeconds(10))).isTrue();
     }
     assertThat(ProcessHandle.of(firstMariaDb)).isEmpty();
     assertThat(ProcessHandle.of(firstKafka)).isEmpty();
