@@ -81,17 +81,20 @@ final class LaneRepair {
   }
 
   /**
-   * A record of an ordered lane's task that has run and still holds its lane (RETRYING, or DEAD
-   * under {@code BLOCK}) but that the lane lacks as a holder, because a kill -9 kept the record and
-   * lost the lanes write: made a holder again, so that the lane's next task keeps waiting. Called
-   * for every record by the pass of {@link TimerRepair} after a (re)start and for a replayed input.
-   * A task that never ran (DEAD before its first dispatch) never held its lane and is left out.
+   * A record of an ordered lane's task that has run and still holds its lane (DISPATCHED, RETRYING,
+   * or DEAD under {@code BLOCK}) but that the lane lacks as a holder, because a kill -9 kept the
+   * record and lost the lanes write: made a holder again, so that the lane's next task keeps
+   * waiting. Called for every record by the pass of {@link TimerRepair} after a (re)start and for a
+   * replayed input. A task that never ran (DEAD before its first dispatch) never held its lane and
+   * is left out.
    */
   void rehold(String id, TaskRecord r, Lane lane) {
     if (lane == null
         || !lane.ordered()
         || r.history().isEmpty()
-        || (r.state() != TaskState.RETRYING && r.state() != TaskState.DEAD)
+        || (r.state() != TaskState.RETRYING
+            && r.state() != TaskState.DEAD
+            && r.state() != TaskState.DISPATCHED)
         || !lanes.stillHolds(r, lane)) {
       return;
     }

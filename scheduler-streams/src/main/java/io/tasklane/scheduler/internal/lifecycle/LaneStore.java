@@ -73,6 +73,22 @@ final class LaneStore {
     }
   }
 
+  /** A lane's waiting entries counted: how many, and the place after the last one. */
+  record Count(int waiting, long nextSeq) {}
+
+  /** Counts {@code lane}'s waiting entries (a read of its whole range: for repairs only). */
+  Count count(Lane lane) {
+    int n = 0;
+    long next = 0;
+    try (KeyValueIterator<Bytes, byte[]> it = store.range(lane.waitFirst(), lane.waitLast())) {
+      while (it.hasNext()) {
+        next = lane.seqOf(it.next().key) + 1;
+        n++;
+      }
+    }
+    return new Count(n, next);
+  }
+
   /** Every head of the store with its lane. */
   List<KeyValue<Lane, LaneHead>> heads() {
     List<KeyValue<Lane, LaneHead>> out = new ArrayList<>();

@@ -132,6 +132,9 @@ final class Lanes {
     long seq = head.nextSeq++;
     head.waiting++;
     store.write(lane, head);
+    // a lane emptied by a dropped entry lost its head and counts its places from 0 again: the
+    // place released last must not lie past the new task's, or a later task would go before it
+    memory.get().releasedFrom.computeIfPresent(lane, (l, at) -> Math.min(at, seq));
     if (head.holders.size() < limit(lane)) {
       memory.get().addTurn(lane);
     }
@@ -184,18 +187,28 @@ final class Lanes {
     }
     opened();
     Bytes key = lane.waitKey(r.timerAt(), id);
-    if (!store.hasWaiting(key)) {
-      store.putWaiting(key);
-      LaneHead head = store.head(lane);
-      if (head == null) {
-        head = new LaneHead();
-      }
-      head.waiting++;
-      head.nextSeq = Math.max(head.nextSeq, r.timerAt() + 1);
-      memory.get().releasedFrom.computeIfPresent(lane, (l, at) -> Math.min(at, r.timerAt()));
-      store.write(lane, head);
-      memory.get().addTurn(lane);
+    boolean entry = store.hasWaiting(key);
+    LaneHead head = store.head(lane);
+    if (entry && head != null && head.waiting > 0) {
+      return;
     }
+    // its entry was lost, or the lane no longer counts it (its head was lost or emptied while
+    // entries were left): either way nothing would release the task, so the lane counts it again
+    if (head == null) {
+      head = new LaneHead();
+    }
+    if (entry) {
+      LaneStore.Count count = store.count(lane);
+      head.waiting = Math.max(head.waiting, count.waiting());
+      head.nextSeq = Math.max(head.nextSeq, count.nextSeq());
+    } else {
+      store.putWaiting(key);
+      head.waiting++;
+    }
+    head.nextSeq = Math.max(head.nextSeq, r.timerAt() + 1);
+    memory.get().releasedFrom.computeIfPresent(lane, (l, at) -> Math.min(at, r.timerAt()));
+    store.write(lane, head);
+    memory.get().addTurn(lane);
   }
 
   /** Whether {@code next}, the record of a task of {@code lane}, still holds it. */
@@ -262,6 +275,10 @@ final class Lanes {
   /** Drops a waiting entry whose record no longer waits under it (stale, or its task failed). */
   void dropWaiting(Lane lane, Bytes key) {
     store.dropWaiting(lane, key);
+    LaneHead head = store.head(lane);
+    if (head == null || head.waiting <= 0) {
+      memory.get().releasedFrom.remove(lane); // as when its last waiting task leaves (moved)
+    }
   }
 
   /** The stream task's lane memory (rings of turns, freed lanes). */

@@ -352,4 +352,68 @@ class LanesTest {
     d.advance(100);
     assertThat(ids(d.dispatches())).containsExactly(first.id());
   }
+
+  @Test
+  void aStaleEntryDroppedFromAnEmptiedLaneDoesNotLetItsNextTasksRunOutOfOrder() {
+    // a kill -9 kept a task record that left its lane at place 1 and lost the deletion of its
+    // waiting entry: the lane counts one task waiting that no record backs
+    LaneStore lanes = new LaneStore(d.driver.getKeyValueStore(Stores.LANES));
+    Lane lane = new Lane(Driver.HANDLER, "order-1", true);
+    LaneHead head = new LaneHead();
+    head.nextSeq = 2;
+    head.waiting = 1;
+    lanes.write(lane, head);
+    lanes.putWaiting(lane.waitKey(1, "gone"));
+    d.advance(100); // the lane's turn drops the stale entry and empties the lane
+    assertThat(lanes.head(lane)).isNull();
+
+    List<TaskEnvelope> others = new ArrayList<>();
+    for (int i = 0; i < MAX; i++) {
+      others.add(Driver.task(T0 - 1_000));
+      d.send(others.get(i));
+    }
+    List<Dispatch> busy = d.dispatches();
+    assertThat(busy).as("the handler is saturated").hasSize(MAX);
+    List<TaskEnvelope> a = sendOrdered("order-1", 2);
+    assertThat(d.record(a.get(0).id()).timerKind()).isEqualTo(TimerKind.LANE);
+
+    busy.forEach(this::succeed);
+    d.advance(100);
+    List<Dispatch> first = d.dispatches();
+    assertThat(ids(first)).as("the lane's first task goes first").containsExactly(a.get(0).id());
+    succeed(first.get(0));
+    d.advance(100);
+    assertThat(ids(d.dispatches())).as("then its second").containsExactly(a.get(1).id());
+  }
+
+  @Test
+  void tasksWaitingInALaneWhoseHeadACrashLostAreCountedAgainAfterTheRestart() {
+    List<TaskEnvelope> others = new ArrayList<>();
+    for (int i = 0; i < MAX; i++) {
+      others.add(Driver.task(T0 - 1_000));
+      d.send(others.get(i));
+    }
+    List<Dispatch> busy = d.dispatches();
+    List<TaskEnvelope> a = sendOrdered("order-1", 2);
+    // a kill -9 kept the waiting entries and lost the lane's head
+    LaneStore lanes = new LaneStore(d.driver.getKeyValueStore(Stores.LANES));
+    Lane lane = Lane.of(d.record(a.get(0).id()));
+    LaneHead head = lanes.head(lane);
+    head.waiting = 0;
+    lanes.write(lane, head);
+    assertThat(lanes.head(lane)).isNull();
+
+    d.reopen(new TaskId(0, 0));
+    d.advance(1_000); // the record pass after the start counts the waiting tasks again
+    assertThat(lanes.head(lane).waiting).isEqualTo(2);
+    assertThat(lanes.head(lane).nextSeq).isEqualTo(2);
+    assertThat(d.dispatches()).as("the attempts out, sent again after the restart").hasSize(MAX);
+    busy.forEach(this::succeed);
+    d.advance(100);
+    List<Dispatch> first = d.dispatches();
+    assertThat(ids(first)).containsExactly(a.get(0).id());
+    succeed(first.get(0));
+    d.advance(100);
+    assertThat(ids(d.dispatches())).containsExactly(a.get(1).id());
+  }
 }
