@@ -5,6 +5,7 @@ import io.tasklane.chaos.internal.Faults;
 import io.tasklane.chaos.internal.LaneCheck;
 import io.tasklane.chaos.internal.Ledger;
 import io.tasklane.chaos.internal.Load;
+import io.tasklane.chaos.internal.LostTrail;
 import io.tasklane.chaos.internal.Probe;
 import io.tasklane.chaos.internal.ReplicatedTopics;
 import io.tasklane.chaos.internal.ResultsReader;
@@ -144,7 +145,13 @@ public final class ChaosRun {
       }
     } while (missing > 0 && System.nanoTime() < deadline);
     if (missing > 0) {
-      notes.add("drain timed out; e.g. " + verifier.missingSample(committed, effects));
+      List<String> sample = verifier.missingSample(committed, effects);
+      notes.add("drain timed out; e.g. " + sample);
+      String changelog = NAMESPACE + "-scheduler-tasklane-tasks-changelog";
+      for (String trail : LostTrail.of(bootstrap, new Topics(NAMESPACE), changelog, db, sample)) {
+        notes.add(trail);
+        step(trail);
+      }
     }
     if (loadErrors > 0) {
       notes.add(loadErrors + " load batches failed (ambiguous commits checked in the outbox)");
