@@ -4,6 +4,7 @@ import io.tasklane.core.TaskState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 
 /**
@@ -99,6 +100,35 @@ final class LaneRepair {
       return;
     }
     addHolder(lane, id);
+  }
+
+  /**
+   * A record of a task waiting in {@code lane} ({@link Lanes#reassert}): writes its waiting entry
+   * back when a crash lost it, and counts the lane's waiting tasks again when the lane no longer
+   * counts it (its head was lost, or emptied while entries were left), so that its turn comes.
+   */
+  void rewait(String id, TaskRecord r, Lane lane, LaneMemory memory) {
+    Bytes key = lane.waitKey(r.timerAt(), id);
+    boolean entry = store.hasWaiting(key);
+    LaneHead head = store.head(lane);
+    if (entry && head != null && head.waiting > 0) {
+      return;
+    }
+    if (head == null) {
+      head = new LaneHead();
+    }
+    if (entry) {
+      LaneStore.Count count = store.count(lane);
+      head.waiting = Math.max(head.waiting, count.waiting());
+      head.nextSeq = Math.max(head.nextSeq, count.nextSeq());
+    } else {
+      store.putWaiting(key);
+      head.waiting++;
+    }
+    head.nextSeq = Math.max(head.nextSeq, r.timerAt() + 1);
+    memory.releasedFrom.computeIfPresent(lane, (l, at) -> Math.min(at, r.timerAt()));
+    store.write(lane, head);
+    memory.addTurn(lane);
   }
 
   private TaskRecord readable(String id) {

@@ -186,29 +186,7 @@ final class Lanes {
       return;
     }
     opened();
-    Bytes key = lane.waitKey(r.timerAt(), id);
-    boolean entry = store.hasWaiting(key);
-    LaneHead head = store.head(lane);
-    if (entry && head != null && head.waiting > 0) {
-      return;
-    }
-    // its entry was lost, or the lane no longer counts it (its head was lost or emptied while
-    // entries were left): either way nothing would release the task, so the lane counts it again
-    if (head == null) {
-      head = new LaneHead();
-    }
-    if (entry) {
-      LaneStore.Count count = store.count(lane);
-      head.waiting = Math.max(head.waiting, count.waiting());
-      head.nextSeq = Math.max(head.nextSeq, count.nextSeq());
-    } else {
-      store.putWaiting(key);
-      head.waiting++;
-    }
-    head.nextSeq = Math.max(head.nextSeq, r.timerAt() + 1);
-    memory.get().releasedFrom.computeIfPresent(lane, (l, at) -> Math.min(at, r.timerAt()));
-    store.write(lane, head);
-    memory.get().addTurn(lane);
+    repair.rewait(id, r, lane, memory.get());
   }
 
   /** Whether {@code next}, the record of a task of {@code lane}, still holds it. */
