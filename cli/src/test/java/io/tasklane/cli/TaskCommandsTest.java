@@ -81,10 +81,18 @@ class TaskCommandsTest {
     TaskEnvelope urgent =
         send(
             LiveScheduler.task(HANDLER, System.currentTimeMillis() + HOUR, 5).toBuilder()
-                .options(io.tasklane.core.TaskOptions.builder().priority(8).build())
+                .key("order-42")
+                .options(
+                    io.tasklane.core.TaskOptions.builder()
+                        .priority(8)
+                        .uniqueUntil(io.tasklane.core.UniqueUntil.END)
+                        .build())
                 .build());
     CliRun.Result shown = scheduler.cli(scheduler.viewer).run("tasks", "show", urgent.id());
-    assertThat(shown.out()).containsPattern("(?m)^priority\\s+8$");
+    assertThat(shown.out())
+        .containsPattern("(?m)^priority\\s+8$")
+        .containsPattern("(?m)^unique until\\s+end$");
+    assertThat(table.out()).doesNotContain("unique until");
 
     CliRun.Result json = scheduler.cli(scheduler.viewer).run("--json", "tasks", "show", task.id());
     assertThat(json.exit()).isZero();

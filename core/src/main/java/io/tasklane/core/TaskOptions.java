@@ -36,10 +36,14 @@ import java.util.function.Function;
  *     (highest): a saturated handler releases its waiting tasks highest priority first, aged so
  *     that none waits more than the scheduler's {@code priority-aging} longer than it would in
  *     arrival order (docs/priorities.md); or null for {@link #DEFAULT_PRIORITY}
+ * @param uniqueUntil when the task's unique window ends early ({@link UniqueUntil#wireName()}):
+ *     {@code success} when it succeeds, {@code end} when it ends in any way; or null for a window
+ *     that lasts its whole length
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey, Integer priority) {
+public record TaskOptions(
+    int v, Long waitTimeoutMs, String concurrencyKey, Integer priority, String uniqueUntil) {
   /** The format version this reader and writer speak. */
   public static final int VERSION = 1;
 
@@ -58,7 +62,7 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey, Inte
   /** The priority of a task that sets none. */
   public static final int DEFAULT_PRIORITY = 5;
 
-  private static final TaskOptions NONE = new TaskOptions(VERSION, null, null, null);
+  private static final TaskOptions NONE = new TaskOptions(VERSION, null, null, null, null);
 
   /**
    * The rules, one per component: each names its field (as {@link InvalidTaskException#field()})
@@ -80,7 +84,8 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey, Inte
                           + MAX_WAIT_TIMEOUT_MS
                           + " ms)"),
           new Rule<>("concurrencyKey", TaskOptions::concurrencyKey, TaskOptions::laneKeyProblem),
-          new Rule<>("priority", TaskOptions::priority, TaskOptions::priorityProblem));
+          new Rule<>("priority", TaskOptions::priority, TaskOptions::priorityProblem),
+          new Rule<>("uniqueUntil", TaskOptions::uniqueUntil, UniqueUntil::problem));
 
   /**
    * What is wrong with {@code p} as a priority, or null: {@value #MIN_PRIORITY} to {@value
@@ -139,6 +144,12 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey, Inte
     return priority == null ? DEFAULT_PRIORITY : priority;
   }
 
+  /** {@link #uniqueUntil()} as a value, or null when unset or unknown to this reader. */
+  @JsonIgnore
+  public UniqueUntil uniqueUntilOrNull() {
+    return uniqueUntil == null ? null : UniqueUntil.ofWireName(uniqueUntil);
+  }
+
   /** {@link #waitTimeoutMs()}, or -1 when unset. */
   @JsonIgnore
   public long waitTimeoutMsOrNone() {
@@ -184,11 +195,22 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey, Inte
     private Long waitTimeoutMs;
     private String concurrencyKey;
     private Integer priority;
+    private String uniqueUntil;
 
     private Builder(TaskOptions o) {
       waitTimeoutMs = o.waitTimeoutMs;
       concurrencyKey = o.concurrencyKey;
       priority = o.priority;
+      uniqueUntil = o.uniqueUntil;
+    }
+
+    /**
+     * When the task's unique window ends early (the outbox library's {@code unique(window,
+     * until)}); null unsets it (the window lasts its whole length).
+     */
+    public Builder uniqueUntil(UniqueUntil value) {
+      uniqueUntil = value == null ? null : value.wireName();
+      return this;
     }
 
     /**
@@ -234,7 +256,8 @@ public record TaskOptions(int v, Long waitTimeoutMs, String concurrencyKey, Inte
     }
 
     public TaskOptions build() {
-      TaskOptions o = new TaskOptions(VERSION, waitTimeoutMs, concurrencyKey, priority);
+      TaskOptions o =
+          new TaskOptions(VERSION, waitTimeoutMs, concurrencyKey, priority, uniqueUntil);
       return o.equals(NONE) ? NONE : o;
     }
   }

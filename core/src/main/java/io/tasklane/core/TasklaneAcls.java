@@ -99,6 +99,9 @@ public final class TasklaneAcls {
         b.ensured(topics.relayOffsets(), READ, WRITE);
         b.ensured(topics.relayHistory(), READ, WRITE);
         b.group(grant.name() + "-schemahistory", LITERAL, READ);
+        // The ends of tasks whose unique window ends with them: the relay frees the windows.
+        b.ensured(topics.uniqueReleases(), READ);
+        b.group(ns + ".relay-unique-releases", LITERAL, READ);
       }
       case SCHEDULER -> {
         String app = grant.name();
@@ -114,6 +117,7 @@ public final class TasklaneAcls {
         b.ensured(topics.audit(), READ, WRITE);
         // Operator API: interrupts of cancelled attempts, the workers registry, handler settings.
         b.ensured(topics.interrupts(), WRITE);
+        b.ensured(topics.uniqueReleases(), WRITE); // ends of tasks whose unique window ends early
         b.ensured(topics.workers(), READ);
         b.ensured(topics.handlerSettings(), READ, WRITE);
         // Dispatches to every handler topic and creates missing DLTs.

@@ -89,6 +89,15 @@ public record Topics(String namespace) {
   }
 
   /**
+   * The ends of tasks whose unique window ends with them ({@code <ns>.unique-releases}, {@link
+   * UniqueRelease}), keyed by task id: written by the scheduler, read by the relay, which frees the
+   * windows' rows.
+   */
+  public String uniqueReleases() {
+    return namespace + ".unique-releases";
+  }
+
+  /**
    * Worker heartbeats, compacted, keyed by worker id ({@code <ns>.workers}); a tombstone on clean
    * shutdown.
    */

@@ -128,6 +128,10 @@ public final class WireCodec {
     return decode(json, TaskInterrupt.class);
   }
 
+  public static UniqueRelease decodeUniqueRelease(byte[] json) {
+    return decode(json, UniqueRelease.class);
+  }
+
   public static WorkerHeartbeat decodeHeartbeat(byte[] json) {
     return decode(json, WorkerHeartbeat.class);
   }

@@ -33,7 +33,9 @@ class AclToolTest {
     assertThat(out)
         .contains("User:relay")
         .contains("shop.tasks")
-        .contains("tasklane_relay_orders-schemahistory");
+        .contains("tasklane_relay_orders-schemahistory")
+        .contains("shop.unique-releases")
+        .contains("shop.relay-unique-releases");
     assertThatThrownBy(() -> dryRun("--role", "relay", "--principal", "User:relay"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--name is required for relay");

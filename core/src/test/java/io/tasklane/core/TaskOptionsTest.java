@@ -88,11 +88,28 @@ class TaskOptionsTest {
   }
 
   @Test
+  void aUniqueWindowEndsOnSuccessOrAtTheEndAndAnUnknownValueIsNamed() throws Exception {
+    TaskOptions end = TaskOptions.builder().uniqueUntil(UniqueUntil.END).build();
+    assertThat(WireCodec.encodeToString(end)).isEqualTo("{\"v\":1,\"uniqueUntil\":\"end\"}");
+    assertThat(read("{\"uniqueUntil\":\"success\"}").validate().uniqueUntilOrNull())
+        .isEqualTo(UniqueUntil.SUCCESS);
+    assertThat(end.toBuilder().uniqueUntil(null).build()).isSameAs(TaskOptions.none());
+    assertThatThrownBy(() -> read("{\"uniqueUntil\":\"start\"}").validate())
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessageContaining("uniqueUntil")
+        .hasMessageContaining("must be one of success, end (is \"start\")");
+    assertThat(UniqueUntil.END.releasedBy(TaskState.CANCELLED)).isTrue();
+    assertThat(UniqueUntil.END.releasedBy(TaskState.RETRYING)).isFalse();
+    assertThat(UniqueUntil.SUCCESS.releasedBy(TaskState.DEAD)).isFalse();
+    assertThat(UniqueUntil.SUCCESS.releasedBy(TaskState.SUCCEEDED)).isTrue();
+  }
+
+  @Test
   void aNewerIncompatibleVersionIsRefusedNamingIt() throws Exception {
     assertThatThrownBy(() -> read("{\"v\":2,\"waitTimeoutMs\":5000}").validate())
         .isInstanceOf(InvalidTaskException.class)
         .hasMessageStartingWith("options: version 2 is not one this reader knows (1 to 1)");
-    assertThatThrownBy(() -> new TaskOptions(-1, null, null, null).validate())
+    assertThatThrownBy(() -> new TaskOptions(-1, null, null, null, null).validate())
         .hasMessageStartingWith("options: version -1");
   }
 }

@@ -57,6 +57,10 @@ final class RowFactory {
           "unique",
           "needs the task's key: the window holds per handler and key; set key(..) as well");
     }
+    if (r.unique() == null && r.options().uniqueUntil() != null) {
+      throw new InvalidTaskException(
+          "uniqueUntil", "needs a unique window: use unique(window, until)");
+    }
     long now = clock.millis();
     // A unique task gets a new id per window: the key's own id would be refused as a duplicate by
     // a scheduler that still remembers the previous window's task.

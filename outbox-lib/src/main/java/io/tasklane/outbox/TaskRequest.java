@@ -5,6 +5,7 @@ import io.tasklane.core.PayloadCodec;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskOptions;
 import io.tasklane.core.TaskType;
+import io.tasklane.core.UniqueUntil;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -170,7 +171,32 @@ public final class TaskRequest {
     if (window != null) {
       UniqueWindows.checkWindow(window);
     }
-    return with(f -> f.unique = window);
+    TaskOptions kept = window == null ? options.toBuilder().uniqueUntil(null).build() : options;
+    return with(
+        f -> {
+          f.unique = window;
+          f.options = kept;
+        });
+  }
+
+  /**
+   * As {@link #unique(Duration)}, with a window that ends early: when the task succeeds ({@link
+   * UniqueUntil#SUCCESS}) or when it ends in any way ({@link UniqueUntil#END}: "unique while
+   * pending or running"). The scheduler announces the end and the relay deletes the window's row
+   * (docs/outbox-lib.md, *Unique windows*); {@code window} stays the longest the key is held, also
+   * when the end is never announced. Sets {@link TaskOptions#uniqueUntil()}.
+   *
+   * @param window 1 s to 366 d
+   * @param until when the window ends early; null for its whole length
+   * @throws io.tasklane.core.InvalidTaskException naming {@code unique} when {@code window} is out
+   *     of range or null while {@code until} is set
+   */
+  public TaskRequest unique(Duration window, UniqueUntil until) {
+    if (window == null && until != null) {
+      throw new InvalidTaskException("unique", "is null: a window that ends early needs a length");
+    }
+    TaskRequest r = unique(window);
+    return r.options(r.options.toBuilder().uniqueUntil(until).build());
   }
 
   /**

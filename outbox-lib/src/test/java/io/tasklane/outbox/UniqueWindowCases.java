@@ -1,8 +1,12 @@
 package io.tasklane.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskOptions;
+import io.tasklane.core.UniqueUntil;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -127,6 +131,51 @@ abstract class UniqueWindowCases {
     assertThat(windows())
         .singleElement()
         .satisfies(w -> assertThat(w.get("task_id")).isEqualTo(second.taskId()));
+  }
+
+  @Test
+  void aWindowThatEndsWithItsTaskFreesTheKeyOnceTheRelayDeletedItsRow() throws Exception {
+    EnqueueResult first = commit(reminder("order-42").unique(HOUR, UniqueUntil.END));
+    assertThat(db().rows())
+        .singleElement()
+        .satisfies(
+            r -> assertThat(String.valueOf(r.get("options"))).contains("\"uniqueUntil\":\"end\""));
+    clock.advance(Duration.ofMinutes(5));
+    assertThat(commit(reminder("order-42").unique(HOUR, UniqueUntil.END)).taskId())
+        .as("while the task has not ended")
+        .isEqualTo(first.taskId());
+    try (Connection c = db().connect()) { // what the relay does when the task ended
+      c.createStatement()
+          .execute(
+              "DELETE FROM tasklane_unique WHERE key_id = '"
+                  + TaskIds.forKey("order.remind", "order-42")
+                  + "' AND task_id = '"
+                  + first.taskId()
+                  + "'");
+    }
+    EnqueueResult second = commit(reminder("order-42").unique(HOUR, UniqueUntil.END));
+    assertThat(second.duplicate()).isFalse();
+    assertThat(second.taskId()).isNotEqualTo(first.taskId());
+    assertThat(second.uniqueUntil()).isEqualTo(T0.plus(Duration.ofMinutes(5)).plus(HOUR));
+  }
+
+  @Test
+  void aWindowThatEndsEarlyNeedsALength() throws Exception {
+    assertThatThrownBy(() -> reminder("order-1").unique(null, UniqueUntil.SUCCESS))
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessageStartingWith("unique:");
+    TaskRequest cleared = reminder("order-1").unique(HOUR, UniqueUntil.END).unique(null);
+    assertThat(cleared.options().uniqueUntil()).isNull();
+    TaskRequest bare =
+        TaskRequest.to("order.remind")
+            .key("order-1")
+            .options(TaskOptions.builder().uniqueUntil(UniqueUntil.END).build());
+    try (Connection c = db().begin()) {
+      assertThatThrownBy(() -> outbox(c).enqueue(bare))
+          .isInstanceOf(InvalidTaskException.class)
+          .hasMessageStartingWith("uniqueUntil: needs a unique window");
+      c.rollback();
+    }
   }
 
   @Test

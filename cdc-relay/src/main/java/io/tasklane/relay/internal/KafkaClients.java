@@ -57,6 +57,21 @@ final class KafkaClients {
     return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
+  /**
+   * A consumer in group {@code groupId} that commits its offsets itself and starts a new group at
+   * the beginning of its topics; {@code clientSuffix} ends its client id.
+   */
+  KafkaConsumer<byte[], byte[]> groupConsumer(String groupId, String clientSuffix) {
+    Map<String, Object> p = new HashMap<>();
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.name() + clientSuffix);
+    p.putAll(common());
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
   Admin admin() {
     return Admin.create(common());
   }

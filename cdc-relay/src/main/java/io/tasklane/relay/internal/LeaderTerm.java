@@ -135,7 +135,8 @@ final class LeaderTerm {
       try (EngineRunner engine =
               new EngineRunner(DebeziumProps.of(config, connectorClass), consumer, stopping);
           SlotGuard slotGuard =
-              config.postgres() ? new SlotGuard(slot, metrics, config.slotWarnPercent()) : null) {
+              config.postgres() ? new SlotGuard(slot, metrics, config.slotWarnPercent()) : null;
+          UniqueReleases releases = new UniqueReleases(config, kafka, jdbc, clock, metrics)) {
         engine.start();
         if (slotGuard != null) {
           slotGuard.start(config.binlogGuardInterval());
@@ -168,6 +169,7 @@ final class LeaderTerm {
             purge();
             nextPurge = now + config.purgeInterval().toMillis();
           }
+          releases.poll();
           if (now >= nextGuard && !config.postgres()) {
             guard();
             nextGuard = now + config.binlogGuardInterval().toMillis();

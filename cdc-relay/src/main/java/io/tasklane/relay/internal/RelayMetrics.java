@@ -37,6 +37,9 @@ public final class RelayMetrics {
   final Counter topicRecreations = counter("tasklane.relay.topic.recreations", null, null);
   final Counter missingColumnRows = counter("tasklane.relay.missing.column.rows", null, null);
   final Counter batchRows = counter("tasklane.relay.batch.rows", null, null);
+  final Counter uniqueReleased = counter("tasklane.relay.unique.released", null, null);
+  final Counter uniqueReleaseErrors = counter("tasklane.relay.unique.release.errors", null, null);
+  final Counter uniqueReleaseInvalid = counter("tasklane.relay.unique.release.invalid", null, null);
   final Timer enqueueToAck;
   final AtomicLong binlogLagMs = new AtomicLong();
   final AtomicLong lastOffsetAtMs = new AtomicLong(-1);

@@ -157,6 +157,7 @@ public final class RelayRuntime implements AutoCloseable {
     return List.of(
         new TopicAdmin.Spec(t.tasks(), config.tasksPartitions(), rf, Map.of()),
         new TopicAdmin.Spec(t.relayDlt(), 1, rf, Map.of()),
+        new TopicAdmin.Spec(t.uniqueReleases(), config.tasksPartitions(), rf, Map.of()),
         new TopicAdmin.Spec(t.relayOffsets(), 1, rf, Map.of("cleanup.policy", "compact")),
         new TopicAdmin.Spec(
             t.relayHistory(), 1, rf, Map.of("retention.ms", "-1", "retention.bytes", "-1")));

@@ -87,7 +87,7 @@ final class UniquePurger {
   }
 
   /** MariaDB/MySQL 42S02 (error 1146), PostgreSQL 42P01: the table does not exist. */
-  private static boolean missingTable(SQLException e) {
+  static boolean missingTable(SQLException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException s
           && ("42S02".equals(s.getSQLState())

@@ -86,6 +86,7 @@ public final class TaskShowCommand extends ApiCommand {
     field(out, "concurrency key", text(task.path("options"), "concurrencyKey"));
     JsonNode priority = task.path("options").path("priority");
     field(out, "priority", priority.isInt() ? priority.asText() : "5 (default)");
+    field(out, "unique until", text(task.path("options"), "uniqueUntil"));
     if (progress.isObject()) {
       field(out, "progress", progressText(progress));
     }

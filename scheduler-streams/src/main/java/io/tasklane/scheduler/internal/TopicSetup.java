@@ -34,6 +34,7 @@ final class TopicSetup {
                 TopicAdmin.Spec.of(topics.dependencies(), dependencies),
                 TopicAdmin.Spec.of(topics.logs(), p),
                 TopicAdmin.Spec.of(topics.schedulerDlt(), p),
+                TopicAdmin.Spec.of(topics.uniqueReleases(), p),
                 auditTopic(config, topics)));
     specs.addAll(TopicAdmin.operatorTopics(topics));
     TopicAdmin.ensure(admin, specs, replication);

@@ -7,6 +7,7 @@ import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskTopicRecord;
+import io.tasklane.core.UniqueRelease;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -75,6 +76,15 @@ public final class Outputs {
   /** A control record (dependency protocol) keyed by {@code key}. */
   public void control(String key, ControlRecord command, long now) {
     context.forward(new Record<String, Object>(key, command, now), Stores.SINK_CONTROL);
+  }
+
+  /**
+   * The end of a task whose unique window ends with it, to {@code <ns>.unique-releases}, keyed by
+   * task id: the relay frees the window's row.
+   */
+  void uniqueRelease(UniqueRelease release, long now) {
+    context.forward(
+        new Record<String, Object>(release.taskId(), release, now), Stores.SINK_UNIQUE_RELEASES);
   }
 
   /**

@@ -59,6 +59,8 @@ public enum SchedulerEvent {
   QUEUED("queued"),
   /** A due task of a lane joined it to wait for its turn ({@code Lanes}). */
   LANE_WAIT("lane.wait"),
+  /** A task whose unique window ends with it ended: its release went to the relay. */
+  UNIQUE_RELEASED("unique.released"),
   /** A schedule fire dispatched ahead of its instant, for a worker that holds it until then. */
   DISPATCHED_AHEAD("dispatched.ahead"),
   /** An attempt's deadline passed without a result. */

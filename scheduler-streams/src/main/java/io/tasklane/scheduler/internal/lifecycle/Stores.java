@@ -59,6 +59,7 @@ public final class Stores {
   public static final String SINK_SCHEDULER_DLT = "sink-scheduler-dlt";
   public static final String SINK_TASKS = "sink-tasks";
   public static final String SINK_INTERRUPTS = "sink-interrupts";
+  public static final String SINK_UNIQUE_RELEASES = "sink-unique-releases";
 
   private Stores() {}
 

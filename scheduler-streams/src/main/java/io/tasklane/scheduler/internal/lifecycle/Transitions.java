@@ -6,6 +6,8 @@ import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.RetryPolicy;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskState;
+import io.tasklane.core.UniqueRelease;
+import io.tasklane.core.UniqueUntil;
 import io.tasklane.core.Wire;
 import java.util.List;
 import org.slf4j.Logger;
@@ -23,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #dead}: DEAD, the last dispatch on the handler's DLT;
  *   <li>{@link #finish}: a terminal state (SUCCEEDED, DEAD, CANCELLED), kept for the retention
  *       ({@link FinishedPurge}; a task without an envelope by a purge timer), waiters told ({@link
- *       #notifyWaiters}), and the {@link FinishListener} told (a schedule fire's schedule).
+ *       #notifyWaiters}), a unique window that ends with the task released ({@link UniqueRelease}),
+ *       and the {@link FinishListener} told (a schedule fire's schedule).
  * </ul>
  *
  * <p>A transition edits a {@link TaskRecord.Edit} and forwards records; it never writes a store:
@@ -159,7 +162,20 @@ public final class Transitions {
       e.noTimer(); // forgotten after the retention through its search entry (FinishedPurge)
     }
     notifyWaiters(e, id, state, reason, now);
+    releaseUnique(e.task, id, state, now);
     finished.finished(e.task, id, state, reason, now, true);
+  }
+
+  /**
+   * Announces the end of a task whose unique window ends with it ({@link UniqueUntil}) on {@code
+   * <ns>.unique-releases}, where the relay frees the window.
+   */
+  private void releaseUnique(TaskEnvelope task, String id, TaskState state, long now) {
+    UniqueUntil until = task == null ? null : task.options().uniqueUntilOrNull();
+    if (until != null && task.key() != null && until.releasedBy(state)) {
+      out.uniqueRelease(UniqueRelease.of(id, task.handler(), task.key(), state, now), now);
+      engine.metrics().count(SchedulerEvent.UNIQUE_RELEASED);
+    }
   }
 
   /** Answers every waiter of this task with {@code dependency-done} and forgets them. */

@@ -106,6 +106,12 @@ public final class TopologyFactory {
         Serdes.String().serializer(),
         json,
         processors);
+    t.addSink(
+        Stores.SINK_UNIQUE_RELEASES,
+        engine.topics().uniqueReleases(),
+        Serdes.String().serializer(),
+        json,
+        processors);
     Serializer<ControlRecord> control = (topic, value) -> WireCodec.encode(value);
     t.addSink(
         Stores.SINK_CONTROL,

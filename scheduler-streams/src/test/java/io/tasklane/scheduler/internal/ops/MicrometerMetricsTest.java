@@ -81,7 +81,8 @@ class MicrometerMetricsTest {
           "dispatch.resent",
           "paused.held",
           "interrupt.sent",
-          "lane.wait");
+          "lane.wait",
+          "unique.released");
 
   @Test
   void theLaneGaugesReadZeroWhileStreamsIsNotRunning() {

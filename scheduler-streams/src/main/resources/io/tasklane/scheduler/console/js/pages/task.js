@@ -151,6 +151,7 @@ export default {
               ['Ordering key', t.orderingKey || '—'],
               ['Concurrency key', (t.options && t.options.concurrencyKey) || undefined],
               ['Priority', t.options && t.options.priority !== undefined ? String(t.options.priority) : '5 (default)'],
+              ['Unique until', (t.options && t.options.uniqueUntil) || undefined],
               ['Progress', progress(log.progress)],
               ['Attempt', `${num(view.attempt)} of ${num(t.maxAttempts)}`],
               ['Created', time(t.createdAt)],
