@@ -10,6 +10,7 @@ import io.tasklane.chaos.internal.Probe;
 import io.tasklane.chaos.internal.ReplicatedTopics;
 import io.tasklane.chaos.internal.ResultsReader;
 import io.tasklane.chaos.internal.ScheduleCheck;
+import io.tasklane.chaos.internal.UniqueCheck;
 import io.tasklane.chaos.internal.Verifier;
 import io.tasklane.core.Topics;
 import io.tasklane.examples.orders.DemoSchema;
@@ -174,6 +175,12 @@ public final class ChaosRun {
             lanes.orderViolations(),
             lanes.overlaps()));
     lanes.evidence().forEach(e -> notes.add(e));
+    UniqueCheck.Result unique = UniqueCheck.verify(db, ledger, committed);
+    step(
+        String.format(
+            "unique keys: %d tasks on %d keys, %d keys freed and taken again, %d overlaps",
+            unique.tasks(), unique.keys(), unique.keysReused(), unique.overlaps()));
+    unique.evidence().forEach(e -> notes.add(e));
     long deliveries = ResultsReader.duplicateDeliveries(bootstrap, new Topics(NAMESPACE).results());
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("db", options.db().flag());
@@ -182,6 +189,7 @@ public final class ChaosRun {
     extra.put("unexpected_exits", cluster.unexpectedExits());
     extra.putAll(fires.asMap());
     extra.putAll(lanes.asMap());
+    extra.putAll(unique.asMap());
     extra.put("brokers", options.brokers());
     if (kafka != null) {
       List<String> unsafe = ReplicatedTopics.unsafe(kafka, NAMESPACE);

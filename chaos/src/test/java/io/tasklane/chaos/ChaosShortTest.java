@@ -49,6 +49,12 @@ class ChaosShortTest {
     assertThat(result.overlaps())
         .as("ordered lanes running two tasks at once; notes: %s", result.notes())
         .isZero();
+    assertThat(result.extra().get("unique_overlaps"))
+        .as("a unique key taken again while its task ran; notes: %s", result.notes())
+        .isEqualTo(0L);
+    assertThat((Long) result.extra().get("unique_keys_reused"))
+        .as("unique keys freed by their tasks' ends and taken again")
+        .isGreaterThan(0L);
     assertThat(result.extra().get("schedule_fires")).as("1-second schedule fires").isNotEqualTo(0L);
     assertThat(result.lostFires()).as("schedule fires without effect").isZero();
     assertThat(result.duplicateFires()).as("schedule fires run twice").isZero();

@@ -16,6 +16,7 @@ public final class Ledger {
   private final Set<String> committed = ConcurrentHashMap.newKeySet();
   private final Set<String> ambiguous = ConcurrentHashMap.newKeySet();
   private final Map<String, LaneCheck.LaneTask> ordered = new ConcurrentHashMap<>();
+  private final Map<String, String> unique = new ConcurrentHashMap<>();
 
   public void committed(List<String> ids) {
     committed.addAll(ids);
@@ -33,6 +34,16 @@ public final class Ledger {
   /** Every ordered task offered, by id. */
   public Map<String, LaneCheck.LaneTask> ordered() {
     return new HashMap<>(ordered);
+  }
+
+  /** The keys of unique tasks offered, by the id each enqueue returned (a new or a held task). */
+  public void unique(Map<String, String> keyById) {
+    unique.putAll(keyById);
+  }
+
+  /** Every unique task offered: its key, by id. */
+  public Map<String, String> unique() {
+    return new HashMap<>(unique);
   }
 
   public int committedCount() {

@@ -9,7 +9,9 @@ import io.tasklane.outbox.TaskRequest;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -94,6 +96,13 @@ public final class Load implements AutoCloseable {
         }
       }
       ledger.ordered(ordered);
+      Map<String, String> unique = new HashMap<>();
+      for (int i = 0; i < ids.size(); i++) {
+        if (batch.get(i).unique() != null) {
+          unique.put(ids.get(i), batch.get(i).key());
+        }
+      }
+      ledger.unique(unique);
       connection.commit();
       ledger.committed(ids);
     } catch (Throwable t) {

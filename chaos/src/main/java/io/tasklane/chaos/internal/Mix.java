@@ -1,6 +1,7 @@
 package io.tasklane.chaos.internal;
 
 import io.tasklane.core.RetryPolicy;
+import io.tasklane.core.UniqueUntil;
 import io.tasklane.examples.orders.OrderRef;
 import io.tasklane.examples.orders.ScenarioHandlers;
 import io.tasklane.outbox.TaskRequest;
@@ -9,9 +10,9 @@ import java.util.random.RandomGenerator;
 
 /**
  * The task mix of the load, all with example handlers that write one effect row through the JDBC
- * idempotency store: 60 % immediate reminders (priorities 0, 5 and 9 in turn), 25 % reminders
- * delayed 1–5 s, 15 % partner calls that fail twice and succeed on attempt 3 (retried by the
- * scheduler).
+ * idempotency store: 60 % immediate reminders (priorities 0, 5 and 9 in turn; a twelfth of them
+ * unique by key until they end, {@link #unique}), 25 % reminders delayed 1–5 s, 15 % partner calls
+ * that fail twice and succeed on attempt 3 (retried by the scheduler).
  */
 public final class Mix {
   static final RetryPolicy FAST = RetryPolicy.fixed(Duration.ofMillis(500), Duration.ofSeconds(1));
@@ -22,12 +23,21 @@ public final class Mix {
   /** Enough attempts that kills and restarts never exhaust them (a DEAD task counts as lost). */
   static final int MAX_ATTEMPTS = 50;
 
+  /** The share of unique reminders ({@link #unique}), taken from the immediate ones. */
+  static final double UNIQUE_SHARE = 0.05;
+
+  /** How many keys the unique reminders share, so that each key comes back every few seconds. */
+  static final int UNIQUE_KEYS = 20;
+
   private Mix() {}
 
   /** The next request; {@code ref} goes into the payload (and the effect row). */
   public static TaskRequest next(RandomGenerator random, long ref) {
     double dice = random.nextDouble();
     OrderRef payload = new OrderRef(ref);
+    if (dice < UNIQUE_SHARE) {
+      return unique(ref);
+    }
     if (dice < 0.60) {
       return TaskRequest.to(ScenarioHandlers.REMINDER)
           .payload(payload)
@@ -44,6 +54,24 @@ public final class Mix {
         .payload(payload)
         .maxAttempts(MAX_ATTEMPTS)
         .backoff(FAST);
+  }
+
+  /**
+   * An immediate reminder whose key is one of {@value #UNIQUE_KEYS} ({@link #uniqueKey}), unique
+   * for an hour or until it ends: while one is pending or running, enqueuing its key again returns
+   * it; once it ended, the next enqueue creates a new task ({@link UniqueCheck}).
+   */
+  static TaskRequest unique(long ref) {
+    return TaskRequest.to(ScenarioHandlers.REMINDER)
+        .payload(new OrderRef(ref))
+        .key(uniqueKey(ref))
+        .unique(Duration.ofHours(1), UniqueUntil.END)
+        .maxAttempts(MAX_ATTEMPTS);
+  }
+
+  /** The key of a unique reminder: {@code unique-0} … */
+  static String uniqueKey(long ref) {
+    return "unique-" + (ref % UNIQUE_KEYS);
   }
 
   /** A probe: an immediate reminder with a negative ref. */
