@@ -123,4 +123,75 @@ public final class ControlCommand {
       return new DependencyDone(Wire.VERSION, waiterId, dependencyId, state, reason);
     }
   }
+
+  /**
+   * Rate-limit protocol, first leg: task {@code id} asks the owner of rate limit {@code limit} for
+   * a start slot. Keyed by {@link #key(String)} of the limit, so that every ask of one limit
+   * reaches the same partition, whose stream task alone grants that limit's slots. Written and read
+   * by the scheduler only, on {@code <ns>.dependencies}.
+   *
+   * @param id the asking task
+   * @param routingKey the asking task's routing key: the answer's key
+   * @param limit the limit's key: a limit's name, or {@link #HANDLER_LIMIT} and a handler's name
+   * @param ask the asking task's token for this ask (its timer's time): the answer echoes it, and a
+   *     task takes only the answer to its current ask
+   * @param turn 0 for a first ask; the time the owner named in its last answer for an ask that
+   *     comes back when told to (it goes before the asks that did not wait)
+   */
+  public record RateAsk(
+      @JsonProperty(required = true) int v,
+      String id,
+      String routingKey,
+      String limit,
+      long ask,
+      long turn)
+      implements ControlRecord {
+    /** How the key of a handler's own limit starts: {@code handler/} and the handler's name. */
+    public static final String HANDLER_LIMIT = "handler/";
+
+    public static RateAsk of(String id, String routingKey, String limit, long ask, long turn) {
+      return new RateAsk(Wire.VERSION, id, routingKey, limit, ask, turn);
+    }
+
+    /** The record key of every ask of {@code limit}. */
+    public static String key(String limit) {
+      return "limit:" + limit;
+    }
+
+    /** Whether {@code limit} is a limit's key: a limit name, or a handler's limit. */
+    public static boolean isLimitKey(String limit) {
+      if (limit != null && limit.startsWith(HANDLER_LIMIT)) {
+        return HandlerNames.isValid(limit.substring(HANDLER_LIMIT.length()));
+      }
+      return HandlerNames.isValid(limit);
+    }
+  }
+
+  /**
+   * Rate-limit protocol, answer to a {@link RateAsk}: a start slot ({@code slot} above 0, epoch
+   * millis: the task starts then and not before) or, when the limit has no slot within the owner's
+   * horizon, the time to ask again ({@code retryAt}). Keyed by the task's routing key.
+   */
+  public record RateAnswer(
+      @JsonProperty(required = true) int v,
+      String id,
+      String limit,
+      long ask,
+      long slot,
+      long retryAt)
+      implements ControlRecord {
+    public static RateAnswer granted(String id, String limit, long ask, long slot) {
+      return new RateAnswer(Wire.VERSION, id, limit, ask, slot, 0);
+    }
+
+    public static RateAnswer later(String id, String limit, long ask, long retryAt) {
+      return new RateAnswer(Wire.VERSION, id, limit, ask, 0, retryAt);
+    }
+
+    /** Whether a slot was granted. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean granted() {
+      return slot > 0;
+    }
+  }
 }

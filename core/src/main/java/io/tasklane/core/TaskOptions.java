@@ -39,11 +39,20 @@ import java.util.function.Function;
  * @param uniqueUntil when the task's unique window ends early ({@link UniqueUntil#wireName()}):
  *     {@code success} when it succeeds, {@code end} when it ends in any way; or null for a window
  *     that lasts its whole length
+ * @param rateLimit the name of the rate limit the task's starts count against, defined in the
+ *     scheduler's configuration ({@code limits.<name>.rate}, docs/rate-limits.md): the scheduler
+ *     starts at most the limit's rate of the tasks that name it, across every instance and
+ *     partition; or null for the handler's own rate, if it has one
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TaskOptions(
-    int v, Long waitTimeoutMs, String concurrencyKey, Integer priority, String uniqueUntil) {
+    int v,
+    Long waitTimeoutMs,
+    String concurrencyKey,
+    Integer priority,
+    String uniqueUntil,
+    String rateLimit) {
   /** The format version this reader and writer speak. */
   public static final int VERSION = 1;
 
@@ -62,7 +71,7 @@ public record TaskOptions(
   /** The priority of a task that sets none. */
   public static final int DEFAULT_PRIORITY = 5;
 
-  private static final TaskOptions NONE = new TaskOptions(VERSION, null, null, null, null);
+  private static final TaskOptions NONE = new TaskOptions(VERSION, null, null, null, null, null);
 
   /**
    * The rules, one per component: each names its field (as {@link InvalidTaskException#field()})
@@ -85,7 +94,22 @@ public record TaskOptions(
                           + " ms)"),
           new Rule<>("concurrencyKey", TaskOptions::concurrencyKey, TaskOptions::laneKeyProblem),
           new Rule<>("priority", TaskOptions::priority, TaskOptions::priorityProblem),
-          new Rule<>("uniqueUntil", TaskOptions::uniqueUntil, UniqueUntil::problem));
+          new Rule<>("uniqueUntil", TaskOptions::uniqueUntil, UniqueUntil::problem),
+          new Rule<>("rateLimit", TaskOptions::rateLimit, TaskOptions::limitNameProblem));
+
+  /**
+   * What is wrong with {@code name} as the name of a rate limit, or null: the rule of handler names
+   * ({@link HandlerNames#PATTERN}).
+   */
+  public static String limitNameProblem(String name) {
+    return HandlerNames.isValid(name)
+        ? null
+        : "'"
+            + LogText.escape(name, 120)
+            + "' must match "
+            + HandlerNames.PATTERN.pattern()
+            + " (1 to 100 characters)";
+  }
 
   /**
    * What is wrong with {@code p} as a priority, or null: {@value #MIN_PRIORITY} to {@value
@@ -196,12 +220,23 @@ public record TaskOptions(
     private String concurrencyKey;
     private Integer priority;
     private String uniqueUntil;
+    private String rateLimit;
 
     private Builder(TaskOptions o) {
       waitTimeoutMs = o.waitTimeoutMs;
       concurrencyKey = o.concurrencyKey;
       priority = o.priority;
       uniqueUntil = o.uniqueUntil;
+      rateLimit = o.rateLimit;
+    }
+
+    /**
+     * The rate limit the task's starts count against (checked by {@link TaskOptions#validate()});
+     * null unsets it.
+     */
+    public Builder rateLimit(String name) {
+      rateLimit = name;
+      return this;
     }
 
     /**
@@ -257,7 +292,7 @@ public record TaskOptions(
 
     public TaskOptions build() {
       TaskOptions o =
-          new TaskOptions(VERSION, waitTimeoutMs, concurrencyKey, priority, uniqueUntil);
+          new TaskOptions(VERSION, waitTimeoutMs, concurrencyKey, priority, uniqueUntil, rateLimit);
       return o.equals(NONE) ? NONE : o;
     }
   }

@@ -109,7 +109,7 @@ class TaskOptionsTest {
     assertThatThrownBy(() -> read("{\"v\":2,\"waitTimeoutMs\":5000}").validate())
         .isInstanceOf(InvalidTaskException.class)
         .hasMessageStartingWith("options: version 2 is not one this reader knows (1 to 1)");
-    assertThatThrownBy(() -> new TaskOptions(-1, null, null, null, null).validate())
+    assertThatThrownBy(() -> new TaskOptions(-1, null, null, null, null, null).validate())
         .hasMessageStartingWith("options: version -1");
   }
 }

@@ -231,6 +231,19 @@ public final class TaskRequest {
     return options(options.toBuilder().priority(value).build().validate());
   }
 
+  /**
+   * The rate limit the task's starts count against: a limit defined in the scheduler's
+   * configuration ({@code tasklane.scheduler.limits.<name>.rate: 50/s}). The scheduler starts at
+   * most that many tasks naming it, across every instance and partition; a task naming a limit that
+   * is not defined waits until it is (docs/rate-limits.md). Replaces the handler's own {@code rate}
+   * for this task. Sets {@link TaskOptions#rateLimit()}, keeping the other options.
+   *
+   * @throws io.tasklane.core.InvalidTaskException naming {@code rateLimit} when not a limit name
+   */
+  public TaskRequest rateLimit(String name) {
+    return options(options.toBuilder().rateLimit(name).build().validate());
+  }
+
   public TaskRequest maxAttempts(int value) {
     return with(f -> f.maxAttempts = value);
   }

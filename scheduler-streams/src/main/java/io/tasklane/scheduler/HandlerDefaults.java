@@ -18,8 +18,11 @@ import java.util.TreeMap;
  * @param weights {@code weights}: turns per round for the lanes whose key starts with a prefix, by
  *     prefix ({@code "gold-=4,silver-=2"}), each 1 to {@link #MAX_WEIGHT}; the longest matching
  *     prefix counts, a key no prefix matches takes 1 turn; empty: every lane takes 1
+ * @param rate {@code rate} and {@code burst}: the rate limit of the handler's tasks that name no
+ *     limit of their own ({@link RateLimit}, docs/rate-limits.md); null: none
  */
-public record HandlerDefaults(Integer maxPerKey, String onDead, Map<String, Integer> weights) {
+public record HandlerDefaults(
+    Integer maxPerKey, String onDead, Map<String, Integer> weights, RateLimit rate) {
   /** No limit per key, DEAD tasks block their lane, one turn per lane. */
   public static final HandlerDefaults NONE = new HandlerDefaults(null, null);
 
@@ -29,6 +32,11 @@ public record HandlerDefaults(Integer maxPerKey, String onDead, Map<String, Inte
   /** Lane settings without weights. */
   public HandlerDefaults(Integer maxPerKey, String onDead) {
     this(maxPerKey, onDead, Map.of());
+  }
+
+  /** Lane settings without a rate limit. */
+  public HandlerDefaults(Integer maxPerKey, String onDead, Map<String, Integer> weights) {
+    this(maxPerKey, onDead, weights, null);
   }
 
   public HandlerDefaults {
@@ -123,5 +131,25 @@ public record HandlerDefaults(Integer maxPerKey, String onDead, Map<String, Inte
           copy.put(name, d == null ? NONE : d);
         });
     return Map.copyOf(copy);
+  }
+
+  /** {@code limits} checked (valid limit names) and copied; null: none. */
+  static Map<String, RateLimit> checkedLimits(Map<String, RateLimit> limits) {
+    if (limits == null) {
+      return Map.of();
+    }
+    limits.forEach(
+        (name, l) -> {
+          if (!HandlerNames.isValid(name) || l == null) {
+            throw new SchedulerException(
+                SchedulerConfig.PREFIX
+                    + ".limits."
+                    + name
+                    + ": a limit needs a name that matches "
+                    + HandlerNames.PATTERN.pattern()
+                    + " and a rate");
+          }
+        });
+    return Map.copyOf(limits);
   }
 }

@@ -77,8 +77,8 @@ import java.util.Set;
  * @param interInstanceTrustStore the truststore a forwarded read trusts the owner instance's HTTPS
  *     certificate with, when the API runs TLS ({@code micronaut.server.ssl.enabled}); null: the
  *     JVM's default truststore
- * @param handlers the configured lane settings per handler name ({@code handlers.<name>.*}); null:
- *     none
+ * @param handlers lane and rate settings by handler name ({@code handlers.<name>.*})
+ * @param limits the named rate limits tasks may name ({@code limits.<name>.*})
  * @param adaptiveWindow {@code adaptive-window}: each handler's window of attempts out per
  *     partition is sized from its results (about twice what keeps its workers busy), {@code
  *     maxDispatched} at most, while tasks wait for their turns (the default); false: always {@code
@@ -120,6 +120,7 @@ public record SchedulerConfig(
     TopicReplication replication,
     TrustStore interInstanceTrustStore,
     Map<String, HandlerDefaults> handlers,
+    Map<String, RateLimit> limits,
     boolean adaptiveWindow,
     Duration priorityAging) {
 
@@ -258,6 +259,7 @@ public record SchedulerConfig(
         "'" + advertisedHost + "' is not a host name or address");
     kafka = kafka == null ? Map.of() : Map.copyOf(kafka);
     handlers = HandlerDefaults.checked(handlers);
+    limits = HandlerDefaults.checkedLimits(limits);
     kafka.keySet().forEach(ConfigChecks::refuseProtected);
     apiTokens = apiTokens == null ? List.of() : List.copyOf(apiTokens);
     ConfigChecks.tokens(apiTokens, interInstanceToken);

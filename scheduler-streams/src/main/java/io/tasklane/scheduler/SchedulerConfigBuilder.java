@@ -5,10 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/**
- * Builds a {@link SchedulerConfig} setting by setting; every setting left unset takes its default,
- * and {@link #build()} validates them all. Not thread-safe; use it on one thread.
- */
+/** Builds a {@link SchedulerConfig}: unset settings take their defaults. Single-threaded. */
 public final class SchedulerConfigBuilder {
   private String bootstrapServers;
   private String namespace;
@@ -41,6 +38,7 @@ public final class SchedulerConfigBuilder {
   private io.tasklane.core.TopicReplication replication;
   private TrustStore interInstanceTrustStore;
   private Map<String, HandlerDefaults> handlers;
+  private Map<String, RateLimit> limits;
   private boolean adaptiveWindow = true;
   private Duration priorityAging;
   private AlertConfig alerts;
@@ -233,6 +231,12 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
+  /** Sets limits: the named rate limits tasks may name; null: none. */
+  public SchedulerConfigBuilder limits(Map<String, RateLimit> limits) {
+    this.limits = limits;
+    return this;
+  }
+
   /** Sets interInstanceTrustStore: trusted by forwarded reads over HTTPS; null: the JVM's. */
   public SchedulerConfigBuilder interInstanceTrustStore(TrustStore trustStore) {
     this.interInstanceTrustStore = trustStore;
@@ -251,11 +255,7 @@ public final class SchedulerConfigBuilder {
     return this;
   }
 
-  /**
-   * The validated configuration.
-   *
-   * @throws SchedulerException naming the first setting that is missing or out of range
-   */
+  /** The validated configuration; a {@link SchedulerException} names a bad setting. */
   public SchedulerConfig build() {
     return new SchedulerConfig(
         bootstrapServers,
@@ -290,6 +290,7 @@ public final class SchedulerConfigBuilder {
         replication,
         interInstanceTrustStore,
         handlers,
+        limits,
         adaptiveWindow,
         priorityAging);
   }

@@ -9,7 +9,6 @@ import io.tasklane.core.config.ConfigSource;
 import io.tasklane.core.config.MicronautFileLayer;
 import io.tasklane.scheduler.AlertConfig;
 import io.tasklane.scheduler.ApiSettings;
-import io.tasklane.scheduler.HandlerDefaults;
 import io.tasklane.scheduler.ProcessingGuarantee;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerException;
@@ -30,10 +29,6 @@ import java.util.TreeMap;
  */
 public final class ConfigLoader {
   static final String P = SchedulerConfig.PREFIX + ".";
-
-  private static final String MAX_PER_KEY = "handlers.*.max-per-key";
-  private static final String ON_DEAD = "handlers.*.on-dead";
-  private static final String WEIGHTS = "handlers.*.weights";
 
   /** Every setting of the scheduler. */
   static final ConfigKeys KEYS =
@@ -87,9 +82,13 @@ public final class ConfigLoader {
               "alerts.relay-lag",
               "alerts.backlog.threshold",
               "alerts.backlog.for",
-              MAX_PER_KEY,
-              ON_DEAD,
-              WEIGHTS,
+              HandlerConfig.MAX_PER_KEY,
+              HandlerConfig.ON_DEAD,
+              HandlerConfig.WEIGHTS,
+              HandlerConfig.RATE,
+              HandlerConfig.BURST,
+              HandlerConfig.LIMIT_RATE,
+              HandlerConfig.LIMIT_BURST,
               TopicReplication.FACTOR_KEY,
               TopicReplication.MIN_ISR_KEY,
               TopicReplication.ALLOW_UNSAFE_KEY),
@@ -171,37 +170,9 @@ public final class ConfigLoader {
         .logBytesPerTask(
             c.integer("log-bytes-per-task", SchedulerConfig.DEFAULT_LOG_BYTES_PER_TASK))
         .alerts(alerts(c))
-        .handlers(handlers(c))
+        .handlers(HandlerConfig.handlers(c))
+        .limits(HandlerConfig.limits(c))
         .build();
-  }
-
-  /**
-   * {@code handlers.<name>.max-per-key}, {@code .on-dead} and {@code .weights}, by handler name.
-   */
-  private static Map<String, HandlerDefaults> handlers(ConfigSource c) {
-    Map<String, HandlerDefaults> out = new TreeMap<>();
-    for (String key : c.values().keySet()) {
-      String name = ConfigKeys.freeSegment(MAX_PER_KEY, key);
-      name = name == null ? ConfigKeys.freeSegment(ON_DEAD, key) : name;
-      name = name == null ? ConfigKeys.freeSegment(WEIGHTS, key) : name;
-      if (name == null || out.containsKey(name)) {
-        continue;
-      }
-      String h = "handlers." + name + ".";
-      String perKey = h + "max-per-key";
-      try {
-        Integer limit = c.string(perKey) == null ? null : c.integer(perKey, 0);
-        String dead = c.string(h + "on-dead");
-        Map<String, Integer> weights = HandlerDefaults.parseWeights(c.string(h + "weights"));
-        out.put(
-            name,
-            new HandlerDefaults(
-                limit, dead == null ? null : dead.trim().toUpperCase(Locale.ROOT), weights));
-      } catch (SchedulerException e) {
-        throw new SchedulerException(P + h + e.getMessage(), e);
-      }
-    }
-    return out;
   }
 
   /** {@code inter-instance-trust-store*}, or null when no file is named. */

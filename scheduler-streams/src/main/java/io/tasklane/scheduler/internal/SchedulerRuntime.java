@@ -89,7 +89,7 @@ public final class SchedulerRuntime {
 
   SchedulerRuntime(Environment env, MeterRegistry registry) {
     this.config = ConfigLoader.load(env);
-    this.handlerSettings = new HandlerSettingsStore(config.handlers());
+    this.handlerSettings = new HandlerSettingsStore(config.handlers(), config.limits());
     LOG.info("tasklane scheduler configuration: {}", config);
     String interInstanceToken = InterInstance.token(config);
     this.bindHost = env.getProperty("micronaut.server.host", String.class).orElse(null);

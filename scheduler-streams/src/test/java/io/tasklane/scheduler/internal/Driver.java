@@ -73,6 +73,10 @@ public final class Driver implements AutoCloseable {
 
   public final TestWorkers workers = new TestWorkers();
 
+  /** Rate limits by key: a limit's name, or {@code handler/} and a handler's name. */
+  public final java.util.Map<String, io.tasklane.scheduler.RateLimit> limits =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /** How each stream task opened forgets what it keeps in memory ({@link #reopen}). */
   private final java.util.Map<org.apache.kafka.streams.processor.TaskId, Runnable> reopens =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -227,6 +231,20 @@ public final class Driver implements AutoCloseable {
               @Override
               public int weight(String handler, String key) {
                 return new io.tasklane.scheduler.HandlerDefaults(null, null, weights).weight(key);
+              }
+
+              @Override
+              public io.tasklane.scheduler.internal.lifecycle.RateSpacing rate(String limit) {
+                io.tasklane.scheduler.RateLimit l = limits.get(limit);
+                return l == null
+                    ? null
+                    : new io.tasklane.scheduler.internal.lifecycle.RateSpacing(
+                        l.intervalMicros(), l.burst());
+              }
+
+              @Override
+              public boolean handlerLimited(String handler) {
+                return limits.containsKey("handler/" + handler);
               }
 
               @Override

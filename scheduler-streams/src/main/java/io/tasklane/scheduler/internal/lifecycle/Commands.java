@@ -79,6 +79,46 @@ public final class Commands {
     owner.commit(id, previous, e);
   }
 
+  /** An operator command, or a record of the dependency or the rate-limit protocol. */
+  void apply(ControlRecord value, long now) {
+    if (value instanceof ControlCommand.RetryDead r) {
+      retryDead(r.id(), now);
+    } else if (value instanceof ControlCommand.Trigger t) {
+      trigger(t.id(), now);
+    } else if (value instanceof ControlCommand.Discard d) {
+      discard(d.id());
+    } else if (value instanceof ControlCommand.Await a) {
+      await(a, now);
+    } else if (value instanceof ControlCommand.DependencyDone d) {
+      dependencyDone(d, now);
+    } else if (value instanceof ControlCommand.RateAsk a) {
+      owner.rateOwner.ask(a, now);
+    } else if (value instanceof ControlCommand.RateAnswer a) {
+      rateAnswer(a, now);
+    }
+  }
+
+  /**
+   * The answer to a task's ask for a slot of its rate limit ({@link RateGate}): a granted slot
+   * dispatches the task, a later time becomes its {@link TimerKind#RATE} timer. An answer to an ask
+   * the task no longer waits for is stale and ignored.
+   */
+  private void rateAnswer(ControlCommand.RateAnswer a, long now) {
+    TaskRecord previous = store.get(a.id());
+    if (!RateGate.current(previous, a)) {
+      engine.metrics().count(SchedulerEvent.RATE_STALE);
+      return;
+    }
+    TaskRecord.Edit e = previous.edit().noTimer();
+    if (a.granted()) {
+      owner.dispatcher.dispatchGranted(e, now, a.slot());
+    } else {
+      e.updatedAt = now;
+      e.timer(Math.max(a.retryAt(), now + 1), TimerKind.RATE);
+    }
+    owner.commit(a.id(), previous, e);
+  }
+
   /** Runs a PENDING, RETRYING or NO_HANDLER task now. */
   void trigger(String id, long now) {
     TaskRecord previous = store.get(id);
@@ -86,8 +126,10 @@ public final class Commands {
       engine.metrics().count(SchedulerEvent.TRIGGER_IGNORED);
       return;
     }
-    if (previous.timerKind() == TimerKind.QUEUED || previous.timerKind() == TimerKind.LANE) {
-      // Already due and waiting for a slot or its lane's turn: keep its place, not the end.
+    if (previous.timerKind() == TimerKind.QUEUED
+        || previous.timerKind() == TimerKind.LANE
+        || previous.timerKind() == TimerKind.RATE) {
+      // Already due and waiting for a slot, its lane's turn or its rate: keep its place.
       engine.metrics().count(SchedulerEvent.TRIGGER_QUEUED);
       return;
     }

@@ -41,6 +41,8 @@ public final class Dispatcher {
   private final Engine engine;
   private final Outputs out;
   private final LaneTurns turns;
+  final RateGate rates;
+  final DispatchResend resends;
   private long ticks;
 
   Dispatcher(TaskLifecycle owner, TaskStore store, Engine engine, Outputs out) {
@@ -49,6 +51,8 @@ public final class Dispatcher {
     this.engine = engine;
     this.out = out;
     this.turns = new LaneTurns(this, owner, store, engine);
+    this.rates = new RateGate(engine, out);
+    this.resends = new DispatchResend(engine, out);
   }
 
   /**
@@ -83,6 +87,16 @@ public final class Dispatcher {
    * holds the lane already (an ordered lane's retry), and then waits for a slot as any task.
    */
   void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue, boolean laneTurn) {
+    dispatchOrPark(e, now, fromQueue, laneTurn, 0);
+  }
+
+  /**
+   * As {@link #dispatchOrPark(TaskRecord.Edit, long, boolean, boolean)}; a task that may go asks
+   * its rate limit for a slot first, if it has one ({@link RateGate}): {@code rateTurn} is 0, or
+   * the time its limit's owner told it to ask again.
+   */
+  void dispatchOrPark(
+      TaskRecord.Edit e, long now, boolean fromQueue, boolean laneTurn, long rateTurn) {
     String topic = engine.topics().handler(e.task.handler());
     e.updatedAt = now;
     boolean exists = engine.handlerTopics().exists(topic);
@@ -124,6 +138,39 @@ public final class Dispatcher {
       engine.metrics().count(paused ? SchedulerEvent.PAUSED_HELD : SchedulerEvent.QUEUED);
       return;
     }
+    long rateWait = rates.waitUntil(e.task, now, rateTurn);
+    if (rateWait >= 0) {
+      e.timer(rateWait, TimerKind.RATE);
+      if (e.state == TaskState.NO_HANDLER) {
+        e.state = TaskState.PENDING;
+      }
+      return;
+    }
+    send(e, now, topic);
+  }
+
+  /**
+   * Dispatches {@code e}, which holds a slot of its rate limit starting at {@code slot}: the worker
+   * starts it then, not before. It passed its lane and its handler's window when it asked.
+   */
+  void dispatchGranted(TaskRecord.Edit e, long now, long slot) {
+    e.updatedAt = now;
+    if (slot > now) {
+      e.dueAt = slot;
+    }
+    String topic = engine.topics().handler(e.task.handler());
+    if (!engine.handlerTopics().exists(topic)) { // gone since it asked: the slot goes unused
+      e.state = TaskState.NO_HANDLER;
+      e.timer(now + engine.settings().noHandlerRecheckMs(), TimerKind.DUE);
+      return;
+    }
+    if (e.state == TaskState.NO_HANDLER) {
+      e.state = TaskState.PENDING;
+    }
+    send(e, now, topic);
+  }
+
+  private void send(TaskRecord.Edit e, long now, String topic) {
     e.attempt++;
     // a schedule fire sent ahead (Transitions.schedule) starts at its instant, not now
     Long notBefore = e.dueAt > now ? e.dueAt : null;
@@ -168,39 +215,6 @@ public final class Dispatcher {
             priority,
             now,
             engine.settings().adaptiveWindow());
-  }
-
-  /**
-   * Sends the dispatch of {@code r}'s current attempt again, as it was first sent (same attempt,
-   * deadline, {@code notBefore} and nonce), when its deadline is still ahead and its handler topic
-   * exists: the stream task reopened after a crash or a failed produce that may have lost it while
-   * its DISPATCHED record was kept ({@link TimerRepair}). The record does not change. A worker that
-   * already got the first copy answers both with the same nonce; the first answer settles the
-   * attempt and the second is fenced. Counted {@code dispatch.resent}. Punctuator only.
-   */
-  void resend(String id, TaskRecord r, long now) {
-    long dispatchedAt = TimerRepair.dispatchedAt(r);
-    if (dispatchedAt == Long.MIN_VALUE || r.deadline() <= now) {
-      return;
-    }
-    String topic = engine.topics().handler(r.task().handler());
-    if (!engine.handlerTopics().exists(topic)) {
-      return;
-    }
-    Long notBefore = r.dueAt() > dispatchedAt ? r.dueAt() : null;
-    Dispatch dispatch =
-        new Dispatch(
-            Wire.VERSION,
-            r.task(),
-            r.attempt(),
-            r.deadline(),
-            r.task().routingKey(),
-            dispatchedAt,
-            notBefore,
-            r.nonce());
-    out.dispatch(dispatch, now);
-    engine.metrics().count(SchedulerEvent.DISPATCH_RESENT);
-    LOG.debug("task {}: attempt {} dispatched again after a restart", id, r.attempt());
   }
 
   /**

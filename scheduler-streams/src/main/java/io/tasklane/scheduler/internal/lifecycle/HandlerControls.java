@@ -33,6 +33,19 @@ public interface HandlerControls {
     return 1;
   }
 
+  /**
+   * The rate limit {@code limit} names (a limit's name, or {@code handler/} and a handler's name:
+   * {@link io.tasklane.core.ControlCommand.RateAsk#limit}), or null when none is defined.
+   */
+  default RateSpacing rate(String limit) {
+    return null;
+  }
+
+  /** Whether {@code handler} has a rate of its own ({@code handlers.<name>.rate}). */
+  default boolean handlerLimited(String handler) {
+    return false;
+  }
+
   /** What a DEAD task of {@code handler} does to its ordered lane. */
   default LanePolicy onDead(String handler) {
     return LanePolicy.BLOCK;

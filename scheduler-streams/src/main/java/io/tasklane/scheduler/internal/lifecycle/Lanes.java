@@ -197,8 +197,8 @@ final class Lanes {
     if (next.timerKind() == TimerKind.LANE || !lane.equals(Lane.of(next))) {
       return false;
     }
-    if (!lane.ordered()) {
-      return next.state() == TaskState.DISPATCHED;
+    if (!lane.ordered()) { // a task waiting for its rate limit's slot has passed its lane
+      return next.state() == TaskState.DISPATCHED || next.timerKind() == TimerKind.RATE;
     }
     return switch (next.state()) {
       case SUCCEEDED, CANCELLED, WAITING -> false;

@@ -59,6 +59,16 @@ public enum SchedulerEvent {
   QUEUED("queued"),
   /** A due task of a lane joined it to wait for its turn ({@code Lanes}). */
   LANE_WAIT("lane.wait"),
+  /** A due task of a rate limit asked the limit's owner for a start slot ({@code RateGate}). */
+  RATE_ASKED("rate.asked"),
+  /** The owner of a rate limit granted a start slot ({@code RateOwner}). */
+  RATE_GRANTED("rate.granted"),
+  /** The owner of a rate limit had no slot within its horizon: the task asks again later. */
+  RATE_LATER("rate.later"),
+  /** A task names a rate limit that is not defined: it waits for it. */
+  RATE_UNDEFINED("rate.undefined"),
+  /** An answer to an ask its task no longer waits for (a duplicate, or the task moved on). */
+  RATE_STALE("rate.stale"),
   /** A task whose unique window ends with it ended: its release went to the relay. */
   UNIQUE_RELEASED("unique.released"),
   /** A schedule fire dispatched ahead of its instant, for a worker that holds it until then. */

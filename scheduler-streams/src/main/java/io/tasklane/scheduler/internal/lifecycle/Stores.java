@@ -145,6 +145,11 @@ public final class Stores {
         .withCachingDisabled();
   }
 
+  /** The rate limits' slots ({@link RateOwner}), cached. */
+  public static StoreBuilder<KeyValueStore<String, byte[]>> rateLimits() {
+    return RateOwner.builder();
+  }
+
   public static StoreBuilder<KeyValueStore<String, TaskLogs>> taskLogs() {
     return org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
             org.apache.kafka.streams.state.Stores.persistentKeyValueStore(TASK_LOGS),

@@ -1,6 +1,5 @@
 package io.tasklane.scheduler.internal.lifecycle;
 
-import io.tasklane.core.ControlCommand;
 import io.tasklane.core.ControlRecord;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.TaskEnvelope;
@@ -42,6 +41,7 @@ public final class TaskLifecycle {
   private final Results results;
   private final Commands commands;
   final TimerFiring timers;
+  final RateOwner rateOwner;
 
   /** Opens the stores of the processor's stream task ({@code init}, stream thread). */
   public TaskLifecycle(ProcessorContext<String, Object> context, Engine engine) {
@@ -55,6 +55,7 @@ public final class TaskLifecycle {
     this.results = new Results(this, store);
     this.commands = new Commands(this, store);
     this.timers = new TimerFiring(this, store);
+    this.rateOwner = new RateOwner(context, engine, out);
   }
 
   /** The schedules' timer entries in this stream task's due-index. */
@@ -180,17 +181,7 @@ public final class TaskLifecycle {
 
   /** An operator command or a record of the dependency protocol ({@link Commands}). */
   public void command(ControlRecord value, long now) {
-    if (value instanceof ControlCommand.RetryDead r) {
-      commands.retryDead(r.id(), now);
-    } else if (value instanceof ControlCommand.Trigger t) {
-      commands.trigger(t.id(), now);
-    } else if (value instanceof ControlCommand.Discard d) {
-      commands.discard(d.id());
-    } else if (value instanceof ControlCommand.Await a) {
-      commands.await(a, now);
-    } else if (value instanceof ControlCommand.DependencyDone d) {
-      commands.dependencyDone(d, now);
-    }
+    commands.apply(value, now);
     dispatcher.releaseFreed(now);
   }
 
@@ -219,7 +210,7 @@ public final class TaskLifecycle {
    * attempts dispatched shortly before the stream task opened ({@link TimerRepair}).
    */
   void repairTimers(int slice, long budgetNanos, long now) {
-    store.repairTimers(slice, budgetNanos, engine.metrics(), now, dispatcher::resend);
+    store.repairTimers(slice, budgetNanos, engine.metrics(), now, dispatcher.resends);
   }
 
   /** Up to {@code bound} timers due at or before {@code now} ({@link TaskStore#due}). */

@@ -10,11 +10,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a timer does when it fires, part of the {@link TaskLifecycle}: DUE hands the task to the
- * {@link Dispatcher}, DEADLINE fails the attempt as a timeout, PURGE forgets a placeholder, WAIT
- * notes a passed wait timeout, SCHEDULE goes to the {@link ScheduleTimers}. An entry that no longer
- * matches its task's record is stale and only removed; one whose firing throws is removed and its
- * task goes DEAD ({@link #poisoned}), so one bad timer never stalls the others. Used on the stream
- * task's thread only (punctuation).
+ * {@link Dispatcher}, RATE too (to ask its rate limit again), DEADLINE fails the attempt as a
+ * timeout, PURGE forgets a placeholder, WAIT notes a passed wait timeout, SCHEDULE goes to the
+ * {@link ScheduleTimers}. An entry that no longer matches its task's record is stale and only
+ * removed; one whose firing throws is removed and its task goes DEAD ({@link #poisoned}), so one
+ * bad timer never stalls the others. Used on the stream task's thread only (punctuation).
  */
 public final class TimerFiring {
   private static final Logger LOG = LoggerFactory.getLogger(TimerFiring.class);
@@ -159,6 +159,7 @@ public final class TimerFiring {
     TaskRecord.Edit e = fired.edit().noTimer();
     switch (kind) {
       case DUE -> owner.dispatcher.dispatchOrPark(e, now);
+      case RATE -> owner.dispatcher.dispatchOrPark(e, now, false, false, at);
       case DEADLINE -> {
         String msg = "no result within timeoutMs " + e.task.timeoutMs() + " ms + grace";
         e.endAttempt(e.attempt, now, "TIMEOUT", msg, null);

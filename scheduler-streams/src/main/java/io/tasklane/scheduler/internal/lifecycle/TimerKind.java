@@ -29,7 +29,12 @@ public enum TimerKind {
    * Due, and waiting in its lane ({@link Lanes}): the timer's time is the task's place in the lane
    * (not a time), its entry a waiting key of the lanes store. Never fires by time.
    */
-  LANE((byte) 'L');
+  LANE((byte) 'L'),
+  /**
+   * Due, and waiting for a start slot of its rate limit ({@link RateGate}): the timer's time is
+   * when the task asks again (the current ask's token, see {@link RateGate#current}).
+   */
+  RATE((byte) 'R');
 
   public final byte code;
 

@@ -1,12 +1,15 @@
 package io.tasklane.scheduler.internal.ops;
 
+import io.tasklane.core.ControlCommand;
 import io.tasklane.core.HandlerSetting;
 import io.tasklane.core.LogText;
 import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
 import io.tasklane.scheduler.HandlerDefaults;
+import io.tasklane.scheduler.RateLimit;
 import io.tasklane.scheduler.internal.lifecycle.HandlerControls;
 import io.tasklane.scheduler.internal.lifecycle.LanePolicy;
+import io.tasklane.scheduler.internal.lifecycle.RateSpacing;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -26,6 +29,7 @@ public final class HandlerSettingsStore implements HandlerControls, AutoCloseabl
 
   private final Map<String, HandlerSetting> settings = new ConcurrentHashMap<>();
   private final Map<String, HandlerDefaults> defaults;
+  private final Map<String, RateLimit> limits;
   private CompactedTopicReader reader;
 
   /** A store without configured lane settings. */
@@ -38,7 +42,40 @@ public final class HandlerSettingsStore implements HandlerControls, AutoCloseabl
    *     where an operator's setting leaves them out
    */
   public HandlerSettingsStore(Map<String, HandlerDefaults> defaults) {
+    this(defaults, Map.of());
+  }
+
+  /**
+   * @param defaults as {@link #HandlerSettingsStore(Map)}, and each handler's configured rate
+   * @param limits the configured named rate limits ({@code limits.<name>.*})
+   */
+  public HandlerSettingsStore(
+      Map<String, HandlerDefaults> defaults, Map<String, RateLimit> limits) {
     this.defaults = Map.copyOf(defaults);
+    this.limits = Map.copyOf(limits);
+  }
+
+  /** From the configuration ({@code limits.<name>.*}, {@code handlers.<name>.rate}). */
+  @Override
+  public RateSpacing rate(String limit) {
+    RateLimit rate = configured(limit);
+    return rate == null ? null : new RateSpacing(rate.intervalMicros(), rate.burst());
+  }
+
+  /** The configured rate limit of {@code limit} (a limit's key), or null. */
+  public RateLimit configured(String limit) {
+    String handlerPrefix = ControlCommand.RateAsk.HANDLER_LIMIT;
+    if (limit.startsWith(handlerPrefix)) {
+      HandlerDefaults d = defaults.get(limit.substring(handlerPrefix.length()));
+      return d == null ? null : d.rate();
+    }
+    return limits.get(limit);
+  }
+
+  @Override
+  public boolean handlerLimited(String handler) {
+    HandlerDefaults d = defaults.get(handler);
+    return d != null && d.rate() != null;
   }
 
   /** Starts reading {@code topic} with {@code clients} settings. */

@@ -24,7 +24,10 @@ public final class ControlChecks {
 
   /** Whether {@code value} belongs to the scheduler's dependency protocol. */
   static boolean isDependencyProtocol(ControlRecord value) {
-    return value instanceof ControlCommand.Await || value instanceof ControlCommand.DependencyDone;
+    return value instanceof ControlCommand.Await
+        || value instanceof ControlCommand.DependencyDone
+        || value instanceof ControlCommand.RateAsk
+        || value instanceof ControlCommand.RateAnswer;
   }
 
   /** The record's wire type, e.g. {@code await}. */
@@ -39,6 +42,10 @@ public final class ControlChecks {
       return "discard";
     } else if (value instanceof ControlCommand.Await) {
       return "await";
+    } else if (value instanceof ControlCommand.RateAsk) {
+      return "rate-ask";
+    } else if (value instanceof ControlCommand.RateAnswer) {
+      return "rate-answer";
     }
     return "dependency-done";
   }
@@ -59,8 +66,26 @@ public final class ControlChecks {
       }
     } else if (problem == null && value instanceof ControlCommand.DependencyDone d) {
       problem = notAnId("dependencyId", d.dependencyId());
+    } else if (problem == null && value instanceof ControlCommand.RateAsk a) {
+      problem = notALimit(a.limit());
+      if (problem == null
+          && (a.routingKey() == null
+              || a.routingKey().isEmpty()
+              || a.routingKey().length() > TaskLimits.MAX_KEY_CHARS)) {
+        problem = "routingKey must be 1 to " + TaskLimits.MAX_KEY_CHARS + " characters";
+      }
+    } else if (problem == null && value instanceof ControlCommand.RateAnswer a) {
+      problem = notALimit(a.limit());
     }
     return problem == null ? null : typeOf(value) + " refused: " + problem;
+  }
+
+  private static String notALimit(String limit) {
+    return ControlCommand.RateAsk.isLimitKey(limit)
+        ? null
+        : "limit "
+            + (limit == null ? "is missing" : "'" + shown(limit) + "' is not a limit's key")
+            + " (a limit name, or handler/ and a handler name)";
   }
 
   private static String notAnId(String field, String id) {

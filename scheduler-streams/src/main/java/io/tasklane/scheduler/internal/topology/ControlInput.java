@@ -106,10 +106,16 @@ final class ControlInput {
    * ControlCommand.Await}); every other command by the routing key of the task it names.
    */
   private String expectedKey(ControlRecord value) {
+    if (value instanceof ControlCommand.RateAsk a) {
+      return ControlCommand.RateAsk.key(a.limit());
+    }
     return value instanceof ControlCommand.Await ? value.id() : tasks.routingKeyOf(value.id());
   }
 
   private static String keyName(ControlRecord value) {
+    if (value instanceof ControlCommand.RateAsk) {
+      return "limit: and the name of the limit";
+    }
     return value instanceof ControlCommand.Await
         ? "the id of the awaited task"
         : "the routing key of task " + value.id();

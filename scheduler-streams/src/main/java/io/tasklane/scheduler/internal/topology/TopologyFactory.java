@@ -67,6 +67,7 @@ public final class TopologyFactory {
     t.addStateStore(Stores.stateCounts(), processors);
     t.addStateStore(Stores.taskIndex(), processors);
     t.addStateStore(Stores.lanes(), processors);
+    t.addStateStore(Stores.rateLimits(), processors);
     t.addStateStore(ScheduleStore.statesStore(), processors);
     t.addStateStore(ScheduleStore.firesStore(), processors);
     for (ReportGrain grain : ReportGrain.values()) {
