@@ -100,8 +100,9 @@ public final class Commands {
 
   /**
    * The answer to a task's ask for a slot of its rate limit ({@link RateGate}): a granted slot
-   * dispatches the task, a later time becomes its {@link TimerKind#RATE} timer. An answer to an ask
-   * the task no longer waits for is stale and ignored.
+   * dispatches the task (one that arrives after its slot has passed is left unused, and the task
+   * asks again, first in line), a later time becomes its {@link TimerKind#RATE} timer. An answer to
+   * an ask the task no longer waits for is stale and ignored.
    */
   private void rateAnswer(ControlCommand.RateAnswer a, long now) {
     TaskRecord previous = store.get(a.id());
@@ -110,7 +111,10 @@ public final class Commands {
       return;
     }
     TaskRecord.Edit e = previous.edit().noTimer();
-    if (a.granted()) {
+    if (a.granted() && a.slot() < now) { // late: started now it could crowd the next slots
+      engine.metrics().count(SchedulerEvent.RATE_LATE);
+      owner.dispatcher.dispatchOrPark(e, now, false, false, a.slot());
+    } else if (a.granted()) {
       owner.dispatcher.dispatchGranted(e, now, a.slot());
     } else {
       e.updatedAt = now;

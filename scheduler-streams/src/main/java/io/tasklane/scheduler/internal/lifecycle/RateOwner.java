@@ -30,8 +30,15 @@ final class RateOwner {
   /** The store of the limits' state, by limit key: {@code tat} and {@code tail}, microseconds. */
   static final String STORE = "tasklane-rate-limits";
 
-  /** How far ahead of now a slot may be granted. */
+  /** How far beyond the lead a slot may be granted. */
   static final long HORIZON_MS = 1_000;
+
+  /**
+   * The earliest slot is this far ahead of the ask's arrival: time for the answer and the dispatch
+   * to reach the worker before the slot, so that the worker starts the task at its slot and not
+   * later than the next one.
+   */
+  static final long LEAD_MS = 200;
 
   private final KeyValueStore<String, byte[]> limits;
   private final Engine engine;
@@ -67,9 +74,9 @@ final class RateOwner {
     long nowUs = now * 1_000;
     long horizonUs = HORIZON_MS * 1_000;
     long interval = limit.intervalMicros();
-    long slot = Math.max(nowUs, tat - (limit.burst() - 1) * interval);
+    long slot = Math.max(nowUs + LEAD_MS * 1_000, tat - (limit.burst() - 1) * interval);
     boolean behind = ask.turn() == 0 && tail > nowUs; // others stand in line: a first ask goes last
-    if (!behind && slot <= nowUs + horizonUs) {
+    if (!behind && slot <= nowUs + LEAD_MS * 1_000 + horizonUs) {
       write(ask.limit(), Math.max(tat, slot) + interval, tail);
       long slotMs = (slot + 999) / 1_000;
       answer(ask, RateAnswer.granted(ask.id(), ask.limit(), ask.ask(), slotMs), now);

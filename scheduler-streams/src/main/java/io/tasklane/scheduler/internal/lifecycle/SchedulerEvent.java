@@ -65,6 +65,8 @@ public enum SchedulerEvent {
   RATE_GRANTED("rate.granted"),
   /** The owner of a rate limit had no slot within its horizon: the task asks again later. */
   RATE_LATER("rate.later"),
+  /** A slot's grant arrived after the slot had passed: unused, the task asked again. */
+  RATE_LATE("rate.late"),
   /** A task names a rate limit that is not defined: it waits for it. */
   RATE_UNDEFINED("rate.undefined"),
   /** An answer to an ask its task no longer waits for (a duplicate, or the task moved on). */

@@ -102,7 +102,7 @@ class RateLimitTest {
       d.send(task(Driver.HANDLER, null));
     }
     pump(Driver.HANDLER);
-    assertThat(sent).hasSizeBetween(10, 11); // the slots within the owner's 1 s horizon
+    assertThat(sent).hasSize(11); // the slots within the owner's 1 s horizon after its lead
     assertThat(d.count("PENDING")).isEqualTo(30 - sent.size()); // the rest wait for theirs
     run(4_000, Driver.HANDLER);
     assertThat(sent).hasSize(30);
@@ -208,13 +208,35 @@ class RateLimitTest {
       d.send(ts.get(i));
     }
     pump(Driver.HANDLER);
-    assertThat(sent).hasSize(2); // now and 1 s from now; the third is beyond the horizon
+    assertThat(sent).hasSize(2); // 0.2 s and 1.2 s from now; the third is beyond the horizon
     TaskEnvelope last = ts.get(2);
     assertThat(d.record(last.id()).timerKind()).isEqualTo(TimerKind.RATE);
     d.sendControl(last.routingKey(), CancelCommand.of(last.id(), "no longer needed", d.now));
     run(5_000, Driver.HANDLER);
     assertThat(sent).hasSize(2);
     assertThat(d.record(last.id()).state()).isEqualTo(TaskState.CANCELLED);
+  }
+
+  @Test
+  void aGrantThatArrivesAfterItsSlotIsLeftUnusedAndTheTaskAsksAgain() {
+    d.limits.put("partner-api", new RateLimit(1, 1, 1));
+    List<TaskEnvelope> ts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ts.add(task(Driver.HANDLER, "partner-api"));
+      d.send(ts.get(i));
+    }
+    pump(Driver.HANDLER);
+    TaskEnvelope last = ts.get(2);
+    TaskRecord waiting = d.record(last.id());
+    assertThat(waiting.timerKind()).isEqualTo(TimerKind.RATE);
+    long asked = d.metrics.get(SchedulerEvent.RATE_ASKED);
+    d.sendDependency(
+        last.routingKey(),
+        ControlCommand.RateAnswer.granted(last.id(), "partner-api", waiting.timerAt(), d.now - 10));
+    assertThat(d.dispatches()).isEmpty();
+    assertThat(d.metrics.get(SchedulerEvent.RATE_LATE)).isEqualTo(1);
+    assertThat(d.metrics.get(SchedulerEvent.RATE_ASKED)).isEqualTo(asked + 1);
+    assertThat(d.record(last.id()).timerKind()).isEqualTo(TimerKind.RATE);
   }
 
   @Test
