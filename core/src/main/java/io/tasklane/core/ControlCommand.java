@@ -136,7 +136,10 @@ public final class ControlCommand {
    * @param ask the asking task's token for this ask (its timer's time): the answer echoes it, and a
    *     task takes only the answer to its current ask
    * @param turn 0 for a first ask; the time the owner named in its last answer for an ask that
-   *     comes back when told to (it goes before the asks that did not wait)
+   *     comes back when told to, or the slot of a grant that came too late (it goes before the asks
+   *     that did not wait)
+   * @param late how many milliseconds after its slot the task's last grant arrived (0: not late):
+   *     the owner then grants its slots that much further ahead
    */
   public record RateAsk(
       @JsonProperty(required = true) int v,
@@ -144,13 +147,15 @@ public final class ControlCommand {
       String routingKey,
       String limit,
       long ask,
-      long turn)
+      long turn,
+      long late)
       implements ControlRecord {
     /** How the key of a handler's own limit starts: {@code handler/} and the handler's name. */
     public static final String HANDLER_LIMIT = "handler/";
 
-    public static RateAsk of(String id, String routingKey, String limit, long ask, long turn) {
-      return new RateAsk(Wire.VERSION, id, routingKey, limit, ask, turn);
+    public static RateAsk of(
+        String id, String routingKey, String limit, long ask, long turn, long late) {
+      return new RateAsk(Wire.VERSION, id, routingKey, limit, ask, turn, late);
     }
 
     /** The record key of every ask of {@code limit}. */

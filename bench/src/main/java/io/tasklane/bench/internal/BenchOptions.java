@@ -89,6 +89,7 @@ public record BenchOptions(
           "api",
           "lanes",
           "priorities",
+          "ratelimit",
           "schedules");
 
   /**

@@ -110,9 +110,10 @@ final class Failover {
     return ids.keySet().stream().filter(id -> run.tap.startOf(id) != null).count();
   }
 
-  private static boolean healthy(HttpClient http, int port, JavaProcess p) {
+  /** Whether the scheduler {@code p} on {@code port} answers {@code /health} UP; throws if dead. */
+  static boolean healthy(HttpClient http, int port, JavaProcess p) {
     if (!p.isAlive()) {
-      throw new IllegalStateException("scheduler-2 died:\n" + p.logTail(30));
+      throw new IllegalStateException(p.name() + " died:\n" + p.logTail(30));
     }
     try {
       return http.send(

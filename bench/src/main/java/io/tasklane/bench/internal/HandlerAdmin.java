@@ -20,7 +20,7 @@ import org.apache.kafka.clients.admin.Admin;
  */
 final class HandlerAdmin {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
-  private static final int THREADS = 4;
+  static final int THREADS = 4;
 
   private final BenchRun run;
 

@@ -48,6 +48,12 @@ final class Recipes {
             "tasklane.scheduler.api.tokens",
             "operator:" + TasklaneApps.TOKEN + ":operator,admin:" + ADMIN_TOKEN + ":admin")
         .sysProp("tasklane.scheduler.num-standby-replicas", "1")
+        .sysProp(
+            "tasklane.scheduler.limits." + RateLimitScenario.LIMIT + ".rate",
+            RateLimitScenario.RATE + "/s")
+        .sysProp(
+            "tasklane.scheduler.limits." + RateLimitScenario.LIMIT + ".burst",
+            String.valueOf(RateLimitScenario.BURST))
         .sysProp("tasklane.scheduler.kafka.session.timeout.ms", SESSION_TIMEOUT_MS);
   }
 

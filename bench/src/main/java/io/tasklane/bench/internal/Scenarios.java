@@ -58,6 +58,7 @@ final class Scenarios {
       case "api" -> new ApiScenario(run, topics).run();
       case "lanes" -> new LanesScenario(run, topics).run();
       case "priorities" -> new PrioritiesScenario(run, topics).run();
+      case "ratelimit" -> new RateLimitScenario(run, topics).run();
       default -> throw new IllegalArgumentException(scenario);
     }
   }

@@ -10,6 +10,7 @@ import io.tasklane.scheduler.AlertConfig;
 import io.tasklane.scheduler.ApiToken;
 import io.tasklane.scheduler.HandlerDefaults;
 import io.tasklane.scheduler.ProcessingGuarantee;
+import io.tasklane.scheduler.RateLimit;
 import io.tasklane.scheduler.SchedulerConfig;
 import io.tasklane.scheduler.SchedulerConfig.Role;
 import io.tasklane.scheduler.SchedulerException;
@@ -109,6 +110,51 @@ class ConfigLoaderTest {
         .isInstanceOf(SchedulerException.class)
         .hasMessageContaining("tasklane.scheduler.handlers.Mail")
         .hasMessageContaining("not a handler name");
+  }
+
+  @Test
+  void readsRateLimitsByNameAndByHandlerAndNamesTheKeyOfABadOne() {
+    Map<String, Object> p = base();
+    p.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    p.put("tasklane.scheduler.limits.partner-api.rate", "50/s");
+    p.put("tasklane.scheduler.limits.partner-api.burst", "10");
+    p.put("tasklane.scheduler.limits.nightly.rate", "600/min");
+    p.put("tasklane.scheduler.handlers.order.cancel.rate", "1000/h");
+
+    SchedulerConfig c = load(p);
+
+    assertThat(c.limits())
+        .containsOnly(
+            Map.entry("partner-api", new RateLimit(50, 1, 10)),
+            Map.entry("nightly", new RateLimit(600, 60, 1)));
+    assertThat(c.limits().get("partner-api").intervalMicros()).isEqualTo(20_000);
+    assertThat(c.limits().get("nightly").intervalMicros()).isEqualTo(100_000);
+    assertThat(c.handlers().get("order.cancel").rate()).isEqualTo(new RateLimit(1000, 3600, 1));
+
+    for (String bad : List.of("50", "50/day", "-1/s", "0/s", "fast")) {
+      Map<String, Object> b = base();
+      b.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+      b.put("tasklane.scheduler.limits.partner-api.rate", bad);
+      assertThatThrownBy(() -> load(b))
+          .as(bad)
+          .isInstanceOf(SchedulerException.class)
+          .hasMessageContaining("tasklane.scheduler.limits.partner-api.rate");
+    }
+    Map<String, Object> burstOnly = base();
+    burstOnly.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    burstOnly.put("tasklane.scheduler.handlers.mail.burst", "5");
+    assertThatThrownBy(() -> load(burstOnly))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageContaining("tasklane.scheduler.handlers.mail.burst")
+        .hasMessageContaining("needs a rate");
+    Map<String, Object> bigBurst = base();
+    bigBurst.put("tasklane.scheduler.api.tokens", "ops:" + A + ":operator");
+    bigBurst.put("tasklane.scheduler.limits.x.rate", "5/s");
+    bigBurst.put("tasklane.scheduler.limits.x.burst", "100001");
+    assertThatThrownBy(() -> load(bigBurst))
+        .isInstanceOf(SchedulerException.class)
+        .hasMessageContaining("tasklane.scheduler.limits.x.burst")
+        .hasMessageContaining("from 1 to 100000");
   }
 
   @Test

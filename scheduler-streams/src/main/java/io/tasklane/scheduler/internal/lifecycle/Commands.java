@@ -113,7 +113,7 @@ public final class Commands {
     TaskRecord.Edit e = previous.edit().noTimer();
     if (a.granted() && a.slot() < now) { // late: started now it could crowd the next slots
       engine.metrics().count(SchedulerEvent.RATE_LATE);
-      owner.dispatcher.dispatchOrPark(e, now, false, false, a.slot());
+      owner.dispatcher.dispatchOrPark(e, now, false, false, a.slot(), now - a.slot());
     } else if (a.granted()) {
       owner.dispatcher.dispatchGranted(e, now, a.slot());
     } else {

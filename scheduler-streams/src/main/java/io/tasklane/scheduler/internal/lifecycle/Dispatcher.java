@@ -87,26 +87,29 @@ public final class Dispatcher {
    * holds the lane already (an ordered lane's retry), and then waits for a slot as any task.
    */
   void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue, boolean laneTurn) {
-    dispatchOrPark(e, now, fromQueue, laneTurn, 0);
+    dispatchOrPark(e, now, fromQueue, laneTurn, 0, 0);
   }
 
   /**
    * As {@link #dispatchOrPark(TaskRecord.Edit, long, boolean, boolean)}; a task that may go asks
-   * its rate limit for a slot first, if it has one ({@link RateGate}): {@code rateTurn} is 0, or
-   * the time its limit's owner told it to ask again.
+   * its rate limit for a slot first ({@link RateGate}), {@code turn} and {@code late} as it takes
+   * them.
    */
   void dispatchOrPark(
-      TaskRecord.Edit e, long now, boolean fromQueue, boolean laneTurn, long rateTurn) {
+      TaskRecord.Edit e, long now, boolean fromQueue, boolean laneTurn, long turn, long late) {
     String topic = engine.topics().handler(e.task.handler());
     e.updatedAt = now;
     boolean exists = engine.handlerTopics().exists(topic);
     boolean paused = engine.controls().paused(e.task.handler());
+    // asking its rate limit again (turn > 0), a task passed its handler's window already
     boolean saturated =
         exists
             && (paused
-                || store
-                    .queues()
-                    .mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched()));
+                || (turn == 0
+                    && store
+                        .queues()
+                        .mustQueue(
+                            e.task.handler(), fromQueue, engine.settings().maxDispatched())));
     Lane lane = Lane.of(e.task);
     // A lane's place is taken before the topic is looked at: a task that waits for its handler
     // topic keeps its place in an ordered lane, so no later task of its key overtakes it.
@@ -138,7 +141,7 @@ public final class Dispatcher {
       engine.metrics().count(paused ? SchedulerEvent.PAUSED_HELD : SchedulerEvent.QUEUED);
       return;
     }
-    long rateWait = rates.waitUntil(e.task, now, rateTurn);
+    long rateWait = rates.waitUntil(e.task, now, turn, late);
     if (rateWait >= 0) {
       e.timer(rateWait, TimerKind.RATE);
       if (e.state == TaskState.NO_HANDLER) {

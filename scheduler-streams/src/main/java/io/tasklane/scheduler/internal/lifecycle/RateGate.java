@@ -56,9 +56,11 @@ final class RateGate {
    * then the ask is sent, and the time returned is the task's {@link TimerKind#RATE} timer (the
    * ask's token); -1 when it may go now.
    *
-   * @param turn 0 for a first ask; the time the owner named for one that comes back when told
+   * @param turn 0 for a first ask; the time the owner named for one that comes back when told, or
+   *     the slot of a grant that came too late
+   * @param late by how much that grant came too late, else 0
    */
-  long waitUntil(TaskEnvelope task, long now, long turn) {
+  long waitUntil(TaskEnvelope task, long now, long turn, long late) {
     String limit = limitOf(task);
     if (limit == null) {
       return -1;
@@ -75,7 +77,7 @@ final class RateGate {
     }
     long ask = now + ANSWER_WAIT_MS;
     out.control(
-        RateAsk.key(limit), RateAsk.of(task.id(), task.routingKey(), limit, ask, turn), now);
+        RateAsk.key(limit), RateAsk.of(task.id(), task.routingKey(), limit, ask, turn, late), now);
     engine.metrics().count(SchedulerEvent.RATE_ASKED);
     return ask;
   }

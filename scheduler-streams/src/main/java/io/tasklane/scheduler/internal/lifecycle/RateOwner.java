@@ -15,16 +15,24 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *
  * <p>Slots follow the generic cell rate algorithm, kept as two numbers per limit in {@link #STORE}:
  * {@code tat}, the theoretical arrival time of the next slot, and {@code tail}, where the asks told
- * to come back later stand in line. An ask at {@code now} may take the slot {@code s = max(now, tat
- * - (burst - 1) × interval)}; {@code tat} then moves to {@code max(tat, s) + interval}. So in any
- * window of one period at most {@code permits + burst - 1} slots are granted, and a limit whose
- * tasks are many gets them one interval apart. A slot is granted only within {@link #HORIZON_MS} of
- * now, so a change of the limit reaches the slots soon and a worker holds a granted task at most
- * that long; an ask beyond it is told to come back when its place in line ({@code tail}, one
- * interval per ask) is within the horizon. A first ask goes behind the asks told to come back, an
- * ask that comes back when told goes first. Used on the stream task's thread only; the store's
- * write and the answer go out with the stream task's next commit, so a crash repeats an ask (a slot
- * granted twice is a slot not used: fewer starts, never more).
+ * to come back stand in line. An ask at {@code now} may take the slot {@code s = max(now + lead,
+ * tat - (burst - 1) × interval)}; {@code tat} then moves to {@code max(tat, s) + interval}. So in
+ * any window of one period at most {@code permits + burst - 1} slots are granted, and a limit whose
+ * tasks are many gets them one interval apart. The lead is {@link #LEAD_MS}, time for the answer
+ * and the dispatch to reach the worker before the slot; for a task whose last grant reached it
+ * after its slot (its stream thread was behind) {@link #LEAD_MS} plus that delay, {@link
+ * #MAX_LEAD_MS} at most.
+ *
+ * <p>A slot is granted only within {@link #HORIZON_MS} after the lead, so a change of the limit
+ * reaches the slots soon and a worker holds a granted task only that long. An ask beyond it is told
+ * to come back when its place in line ({@code tail}, one interval per ask, so never all at once) is
+ * within the horizon. A first ask goes behind the asks told to come back; an ask that comes back
+ * when told may take a slot up to a second horizon ahead, and goes to the end of the line only
+ * beyond that.
+ *
+ * <p>Used on the stream task's thread only; the store's write and the answer go out with the stream
+ * task's next commit, so a crash repeats an ask (a slot granted twice is a slot not used: fewer
+ * starts, never more).
  */
 final class RateOwner {
   /** The store of the limits' state, by limit key: {@code tat} and {@code tail}, microseconds. */
@@ -38,7 +46,10 @@ final class RateOwner {
    * to reach the worker before the slot, so that the worker starts the task at its slot and not
    * later than the next one.
    */
-  static final long LEAD_MS = 200;
+  static final long LEAD_MS = 300;
+
+  /** The most a lead is raised to for a task whose last grant came too late. */
+  static final long MAX_LEAD_MS = 5_000;
 
   private final KeyValueStore<String, byte[]> limits;
   private final Engine engine;
@@ -68,29 +79,31 @@ final class RateOwner {
       engine.metrics().count(SchedulerEvent.RATE_UNDEFINED);
       return;
     }
-    long[] state = read(ask.limit());
-    long tat = state[0];
-    long tail = state[1];
+    State st = read(ask.limit());
     long nowUs = now * 1_000;
+    // the task's last grant reached it late (its stream thread was behind): this one goes further
+    long lead = Math.min(MAX_LEAD_MS, LEAD_MS + Math.max(0, ask.late())) * 1_000;
     long horizonUs = HORIZON_MS * 1_000;
     long interval = limit.intervalMicros();
-    long slot = Math.max(nowUs + LEAD_MS * 1_000, tat - (limit.burst() - 1) * interval);
-    boolean behind = ask.turn() == 0 && tail > nowUs; // others stand in line: a first ask goes last
-    if (!behind && slot <= nowUs + LEAD_MS * 1_000 + horizonUs) {
-      write(ask.limit(), Math.max(tat, slot) + interval, tail);
+    long slot = Math.max(nowUs + lead, st.tat - (limit.burst() - 1) * interval);
+    boolean behind = ask.turn() == 0 && st.tail > nowUs; // others stand in line: go last
+    // An ask that comes back when told may take a slot one more horizon ahead: the asks around it
+    // come back in about, not exactly, the order of their places, and one told to come back at the
+    // edge of the horizon would otherwise be sent back again and again by a few intervals.
+    long reach = ask.turn() == 0 ? horizonUs : 2 * horizonUs;
+    if (!behind && slot <= nowUs + lead + reach) {
+      write(ask.limit(), new State(Math.max(st.tat, slot) + interval, st.tail));
       long slotMs = (slot + 999) / 1_000;
       answer(ask, RateAnswer.granted(ask.id(), ask.limit(), ask.ask(), slotMs), now);
       engine.metrics().count(SchedulerEvent.RATE_GRANTED);
       return;
     }
-    long comeBack;
-    if (ask.turn() == 0) {
-      long place = Math.max(tail, slot);
-      write(ask.limit(), tat, place + interval);
-      comeBack = place - horizonUs;
-    } else {
-      comeBack = slot - horizonUs; // back when told: first in line, not last
-    }
+    // Told to come back at its place in line, one interval after the last: never all at once.
+    // One that came back and is still too early (asks arrive a little out of turn, or its stream
+    // thread took the answer late) goes to the end of the line as well.
+    long place = Math.max(st.tail, slot);
+    write(ask.limit(), new State(st.tat, place + interval));
+    long comeBack = place - horizonUs - lead;
     long retryAt = Math.max(now + 1, (comeBack + 999) / 1_000);
     answer(ask, RateAnswer.later(ask.id(), ask.limit(), ask.ask(), retryAt), now);
     engine.metrics().count(SchedulerEvent.RATE_LATER);
@@ -100,16 +113,19 @@ final class RateOwner {
     out.control(ask.routingKey(), answer, now);
   }
 
-  private long[] read(String limit) {
+  private State read(String limit) {
     byte[] raw = limits.get(limit);
     if (raw == null || raw.length != 16) {
-      return new long[] {Long.MIN_VALUE / 2, Long.MIN_VALUE / 2};
+      return new State(Long.MIN_VALUE / 2, Long.MIN_VALUE / 2);
     }
     ByteBuffer b = ByteBuffer.wrap(raw);
-    return new long[] {b.getLong(), b.getLong()};
+    return new State(b.getLong(), b.getLong());
   }
 
-  private void write(String limit, long tat, long tail) {
-    limits.put(limit, ByteBuffer.allocate(16).putLong(tat).putLong(tail).array());
+  private void write(String limit, State st) {
+    limits.put(limit, ByteBuffer.allocate(16).putLong(st.tat).putLong(st.tail).array());
   }
+
+  /** A limit's state: {@code tat} and {@code tail}, microseconds. */
+  private record State(long tat, long tail) {}
 }

@@ -159,7 +159,7 @@ public final class TimerFiring {
     TaskRecord.Edit e = fired.edit().noTimer();
     switch (kind) {
       case DUE -> owner.dispatcher.dispatchOrPark(e, now);
-      case RATE -> owner.dispatcher.dispatchOrPark(e, now, false, false, at);
+      case RATE -> owner.dispatcher.dispatchOrPark(e, now, false, false, at, 0);
       case DEADLINE -> {
         String msg = "no result within timeoutMs " + e.task.timeoutMs() + " ms + grace";
         e.endAttempt(e.attempt, now, "TIMEOUT", msg, null);

@@ -28,6 +28,15 @@ import org.apache.kafka.streams.Topology;
  * LogProcessor}).
  */
 public final class TopologyFactory {
+  /**
+   * How much older the records of {@code <ns>.dependencies} are read than they were written. Of the
+   * records buffered for a stream task, Kafka Streams processes the one with the lowest timestamp
+   * first; read a day older, the scheduler's own protocol records (the answer a task waiting for a
+   * rate-limit slot needs, a dependency's end) go before a backlog of new tasks instead of waiting
+   * behind it. {@link TaskProcessor} adds it back where it measures how far behind its input is.
+   */
+  public static final long PROTOCOL_FIRST_MS = java.time.Duration.ofDays(1).toMillis();
+
   private TopologyFactory() {}
 
   public static Topology build(Engine engine) {
@@ -49,7 +58,9 @@ public final class TopologyFactory {
         Serdes.ByteArray().deserializer(),
         engine.topics().control());
     t.addSource(
+        org.apache.kafka.streams.AutoOffsetReset.earliest(), // as Kafka Streams' default
         Stores.SOURCE_DEPENDENCIES,
+        (record, partitionTime) -> record.timestamp() - PROTOCOL_FIRST_MS,
         Serdes.String().deserializer(),
         Serdes.ByteArray().deserializer(),
         engine.topics().dependencies());

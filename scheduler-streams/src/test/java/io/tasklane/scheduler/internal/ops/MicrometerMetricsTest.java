@@ -82,6 +82,12 @@ class MicrometerMetricsTest {
           "paused.held",
           "interrupt.sent",
           "lane.wait",
+          "rate.asked",
+          "rate.granted",
+          "rate.later",
+          "rate.late",
+          "rate.undefined",
+          "rate.stale",
           "unique.released");
 
   @Test
