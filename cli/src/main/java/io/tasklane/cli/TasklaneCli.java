@@ -7,6 +7,7 @@ import io.tasklane.cli.internal.CompletionCommand;
 import io.tasklane.cli.internal.Console;
 import io.tasklane.cli.internal.Exit;
 import io.tasklane.cli.internal.HandlersCommand;
+import io.tasklane.cli.internal.LimitsCommand;
 import io.tasklane.cli.internal.ReportCommand;
 import io.tasklane.cli.internal.SchedulesCommand;
 import io.tasklane.cli.internal.Session;
@@ -44,6 +45,7 @@ import picocli.CommandLine.ScopeType;
     subcommands = {
       TasksCommand.class,
       HandlersCommand.class,
+      LimitsCommand.class,
       WorkersCommand.class,
       SchedulesCommand.class,
       ReportCommand.class,

@@ -294,4 +294,36 @@ class HandlerScheduleAdminCommandsTest {
     assertThat(badBucket.exit()).isEqualTo(2);
     assertThat(badBucket.err()).contains("--bucket week must be minute, hour or day");
   }
+
+  @Test
+  void rateLimitsAreSetListedAndRemovedAtRunTime() {
+    CliRun.Result viewerSets =
+        scheduler.cli(scheduler.viewer).run("limits", "set", "cli-partner", "50/s");
+    assertThat(viewerSets.exit()).isEqualTo(1);
+    assertThat(viewerSets.err()).contains("answered 403");
+    CliRun.Result bad = scheduler.cli(scheduler.admin).run("limits", "set", "cli-partner", "fast");
+    assertThat(bad.exit()).isEqualTo(1);
+    assertThat(bad.err()).contains("rate: 'fast' must read");
+
+    CliRun.Result set =
+        scheduler.cli(scheduler.admin).run("limits", "set", "cli-partner", "50/s", "--burst", "10");
+    assertThat(set.exit()).as(set.toString()).isZero();
+    assertThat(set.out()).contains("set cli-partner: 50/s burst 10 (api)");
+    CliRun.Result own =
+        scheduler.cli(scheduler.admin).run("limits", "set", HANDLER, "600/min", "--handler");
+    assertThat(own.out()).contains("set handler/" + HANDLER + ": 600/min burst 1 (api)");
+
+    CliRun.Result list = scheduler.cli(scheduler.viewer).run("limits");
+    assertThat(list.exit()).as(list.toString()).isZero();
+    assertThat(list.out()).startsWith("NAME").contains("cli-partner", "handler/" + HANDLER);
+    JsonNode json = scheduler.cli(scheduler.viewer).run("limits", "list", "--json").json();
+    assertThat(json.path("limits").findValuesAsText("updatedBy")).contains("admin-carol");
+
+    CliRun.Result removed = scheduler.cli(scheduler.admin).run("limits", "remove", "cli-partner");
+    assertThat(removed.out()).contains("remove cli-partner: no limit");
+    assertThat(scheduler.cli(scheduler.admin).run("limits", "remove", HANDLER, "--handler").exit())
+        .isZero();
+    assertThat(scheduler.cli(scheduler.viewer).run("limits").out())
+        .doesNotContain("cli-partner", "handler/" + HANDLER);
+  }
 }

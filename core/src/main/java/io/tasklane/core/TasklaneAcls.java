@@ -120,6 +120,7 @@ public final class TasklaneAcls {
         b.ensured(topics.uniqueReleases(), WRITE); // ends of tasks whose unique window ends early
         b.ensured(topics.workers(), READ);
         b.ensured(topics.handlerSettings(), READ, WRITE);
+        b.ensured(topics.rateLimits(), READ, WRITE); // rate limits set through the API
         // Dispatches to every handler topic and creates missing DLTs.
         b.add(TOPIC, ns + ".handler.", PREFIXED, WRITE, DESCRIBE, CREATE, DESCRIBE_CONFIGS);
         // Kafka Streams: its changelog/repartition topics and its consumer group.

@@ -114,6 +114,15 @@ public record Topics(String namespace) {
     return namespace + ".handler-settings";
   }
 
+  /**
+   * Rate limits set at run time, compacted, keyed by the limit ({@code <ns>.rate-limits}: a named
+   * limit's name, or {@code handler/<name>} for a handler's own rate); written by the scheduler's
+   * API, read by every scheduler instance. A tombstone puts the configured limit back.
+   */
+  public String rateLimits() {
+    return namespace + ".rate-limits";
+  }
+
   /** Dispatches for one handler ({@code <ns>.handler.<handler>}). */
   public String handler(String handler) {
     HandlerNames.check(handler);

@@ -140,6 +140,10 @@ public final class WireCodec {
     return decode(json, HandlerSetting.class);
   }
 
+  public static RateLimitSetting decodeRateLimitSetting(byte[] json) {
+    return decode(json, RateLimitSetting.class);
+  }
+
   /** Parses any JSON text (a payload) into a tree. */
   public static JsonNode readTree(String json) {
     try {

@@ -44,7 +44,14 @@ class RateLimitPipelineTest {
 
   private Map<String, Object> config(LocalStack stack, Topics topics, String name) {
     Map<String, Object> p = StackSupport.instanceConfig(stack, topics, stateDir, name, 4);
-    p.put("tasklane.scheduler.api.tokens", "viewer-bob:" + StackSupport.VIEWER + ":viewer");
+    p.put(
+        "tasklane.scheduler.api.tokens",
+        "viewer-bob:"
+            + StackSupport.VIEWER
+            + ":viewer,root-carol:"
+            + StackSupport.ADMIN
+            + ":admin");
+    p.put("tasklane.scheduler.topic-refresh-interval", "1s");
     p.put("tasklane.scheduler.limits.partner-api.rate", RATE + "/s");
     p.put("tasklane.scheduler.handlers." + OWN + ".rate", "5/s");
     return p;
@@ -163,6 +170,135 @@ class RateLimitPipelineTest {
       for (int i = 1; i < own.size(); i++) {
         assertThat(own.get(i) - own.get(i - 1)).as("gap %d", i).isGreaterThanOrEqualTo(199);
       }
+    }
+  }
+
+  private static HttpResponse<String> call(int port, String method, String path, String token)
+      throws Exception {
+    return StackSupport.send(port, method, path, token, null);
+  }
+
+  /**
+   * A limit set through one instance's API is obeyed by every instance, tasks that waited for an
+   * undefined limit start once it is set, a handler's rate set at run time replaces the configured
+   * one until it is removed, and bad input is refused naming the field.
+   */
+  @Test
+  void aLimitSetThroughTheApiHoldsOnEveryInstanceAndItsRemovalPutsTheConfiguredOneBack(
+      LocalStack stack) throws Exception {
+    Topics topics = StackSupport.uniqueTopics();
+    String bootstrap = stack.bootstrapServers();
+    StackSupport.createTopics(bootstrap, Map.of(topics.handler(SHARED), 2, topics.handler(OWN), 1));
+    try (EmbeddedServer a =
+            ApplicationContext.run(EmbeddedServer.class, config(stack, topics, "a"));
+        EmbeddedServer b =
+            ApplicationContext.run(EmbeddedServer.class, config(stack, topics, "b"));
+        KafkaProducer<String, byte[]> producer = StackSupport.producer(bootstrap)) {
+      String admin = StackSupport.ADMIN;
+      HttpResponse<String> bad = call(a.getPort(), "POST", "/api/limits/live?rate=fast", admin);
+      assertThat(bad.statusCode()).isEqualTo(400);
+      assertThat(bad.body()).contains("rate: 'fast' must read");
+      bad = call(a.getPort(), "POST", "/api/limits/live?rate=5/s&burst=0", admin);
+      assertThat(bad.statusCode()).isEqualTo(400);
+      assertThat(bad.body()).contains("burst: 0 must be from 1 to 100000");
+      bad = call(a.getPort(), "POST", "/api/limits/Live?rate=5/s", admin);
+      assertThat(bad.body()).contains("name: 'Live' must match");
+      assertThat(
+              call(a.getPort(), "POST", "/api/limits/live?rate=5/s", StackSupport.VIEWER)
+                  .statusCode())
+          .isEqualTo(403);
+      assertThat(call(a.getPort(), "DELETE", "/api/limits/live", admin).statusCode())
+          .isEqualTo(404);
+
+      // tasks naming a limit nobody defined wait for it
+      TaskOptions live = TaskOptions.builder().rateLimit("live").build();
+      long now = System.currentTimeMillis();
+      int n = 40;
+      for (int i = 0; i < n; i++) {
+        TaskEnvelope t =
+            StackSupport.task(SHARED, now).toBuilder().timeoutMs(600_000).options(live).build();
+        StackSupport.send(producer, topics, t);
+      }
+      await()
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> StackSupport.readAll(bootstrap, topics.handler(SHARED), 0).isEmpty());
+
+      HttpResponse<String> set =
+          call(a.getPort(), "POST", "/api/limits/live?rate=10/s&burst=2", admin);
+      assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+      assertThat(set.body()).contains("\"rate\":\"10/s\"", "\"source\":\"api\"");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  call(b.getPort(), "GET", "/api/limits/live", StackSupport.VIEWER)
+                      .body()
+                      .contains("\"updatedBy\":\"root-carol\""));
+
+      List<Long> started = new ArrayList<>();
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofSeconds(1))
+          .untilAsserted(
+              () -> {
+                started.clear();
+                started.addAll(starts(bootstrap, topics.handler(SHARED), n));
+                assertThat(started).hasSize(n);
+              });
+      assertThat(mostInASecond(started)).as("starts in any second").isLessThanOrEqualTo(11);
+      // the burst of 2 starts at once; the rest are spaced a tenth of a second apart
+      double seconds = (started.get(n - 1) - started.get(0)) / 1_000.0;
+      assertThat((n - 2) / seconds)
+          .as("starts a second after the burst, over %.2f s", seconds)
+          .isBetween(8.0, 10.3);
+
+      // a handler's own rate set at run time replaces the configured 5/s, until removed
+      HttpResponse<String> own =
+          call(a.getPort(), "POST", "/api/handlers/" + OWN + "/rate?rate=2/s", admin);
+      assertThat(own.statusCode()).as(own.body()).isEqualTo(200);
+      assertThat(own.body()).contains("\"configuredRate\":\"5/s\"", "\"rate\":\"2/s\"");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  call(b.getPort(), "GET", "/api/limits", StackSupport.VIEWER)
+                      .body()
+                      .contains("\"rate\":\"2/s\""));
+      for (int i = 0; i < 6; i++) {
+        StackSupport.send(
+            producer,
+            topics,
+            StackSupport.task(OWN, System.currentTimeMillis()).toBuilder()
+                .timeoutMs(600_000)
+                .build());
+      }
+      List<Long> slow = new ArrayList<>();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofSeconds(1))
+          .untilAsserted(
+              () -> {
+                slow.clear();
+                slow.addAll(starts(bootstrap, topics.handler(OWN), 6));
+                assertThat(slow).hasSize(6);
+              });
+      for (int i = 1; i < slow.size(); i++) {
+        assertThat(slow.get(i) - slow.get(i - 1)).as("gap %d", i).isGreaterThanOrEqualTo(499);
+      }
+      HttpResponse<String> removed =
+          call(b.getPort(), "DELETE", "/api/handlers/" + OWN + "/rate", admin);
+      assertThat(removed.statusCode()).as(removed.body()).isEqualTo(200);
+      assertThat(removed.body()).contains("\"rate\":\"5/s\"", "\"source\":\"configuration\"");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  call(a.getPort(), "GET", "/api/limits", StackSupport.VIEWER)
+                      .body()
+                      .contains("\"rate\":\"5/s\",\"burst\":1,\"source\":\"configuration\""));
+      var audit = call(a.getPort(), "GET", "/api/audit?limit=20", admin);
+      assertThat(audit.body()).contains("limit.rate=10/s,burst=2", "limit.removed");
     }
   }
 }

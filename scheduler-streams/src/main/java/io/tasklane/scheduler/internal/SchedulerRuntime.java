@@ -128,6 +128,7 @@ public final class SchedulerRuntime {
             workerRegistry::allHold);
     workerRegistry.start(StreamsProps.clients(config), topics.workers());
     handlerSettings.start(StreamsProps.clients(config), topics.handlerSettings());
+    handlerSettings.rates().start(StreamsProps.clients(config), topics.rateLimits());
     this.lag = new HandlerLag(admin, config.workerGroupPrefix(), java.time.Clock.systemUTC());
     this.metrics = new MicrometerMetrics(registry, local::streams);
     this.delivery =

@@ -9,6 +9,7 @@ import io.tasklane.scheduler.internal.lifecycle.HandlerWorkers;
 import io.tasklane.scheduler.internal.ops.Alerts;
 import io.tasklane.scheduler.internal.ops.HandlerLag;
 import io.tasklane.scheduler.internal.ops.HandlerSettingsStore;
+import io.tasklane.scheduler.internal.ops.RateLimitStore;
 import io.tasklane.scheduler.internal.ops.RecordSender;
 import io.tasklane.scheduler.internal.ops.StreamsAccess;
 import io.tasklane.scheduler.internal.ops.TopicWatcher;
@@ -68,6 +69,11 @@ final class SchedulerServices {
   @Singleton
   HandlerSettingsStore handlerSettings(SchedulerRuntime runtime) {
     return runtime.handlerSettings;
+  }
+
+  @Singleton
+  RateLimitStore rateLimits(SchedulerRuntime runtime) {
+    return runtime.handlerSettings.rates();
   }
 
   @Singleton

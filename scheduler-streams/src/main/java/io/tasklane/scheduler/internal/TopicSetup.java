@@ -37,6 +37,7 @@ final class TopicSetup {
                 TopicAdmin.Spec.of(topics.uniqueReleases(), p),
                 auditTopic(config, topics)));
     specs.addAll(TopicAdmin.operatorTopics(topics));
+    specs.add(TopicAdmin.Spec.compacted(topics.rateLimits(), 1));
     TopicAdmin.ensure(admin, specs, replication);
     // Kafka Streams' changelogs and repartition topics of an earlier run, made with its settings
     ReplicationCheck.requireSafe(admin, streamsTopics(admin, config), replication);

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  * GET, HEAD     anything else                         viewer
  * other         /api/session                          viewer (sign-out; sign-in needs none)
  * other         /api/handlers/**                      admin
+ * other         /api/limits, /api/limits/**           admin
  * other         /api/schedules/{name}/trigger         operator
  * other         /api/schedules, /api/schedules/**     admin
  * other         anything else                         operator
@@ -60,6 +61,7 @@ final class ApiRoles {
           rule(READ, ".*", Role.VIEWER),
           rule(WRITE, "/api/session", Role.VIEWER),
           rule(WRITE, "/api/handlers(/.*)?", Role.ADMIN),
+          rule(WRITE, "/api/limits(/.*)?", Role.ADMIN),
           rule(WRITE, "/api/schedules/[^/]+/trigger", Role.OPERATOR),
           rule(WRITE, "/api/schedules(/.*)?", Role.ADMIN),
           rule(WRITE, ".*", Role.OPERATOR));

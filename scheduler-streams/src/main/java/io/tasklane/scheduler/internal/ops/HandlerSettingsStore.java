@@ -1,6 +1,5 @@
 package io.tasklane.scheduler.internal.ops;
 
-import io.tasklane.core.ControlCommand;
 import io.tasklane.core.HandlerSetting;
 import io.tasklane.core.LogText;
 import io.tasklane.core.WireCodec;
@@ -29,7 +28,7 @@ public final class HandlerSettingsStore implements HandlerControls, AutoCloseabl
 
   private final Map<String, HandlerSetting> settings = new ConcurrentHashMap<>();
   private final Map<String, HandlerDefaults> defaults;
-  private final Map<String, RateLimit> limits;
+  private final RateLimitStore rates;
   private CompactedTopicReader reader;
 
   /** A store without configured lane settings. */
@@ -52,30 +51,24 @@ public final class HandlerSettingsStore implements HandlerControls, AutoCloseabl
   public HandlerSettingsStore(
       Map<String, HandlerDefaults> defaults, Map<String, RateLimit> limits) {
     this.defaults = Map.copyOf(defaults);
-    this.limits = Map.copyOf(limits);
+    this.rates = new RateLimitStore(defaults, limits);
   }
 
-  /** From the configuration ({@code limits.<name>.*}, {@code handlers.<name>.rate}). */
+  /** The limit set at run time ({@code <ns>.rate-limits}), else the configured one. */
   @Override
   public RateSpacing rate(String limit) {
-    RateLimit rate = configured(limit);
+    RateLimit rate = rates.current(limit);
     return rate == null ? null : new RateSpacing(rate.intervalMicros(), rate.burst());
-  }
-
-  /** The configured rate limit of {@code limit} (a limit's key), or null. */
-  public RateLimit configured(String limit) {
-    String handlerPrefix = ControlCommand.RateAsk.HANDLER_LIMIT;
-    if (limit.startsWith(handlerPrefix)) {
-      HandlerDefaults d = defaults.get(limit.substring(handlerPrefix.length()));
-      return d == null ? null : d.rate();
-    }
-    return limits.get(limit);
   }
 
   @Override
   public boolean handlerLimited(String handler) {
-    HandlerDefaults d = defaults.get(handler);
-    return d != null && d.rate() != null;
+    return rates.handlerLimited(handler);
+  }
+
+  /** Every rate limit, configured and set at run time. */
+  public RateLimitStore rates() {
+    return rates;
   }
 
   /** Starts reading {@code topic} with {@code clients} settings. */
@@ -164,6 +157,7 @@ public final class HandlerSettingsStore implements HandlerControls, AutoCloseabl
 
   @Override
   public void close() {
+    rates.close();
     if (reader != null) {
       reader.close();
     }

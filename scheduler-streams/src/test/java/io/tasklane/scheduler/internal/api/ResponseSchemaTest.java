@@ -43,6 +43,8 @@ class ResponseSchemaTest {
           Map.entry(HandlerResponse.class, "#/components/schemas/Handler"),
           Map.entry(HandlersResponse.class, "/api/handlers get 200"),
           Map.entry(LanesResponse.class, "#/components/schemas/HandlerLanes"),
+          Map.entry(RateLimitsResponse.class, "#/components/schemas/RateLimits"),
+          Map.entry(RateLimitsResponse.Limit.class, "#/components/schemas/RateLimit"),
           Map.entry(TaskResponse.class, "#/components/schemas/TaskView"),
           Map.entry(TaskListingResponse.class, "#/components/schemas/TaskListing"),
           Map.entry(TaskCountsResponse.class, "/api/tasks/counts get 200"),
