@@ -321,6 +321,9 @@ class HandlerScheduleAdminCommandsTest {
 
     CliRun.Result removed = scheduler.cli(scheduler.admin).run("limits", "remove", "cli-partner");
     assertThat(removed.out()).contains("remove cli-partner: no limit");
+    CliRun.Result again = scheduler.cli(scheduler.admin).run("limits", "remove", "cli-partner");
+    assertThat(again.exit()).isEqualTo(1);
+    assertThat(again.err()).contains("answered 404");
     assertThat(scheduler.cli(scheduler.admin).run("limits", "remove", HANDLER, "--handler").exit())
         .isZero();
     assertThat(scheduler.cli(scheduler.viewer).run("limits").out())
