@@ -6,7 +6,9 @@ import io.tasklane.chaos.internal.LaneCheck;
 import io.tasklane.chaos.internal.Ledger;
 import io.tasklane.chaos.internal.Load;
 import io.tasklane.chaos.internal.LostTrail;
+import io.tasklane.chaos.internal.Mix;
 import io.tasklane.chaos.internal.Probe;
+import io.tasklane.chaos.internal.RateCheck;
 import io.tasklane.chaos.internal.ReplicatedTopics;
 import io.tasklane.chaos.internal.ResultsReader;
 import io.tasklane.chaos.internal.ScheduleCheck;
@@ -181,6 +183,16 @@ public final class ChaosRun {
             "unique keys: %d tasks on %d keys, %d keys freed and taken again, %d overlaps",
             unique.tasks(), unique.keys(), unique.keysReused(), unique.overlaps()));
     unique.evidence().forEach(e -> notes.add(e));
+    RateCheck.Result rate = RateCheck.verify(db, ledger, committed);
+    step(
+        String.format(
+            "rate limit: %d tasks, %d started, at most %d in a second (bound %d), %d over it",
+            rate.tasks(),
+            rate.started(),
+            rate.mostInASecond(),
+            Mix.LIMIT_RATE + Mix.LIMIT_BURST,
+            rate.overLimit()));
+    rate.evidence().forEach(e -> notes.add(e));
     long deliveries = ResultsReader.duplicateDeliveries(bootstrap, new Topics(NAMESPACE).results());
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("db", options.db().flag());
@@ -190,6 +202,7 @@ public final class ChaosRun {
     extra.putAll(fires.asMap());
     extra.putAll(lanes.asMap());
     extra.putAll(unique.asMap());
+    extra.putAll(rate.asMap());
     extra.put("brokers", options.brokers());
     if (kafka != null) {
       List<String> unsafe = ReplicatedTopics.unsafe(kafka, NAMESPACE);

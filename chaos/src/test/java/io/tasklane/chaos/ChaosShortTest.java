@@ -55,6 +55,12 @@ class ChaosShortTest {
     assertThat((Long) result.extra().get("unique_keys_reused"))
         .as("unique keys freed by their tasks' ends and taken again")
         .isGreaterThan(0L);
+    assertThat((Long) result.extra().get("rate_limited_started"))
+        .as("rate-limited tasks that started")
+        .isGreaterThan(100L);
+    assertThat(result.extra().get("rate_over_limit"))
+        .as("starts of rate-limited tasks above rate + burst; notes: %s", result.notes())
+        .isEqualTo(0L);
     assertThat(result.extra().get("schedule_fires")).as("1-second schedule fires").isNotEqualTo(0L);
     assertThat(result.lostFires()).as("schedule fires without effect").isZero();
     assertThat(result.duplicateFires()).as("schedule fires run twice").isZero();

@@ -25,6 +25,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *     result only when it carries the nonce of the task's current dispatch, so that a principal
  *     that cannot read this handler's topic cannot settle its tasks. Null in a dispatch from a
  *     scheduler that predates it, and in the copy of the last dispatch written to a handler's DLT
+ * @param rateSlot true when {@code notBefore} is a slot of the task's rate limit
+ *     (docs/rate-limits.md): a worker that could only start the attempt more than {@link
+ *     #SLOT_TOLERANCE_MS} after it answers {@link Outcome#SLOT_MISSED} instead of running it, and
+ *     the scheduler asks for a new slot. Null otherwise, and in the dispatch that follows a missed
+ *     slot (so a worker whose clock runs ahead sends a task back once, not for ever)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Dispatch(
@@ -35,8 +40,28 @@ public record Dispatch(
     String routingKey,
     long dispatchedAt,
     Long notBefore,
-    String nonce)
+    String nonce,
+    Boolean rateSlot)
     implements Versioned {
+
+  /**
+   * How late, after its {@code notBefore} by the worker's clock, an attempt with a {@link
+   * #rateSlot} may still start.
+   */
+  public static final long SLOT_TOLERANCE_MS = 1_000;
+
+  /** An attempt without a rate slot. */
+  public Dispatch(
+      int v,
+      TaskEnvelope task,
+      int attempt,
+      long deadline,
+      String routingKey,
+      long dispatchedAt,
+      Long notBefore,
+      String nonce) {
+    this(v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, nonce, null);
+  }
 
   /** An attempt without a nonce (a copy for a DLT, or a test). */
   public Dispatch(
@@ -47,13 +72,13 @@ public record Dispatch(
       String routingKey,
       long dispatchedAt,
       Long notBefore) {
-    this(v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, null);
+    this(v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, null, null);
   }
 
   /** An attempt to start on receipt. */
   public Dispatch(
       int v, TaskEnvelope task, int attempt, long deadline, String routingKey, long dispatchedAt) {
-    this(v, task, attempt, deadline, routingKey, dispatchedAt, null, null);
+    this(v, task, attempt, deadline, routingKey, dispatchedAt, null, null, null);
   }
 
   public static Dispatch of(TaskEnvelope task, int attempt, long deadline, long dispatchedAt) {
@@ -62,7 +87,20 @@ public record Dispatch(
 
   /** This dispatch with {@code nonce}. */
   public Dispatch withNonce(String nonce) {
-    return new Dispatch(v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, nonce);
+    return new Dispatch(
+        v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, nonce, rateSlot);
+  }
+
+  /**
+   * How many milliseconds past its rate slot this attempt is at {@code now} (worker clock), when it
+   * carries one and is more than {@link #SLOT_TOLERANCE_MS} past it; else 0 (start it).
+   */
+  public long slotMissedBy(long now) {
+    if (!Boolean.TRUE.equals(rateSlot) || notBefore == null) {
+      return 0;
+    }
+    long late = now - notBefore;
+    return late > SLOT_TOLERANCE_MS ? late : 0;
   }
 
   public String id() {

@@ -14,5 +14,13 @@ public enum Outcome {
    * The task was cancelled while this attempt ran and the worker interrupted the handler ({@code
    * <ns>.interrupts}); recorded in the task's history, the task stays CANCELLED.
    */
-  CANCELLED
+  CANCELLED,
+  /**
+   * The worker did not start the attempt: it carried a rate-limit slot ({@link Dispatch#rateSlot})
+   * that had passed by more than {@link Dispatch#SLOT_TOLERANCE_MS} when the worker could start it
+   * (a dispatch redelivered after a worker crash, or a worker whose threads were all busy), so
+   * starting it then could crowd the limit's next slots. The scheduler asks the limit for a new
+   * slot; does not use up an attempt. Sent only in answer to a dispatch with {@code rateSlot}.
+   */
+  SLOT_MISSED
 }

@@ -118,6 +118,44 @@ class HeldDispatchTest {
     assertThat(r.startedAt()).isGreaterThanOrEqualTo(instant);
   }
 
+  /** A dispatch sent at {@code dispatchedAt} with the slot {@code notBefore}. */
+  private static Dispatch slot(long dispatchedAt, long notBefore, Boolean rateSlot) {
+    Dispatch d = Dispatches.of("held", "ok", 30_000);
+    return new Dispatch(
+        d.v(),
+        d.task(),
+        1,
+        notBefore + 60_000,
+        d.routingKey(),
+        dispatchedAt,
+        notBefore,
+        null,
+        rateSlot);
+  }
+
+  @Test
+  void anAttemptLateForItsRateSlotIsSentBackUnrunAndOneOnTimeStartsAtItsSlot() {
+    long now = System.currentTimeMillis();
+    // sent 5.3 s ago for a slot 5 s ago: a redelivery after the worker that held it died
+    Dispatch late = slot(now - 5_300, now - 5_000, true);
+    Dispatch lateWithoutSlot = slot(now - 5_300, now - 5_000, null);
+    Dispatch onTime = slot(now, now + 2_000, true);
+    fx.send(late);
+    fx.send(lateWithoutSlot);
+    fx.send(onTime);
+
+    TaskResult back = fx.awaitResult(late.id(), Duration.ofSeconds(30));
+    assertThat(back.outcome()).isEqualTo(Outcome.SLOT_MISSED);
+    assertThat(back.error().message()).startsWith("not started: its rate-limit slot passed");
+    assertThat(started.at).doesNotContainKey(late.id());
+    assertThat(fx.awaitResult(lateWithoutSlot.id(), Duration.ofSeconds(30)).outcome())
+        .as("a schedule fire's notBefore is no rate slot: it runs however late")
+        .isEqualTo(Outcome.SUCCEEDED);
+    TaskResult ran = fx.awaitResult(onTime.id(), Duration.ofSeconds(30));
+    assertThat(ran.outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(started.at.get(onTime.id())).isGreaterThanOrEqualTo(onTime.notBefore());
+  }
+
   @Test
   void anInterruptWhileHeldCancelsItUnrun(LocalStack stack) throws Exception {
     Dispatch held = ahead(System.currentTimeMillis() + 4_000);

@@ -46,6 +46,8 @@ public final class Cluster implements AutoCloseable {
   private static JavaProcess.Builder scheduler(TasklaneApps apps, String name, int port) {
     return small(apps.scheduler(name, port))
         .sysProp("tasklane.scheduler.num-standby-replicas", "1")
+        .sysProp("tasklane.scheduler.limits." + Mix.LIMIT + ".rate", Mix.LIMIT_RATE + "/s")
+        .sysProp("tasklane.scheduler.limits." + Mix.LIMIT + ".burst", "" + Mix.LIMIT_BURST)
         .sysProp("tasklane.scheduler.kafka.session.timeout.ms", SESSION_TIMEOUT_MS);
   }
 

@@ -17,6 +17,7 @@ public final class Ledger {
   private final Set<String> ambiguous = ConcurrentHashMap.newKeySet();
   private final Map<String, LaneCheck.LaneTask> ordered = new ConcurrentHashMap<>();
   private final Map<String, String> unique = new ConcurrentHashMap<>();
+  private final Set<String> limited = ConcurrentHashMap.newKeySet();
 
   public void committed(List<String> ids) {
     committed.addAll(ids);
@@ -44,6 +45,16 @@ public final class Ledger {
   /** Every unique task offered: its key, by id. */
   public Map<String, String> unique() {
     return new HashMap<>(unique);
+  }
+
+  /** Rate-limited tasks offered ({@link Mix#limited}). */
+  public void limited(List<String> ids) {
+    limited.addAll(ids);
+  }
+
+  /** Every rate-limited task offered. */
+  public List<String> limited() {
+    return new ArrayList<>(limited);
   }
 
   public int committedCount() {

@@ -103,6 +103,13 @@ public final class Load implements AutoCloseable {
         }
       }
       ledger.unique(unique);
+      List<String> limited = new ArrayList<>();
+      for (int i = 0; i < ids.size(); i++) {
+        if (Mix.LIMIT.equals(batch.get(i).options().rateLimit())) {
+          limited.add(ids.get(i));
+        }
+      }
+      ledger.limited(limited);
       connection.commit();
       ledger.committed(ids);
     } catch (Throwable t) {

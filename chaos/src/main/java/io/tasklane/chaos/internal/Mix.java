@@ -11,8 +11,9 @@ import java.util.random.RandomGenerator;
 /**
  * The task mix of the load, all with example handlers that write one effect row through the JDBC
  * idempotency store: 60 % immediate reminders (priorities 0, 5 and 9 in turn; a twelfth of them
- * unique by key until they end, {@link #unique}), 25 % reminders delayed 1–5 s, 15 % partner calls
- * that fail twice and succeed on attempt 3 (retried by the scheduler).
+ * unique by key until they end, {@link #unique}; in their place 3 % coupon grants counted against
+ * the named rate limit {@value #LIMIT}, {@link #limited}), 25 % reminders delayed 1–5 s, 15 %
+ * partner calls that fail twice and succeed on attempt 3 (retried by the scheduler).
  */
 public final class Mix {
   static final RetryPolicy FAST = RetryPolicy.fixed(Duration.ofMillis(500), Duration.ofSeconds(1));
@@ -26,6 +27,18 @@ public final class Mix {
   /** The share of unique reminders ({@link #unique}), taken from the immediate ones. */
   static final double UNIQUE_SHARE = 0.05;
 
+  /** The share of rate-limited coupon grants ({@link #limited}), taken from the reminders. */
+  static final double LIMITED_SHARE = 0.03;
+
+  /** The named rate limit of {@link #limited} reminders, defined on the chaos schedulers. */
+  public static final String LIMIT = "chaos-partner";
+
+  /** Its rate, starts a second: above the share of the load, so a backlog after a fault drains. */
+  public static final int LIMIT_RATE = 50;
+
+  /** Its burst. */
+  public static final int LIMIT_BURST = 10;
+
   /** How many keys the unique reminders share, so that each key comes back every few seconds. */
   static final int UNIQUE_KEYS = 20;
 
@@ -37,6 +50,9 @@ public final class Mix {
     OrderRef payload = new OrderRef(ref);
     if (dice < UNIQUE_SHARE) {
       return unique(ref);
+    }
+    if (dice < UNIQUE_SHARE + LIMITED_SHARE) {
+      return limited(ref);
     }
     if (dice < 0.60) {
       return TaskRequest.to(ScenarioHandlers.REMINDER)
@@ -66,6 +82,19 @@ public final class Mix {
         .payload(new OrderRef(ref))
         .key(uniqueKey(ref))
         .unique(Duration.ofHours(1), UniqueUntil.END)
+        .maxAttempts(MAX_ATTEMPTS);
+  }
+
+  /**
+   * An immediate coupon grant (a handler of its own, with its own threads, that writes one effect
+   * row like the reminders) whose starts count against the named limit {@value #LIMIT} ({@value
+   * #LIMIT_RATE}/s, burst {@value #LIMIT_BURST}): never more than {@code rate + burst} start in any
+   * second ({@link RateCheck}).
+   */
+  static TaskRequest limited(long ref) {
+    return TaskRequest.to(ScenarioHandlers.DUPLICATE)
+        .payload(new OrderRef(ref))
+        .rateLimit(LIMIT)
         .maxAttempts(MAX_ATTEMPTS);
   }
 

@@ -70,7 +70,8 @@ class HotWireTest {
             r.nextBoolean() ? null : text(r),
             r.nextLong(),
             r.nextBoolean() ? null : r.nextLong(),
-            r.nextBoolean() ? null : text(r));
+            r.nextBoolean() ? null : text(r),
+            r.nextBoolean() ? null : r.nextBoolean());
     byte[] bound = MAPPER.writeValueAsBytes(d);
     byte[] streamed = HotWire.write(MAPPER, d);
     assertThat(new String(streamed, StandardCharsets.UTF_8))

@@ -30,16 +30,18 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 
 /**
- * The console's Schedules, Workers and Reports pages in a real Chromium against the full pipeline
- * ({@link ConsolePipeline}): an admin creates a cron schedule with seconds in Tokyo's zone in the
- * form, sees the live preview (and a bad cron refused naming the field), saves it and finds the
- * same next 5 fires on its page, pauses and resumes it, triggers it and sees the fire succeed in
- * the history; the workers page lists the live worker with its handlers and lets the admin pause,
- * resume and resize a handler; a handler's page shows its ordered lane blocked by a DEAD task (the
- * lane's key, however odd, as text; its holder and first waiting task as links to their pages) and
- * lets the admin set its max per key and on-dead policy (a bad value refused naming the parameter);
- * the reports page draws its charts; a viewer sees no action on these pages. No page logs a console
- * error. Saves PNGs under docs/console/.
+ * The console's Schedules, Workers, Handler, Limits and Reports pages in a real Chromium against
+ * the full pipeline ({@link ConsolePipeline}): an admin creates a cron schedule with seconds in
+ * Tokyo's zone in the form, sees the live preview (and a bad cron refused naming the field), saves
+ * it and finds the same next 5 fires on its page, pauses and resumes it, triggers it and sees the
+ * fire succeed in the history; the workers page lists the live worker with its handlers and lets
+ * the admin pause, resume and resize a handler; a handler's page shows its ordered lane blocked by
+ * a DEAD task (the lane's key, however odd, as text; its holder and first waiting task as links to
+ * their pages) and lets the admin set its max per key and on-dead policy (a bad value refused
+ * naming the parameter); on the limits page the admin sets a named rate limit (a bad rate refused
+ * naming the field) and a handler's own rate, and removes the first after confirming; the reports
+ * page draws its charts; a viewer sees no action on these pages. No page logs a console error.
+ * Saves PNGs under docs/console/.
  */
 @TasklaneStack
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -52,6 +54,9 @@ class ConsoleSchedulesBrowserTest {
 
   /** An ordering key that would be markup if the page inserted it as HTML. */
   static final String LANE = "customer <i>7</i> & co";
+
+  /** A named rate limit the limits page sets and removes. */
+  static final String LIMIT = "partner-api";
 
   static ConsolePipeline pipeline;
   static Browser browser;
@@ -322,6 +327,66 @@ class ConsoleSchedulesBrowserTest {
 
   @Test
   @Order(5)
+  void anAdminSetsAndRemovesRateLimitsOnTheLimitsPage() throws Exception {
+    browser.go("#/limits");
+    WebElement page = browser.ready("limits");
+    assertThat(browser.find("#limits").getText()).contains("No rate limit is configured or set.");
+
+    browser.type("#limit-form input[name=name]", LIMIT);
+    browser.type("#limit-form input[name=rate]", "fast");
+    browser.find("#limit-form [data-action=set-limit]").click();
+    assertThat(browser.find("#limits-answer .error-box").getText())
+        .contains("rate: 'fast' must read <starts>/s");
+
+    browser.type("#limit-form input[name=rate]", "50/s");
+    browser.type("#limit-form input[name=burst]", "10");
+    browser.find("#limit-form [data-action=set-limit]").click();
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.id("toasts"), LIMIT + ": 50/s, burst 10"));
+    assertThat(browser.find("#limits [data-rate='" + LIMIT + "']").getText()).isEqualTo("50/s");
+    assertThat(browser.find("#limits [data-source=api]").getText()).isEqualTo("RUN TIME");
+    assertThat(browser.find("#limits-answer").getText()).isEmpty();
+    JsonNode set = api("/api/limits/" + LIMIT);
+    assertThat(set.path("burst").asInt()).isEqualTo(10);
+    assertThat(set.path("updatedBy").asText()).isEqualTo("admin");
+
+    // a handler's own rate: its row links to the handler's page
+    String handler = ScenarioHandlers.DUPLICATE;
+    browser.type("#limit-form input[name=name]", handler);
+    browser.type("#limit-form input[name=rate]", "600/min");
+    browser.type("#limit-form input[name=burst]", "2");
+    browser.find("#limit-form input[name=handler]").click();
+    browser.find("#limit-form [data-action=set-limit]").click();
+    WebElement own =
+        browser.find(
+            "#limits a[data-limit='handler/" + handler + "'][href='#/handlers/" + handler + "']");
+    assertThat(own.getText()).isEqualTo(handler);
+    assertThat(api("/api/limits").path("limits").findValuesAsText("rate")).contains("600/min");
+    browser.screenshot(SHOTS.resolve("limits.png"));
+
+    // removing a run-time limit asks first; a name that is not configured is then gone
+    browser.find("#limits [data-action=remove-limit][data-for='" + LIMIT + "']").click();
+    WebElement dialog = browser.find("dialog[open]");
+    assertThat(dialog.getText()).contains("The limit is then undefined");
+    dialog.findElement(By.cssSelector("[data-action=confirm]")).click();
+    browser
+        .waiting(Duration.ofSeconds(20))
+        .until(
+            ExpectedConditions.invisibilityOfElementLocated(
+                By.cssSelector("#limits [data-limit='" + LIMIT + "']")));
+    assertThat(status("/api/limits/" + LIMIT)).isEqualTo(404);
+    assertThat(page.findElements(By.cssSelector("[data-limit='handler/" + handler + "']")))
+        .hasSize(1);
+    browser.assertNoConsoleErrors(
+        "limits",
+        java.util.regex.Pattern.compile("limits/" + LIMIT + "\\?rate=fast.*status of 400"));
+  }
+
+  @Test
+  @Order(6)
   void theReportsPageDrawsItsCharts() throws Exception {
     browser.go("#/reports?handler=" + ScheduleHandlers.SWEEP + "&bucket=hour");
     browser.ready("reports");
@@ -346,7 +411,7 @@ class ConsoleSchedulesBrowserTest {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void aViewerSeesNoActionOnThesePages() throws Exception {
     browser.signIn(pipeline.viewer);
     browser.go("#/schedules");
@@ -373,6 +438,11 @@ class ConsoleSchedulesBrowserTest {
     assertThat(page.findElements(By.tagName("button"))).isEmpty();
     assertThat(page.findElements(By.tagName("input"))).isEmpty();
     assertThat(browser.driver.findElements(By.id("handler-lanes-form"))).isEmpty();
+    browser.go("#/limits");
+    page = browser.ready("limits");
+    assertThat(page.getText()).contains("600/min");
+    assertThat(page.findElements(By.tagName("button"))).isEmpty();
+    assertThat(page.findElements(By.tagName("input"))).isEmpty();
     browser.go("#/reports?handler=" + ScheduleHandlers.SWEEP);
     page = browser.ready("reports");
     browser.find("#report-counts .uplot canvas");
@@ -403,6 +473,15 @@ class ConsoleSchedulesBrowserTest {
             HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
     return WireCodec.readTree(r.body());
+  }
+
+  private static int status(String path) throws Exception {
+    return HTTP.send(
+            HttpRequest.newBuilder(URI.create(pipeline.base() + path))
+                .header("Authorization", "Bearer " + pipeline.admin)
+                .build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
   }
 
   private static void put(String path, String body) throws Exception {

@@ -71,6 +71,22 @@ record Results(Dispatch dispatch, long startedAt, Clock clock, String worker) {
         null);
   }
 
+  /**
+   * The attempt was not started: its rate-limit slot had passed {@code lateMs} ago ({@link
+   * Dispatch#slotMissedBy}).
+   */
+  TaskResult slotMissed(long lateMs) {
+    return failure(
+        Outcome.SLOT_MISSED,
+        new ErrorInfo(
+            "slot-missed",
+            "not started: its rate-limit slot passed "
+                + lateMs
+                + " ms before a thread could start it; the scheduler grants a new slot",
+            null),
+        null);
+  }
+
   TaskResult expired(String why) {
     return failure(Outcome.FAILED, new ErrorInfo("expired", why, null), null);
   }

@@ -142,6 +142,11 @@ final class TaskExecution implements Runnable {
       finish(results.thrown(e));
       return false;
     }
+    long missed = dispatch.slotMissedBy(startedAt);
+    if (missed > 0) { // started now, it would crowd the limit's next slots: ask for a new one
+      finish(results.slotMissed(missed));
+      return false;
+    }
     Object payload;
     try {
       payload = handler.bind(dispatch.task().payload());

@@ -69,22 +69,16 @@ public final class Dispatcher {
    * it while its handler has {@code maxDispatched} attempts out (or others already queued).
    */
   void dispatchOrPark(TaskRecord.Edit e, long now) {
-    dispatchOrPark(e, now, false);
+    dispatchOrPark(e, now, false, false);
   }
 
   /**
    * As {@link #dispatchOrPark(TaskRecord.Edit, long)}; {@code fromQueue} is true when the task
-   * leaves its handler's queue, so it does not queue behind the others again.
-   */
-  void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue) {
-    dispatchOrPark(e, now, fromQueue, false);
-  }
-
-  /**
-   * As {@link #dispatchOrPark(TaskRecord.Edit, long, boolean)}; {@code laneTurn} is true when the
-   * task is the first waiting in its lane and its turn came ({@link Lanes#take}). A task of a lane
-   * ({@link Lane}) that may not go now waits in its lane, not in its handler's queue, unless it
-   * holds the lane already (an ordered lane's retry), and then waits for a slot as any task.
+   * leaves its handler's queue, so it does not queue behind the others again; {@code laneTurn} is
+   * true when the task is the first waiting in its lane and its turn came ({@link Lanes#take}). A
+   * task of a lane ({@link Lane}) that may not go now waits in its lane, not in its handler's
+   * queue, unless it holds the lane already (an ordered lane's retry), and then waits for a slot as
+   * any task.
    */
   void dispatchOrPark(TaskRecord.Edit e, long now, boolean fromQueue, boolean laneTurn) {
     dispatchOrPark(e, now, fromQueue, laneTurn, 0, 0);
@@ -170,10 +164,15 @@ public final class Dispatcher {
     if (e.state == TaskState.NO_HANDLER) {
       e.state = TaskState.PENDING;
     }
-    send(e, now, topic);
+    send(e, now, topic, !RateGate.missedBefore(e));
   }
 
   private void send(TaskRecord.Edit e, long now, String topic) {
+    send(e, now, topic, false);
+  }
+
+  /** {@code rateSlot}: the worker sends it back unstarted when it is late for its slot. */
+  private void send(TaskRecord.Edit e, long now, String topic, boolean rateSlot) {
     e.attempt++;
     // a schedule fire sent ahead (Transitions.schedule) starts at its instant, not now
     Long notBefore = e.dueAt > now ? e.dueAt : null;
@@ -192,7 +191,8 @@ public final class Dispatcher {
             e.task.routingKey(),
             now,
             notBefore,
-            e.nonce);
+            e.nonce,
+            rateSlot && notBefore != null ? Boolean.TRUE : null);
     out.dispatch(dispatch, now, engine.spans().dispatched(dispatch, topic));
     if (notBefore != null) {
       engine.metrics().count(SchedulerEvent.DISPATCHED_AHEAD);
@@ -291,7 +291,7 @@ public final class Dispatcher {
       store.queues().contended(handler, now); // a queue of priorities keeps the window sized
     }
     TaskRecord.Edit e = previous.edit().noTimer();
-    dispatchOrPark(e, now, true);
+    dispatchOrPark(e, now, true, false);
     owner.commit(id, previous, e);
   }
 }

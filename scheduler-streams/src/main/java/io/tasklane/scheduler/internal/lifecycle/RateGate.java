@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.ControlCommand.RateAnswer;
 import io.tasklane.core.ControlCommand.RateAsk;
+import io.tasklane.core.Outcome;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskState;
 import java.util.HashSet;
@@ -80,6 +81,16 @@ final class RateGate {
         RateAsk.key(limit), RateAsk.of(task.id(), task.routingKey(), limit, ask, turn, late), now);
     engine.metrics().count(SchedulerEvent.RATE_ASKED);
     return ask;
+  }
+
+  /**
+   * Whether the task's last attempt was sent back unstarted, late for its slot ({@code
+   * SLOT_MISSED}): its next dispatch then starts even when late, so that a worker whose clock runs
+   * ahead sends a task back once, not for ever.
+   */
+  static boolean missedBefore(TaskRecord.Edit e) {
+    AttemptEntry last = e.history.isEmpty() ? null : e.history.get(e.history.size() - 1);
+    return last != null && Outcome.SLOT_MISSED.name().equals(last.outcome());
   }
 
   /**

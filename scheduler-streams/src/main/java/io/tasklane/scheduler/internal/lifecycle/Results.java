@@ -86,6 +86,7 @@ public final class Results {
       case PERMANENT_FAILURE ->
           transitions.dead(e, id, errorOf(r, "permanent failure"), "permanent failure", now);
       case RETRY_LATER -> snooze(e, id, r, now);
+      case SLOT_MISSED -> slotMissed(e, previous, now);
         // Only answers an interrupt, which only a cancel sends: an interrupted attempt of a task
         // that is not CANCELLED (not expected) counts as a failed one and is retried.
       case CANCELLED -> transitions.fail(e, id, errorOf(r, "interrupted"), now);
@@ -168,6 +169,19 @@ public final class Results {
             ? Math.min(RetryPolicy.MAX_DELAY_MS, Math.max(0, r.retryAfterMs()))
             : e.task.backoff().delayMs(1, engine.random().get());
     transitions.schedule(e, TaskState.RETRYING, now + delay, now);
+  }
+
+  /**
+   * The worker sent the attempt back unstarted, its rate slot long past: the task asks its limit
+   * again at once, first in line and that much further ahead ({@link RateGate}), without using up
+   * an attempt or a snooze. The next dispatch carries no {@code rateSlot}, so it is not sent back a
+   * second time.
+   */
+  private void slotMissed(TaskRecord.Edit e, TaskRecord previous, long now) {
+    engine.metrics().count(SchedulerEvent.RATE_MISSED);
+    e.state = e.failures > 0 ? TaskState.RETRYING : TaskState.PENDING;
+    long slot = Math.max(1, Math.min(previous.dueAt(), now));
+    owner.dispatcher.dispatchOrPark(e, now, false, false, slot, now - slot);
   }
 
   private static ErrorInfo errorOf(TaskResult r, String fallback) {

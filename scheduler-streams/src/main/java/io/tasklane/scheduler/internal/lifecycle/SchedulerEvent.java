@@ -71,6 +71,11 @@ public enum SchedulerEvent {
   RATE_UNDEFINED("rate.undefined"),
   /** An answer to an ask its task no longer waits for (a duplicate, or the task moved on). */
   RATE_STALE("rate.stale"),
+  /**
+   * A worker sent an attempt back unstarted: its slot had passed by more than a second when it
+   * could start it (a redelivery after a worker crash, a busy worker). The task asked again.
+   */
+  RATE_MISSED("rate.missed"),
   /** A task whose unique window ends with it ended: its release went to the relay. */
   UNIQUE_RELEASED("unique.released"),
   /** A schedule fire dispatched ahead of its instant, for a worker that holds it until then. */

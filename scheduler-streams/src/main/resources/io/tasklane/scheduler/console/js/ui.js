@@ -58,10 +58,13 @@ const OTHER_KIND = {
   PERMANENT_FAILURE: 'bad',
   TIMEOUT: 'warn',
   RETRY_LATER: 'warn',
+  SLOT_MISSED: 'warn',
   RUNNING: 'info',
   DONE: 'ok',
   paused: 'warn',
   BLOCKED: 'bad',
+  'RUN TIME': 'info',
+  CONFIGURED: 'neutral',
 };
 
 /** The task states in lifecycle order. */

@@ -278,6 +278,47 @@ class RateLimitTest {
   }
 
   @Test
+  void anAttemptSentBackLateForItsSlotAsksAgainOnceWithoutUsingAnAttempt() {
+    d.limits.put("handler/" + Driver.HANDLER, new RateLimit(10, 1, 1));
+    TaskEnvelope t = task(Driver.HANDLER, null);
+    d.send(t);
+    pump(Driver.HANDLER);
+    assertThat(sent).hasSize(1);
+    Dispatch first = sent.get(0);
+    assertThat(first.rateSlot()).isTrue();
+    assertThat(first.notBefore()).isNotNull();
+
+    // a worker that got it only 2 s after its slot (a redelivery) sends it back unstarted
+    d.advance(2_000);
+    long back = d.now;
+    d.sendResult(
+        first,
+        TaskResult.failed(
+            t.id(),
+            1,
+            Outcome.SLOT_MISSED,
+            new ErrorInfo("slot-missed", "late", null),
+            null,
+            d.now,
+            d.now,
+            "w1"));
+    assertThat(d.metrics.get(SchedulerEvent.RATE_MISSED)).isEqualTo(1);
+    run(6_000, Driver.HANDLER);
+    assertThat(sent).hasSize(2);
+    Dispatch second = sent.get(1);
+    assertThat(second.attempt()).isEqualTo(2);
+    // a new slot, ahead by about as much as the last one was missed
+    assertThat(second.notBefore()).isGreaterThanOrEqualTo(back + 1_000);
+    assertThat(second.rateSlot()).as("sent back once, not for ever").isNull();
+    TaskRecord r = d.record(t.id());
+    assertThat(r.state()).isEqualTo(TaskState.DISPATCHED);
+    assertThat(r.failures()).isZero();
+    assertThat(r.snoozes()).isZero();
+    assertThat(r.history().get(0).outcome()).isEqualTo("SLOT_MISSED");
+    assertThat(d.metrics.get(SchedulerEvent.RATE_GRANTED)).isEqualTo(2);
+  }
+
+  @Test
   void anAskOnTheControlTopicIsRefused() {
     d.limits.put("partner-api", new RateLimit(100, 1, 1));
     TaskEnvelope t = task(Driver.HANDLER, null);

@@ -88,6 +88,7 @@ class MicrometerMetricsTest {
           "rate.late",
           "rate.undefined",
           "rate.stale",
+          "rate.missed",
           "unique.released");
 
   @Test

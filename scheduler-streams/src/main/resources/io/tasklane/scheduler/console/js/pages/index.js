@@ -15,6 +15,7 @@ import scheduleForm from './schedule-form.js';
 import schedule from './schedule.js';
 import workers from './workers.js';
 import handler from './handler.js';
+import limits from './limits.js';
 import reports from './reports.js';
 
 export const pages = [
@@ -27,5 +28,6 @@ export const pages = [
   schedule,
   workers,
   handler,
+  limits,
   reports,
 ];
