@@ -25,11 +25,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *     result only when it carries the nonce of the task's current dispatch, so that a principal
  *     that cannot read this handler's topic cannot settle its tasks. Null in a dispatch from a
  *     scheduler that predates it, and in the copy of the last dispatch written to a handler's DLT
- * @param rateSlot true when {@code notBefore} is a slot of the task's rate limit
- *     (docs/rate-limits.md): a worker that could only start the attempt more than {@link
- *     #SLOT_TOLERANCE_MS} after it answers {@link Outcome#SLOT_MISSED} instead of running it, and
- *     the scheduler asks for a new slot. Null otherwise, and in the dispatch that follows a missed
- *     slot (so a worker whose clock runs ahead sends a task back once, not for ever)
+ * @param slotTolerance when {@code notBefore} is a slot of the task's rate limit
+ *     (docs/rate-limits.md): how many milliseconds after it the worker may still start the attempt;
+ *     a worker that could only start it later answers {@link Outcome#SLOT_MISSED} instead of
+ *     running it, and the scheduler asks for a new slot. Null otherwise, and after a few missed
+ *     slots in a row (so a worker whose clock runs ahead does not send a task back for ever)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Dispatch(
@@ -41,14 +41,8 @@ public record Dispatch(
     long dispatchedAt,
     Long notBefore,
     String nonce,
-    Boolean rateSlot)
+    Long slotTolerance)
     implements Versioned {
-
-  /**
-   * How late, after its {@code notBefore} by the worker's clock, an attempt with a {@link
-   * #rateSlot} may still start.
-   */
-  public static final long SLOT_TOLERANCE_MS = 1_000;
 
   /** An attempt without a rate slot. */
   public Dispatch(
@@ -88,19 +82,19 @@ public record Dispatch(
   /** This dispatch with {@code nonce}. */
   public Dispatch withNonce(String nonce) {
     return new Dispatch(
-        v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, nonce, rateSlot);
+        v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, nonce, slotTolerance);
   }
 
   /**
    * How many milliseconds past its rate slot this attempt is at {@code now} (worker clock), when it
-   * carries one and is more than {@link #SLOT_TOLERANCE_MS} past it; else 0 (start it).
+   * carries one and is more than its {@link #slotTolerance} past it; else 0 (start it).
    */
   public long slotMissedBy(long now) {
-    if (!Boolean.TRUE.equals(rateSlot) || notBefore == null) {
+    if (slotTolerance == null || notBefore == null) {
       return 0;
     }
     long late = now - notBefore;
-    return late > SLOT_TOLERANCE_MS ? late : 0;
+    return late > slotTolerance ? late : 0;
   }
 
   public String id() {

@@ -16,11 +16,11 @@ public enum Outcome {
    */
   CANCELLED,
   /**
-   * The worker did not start the attempt: it carried a rate-limit slot ({@link Dispatch#rateSlot})
-   * that had passed by more than {@link Dispatch#SLOT_TOLERANCE_MS} when the worker could start it
-   * (a dispatch redelivered after a worker crash, or a worker whose threads were all busy), so
-   * starting it then could crowd the limit's next slots. The scheduler asks the limit for a new
-   * slot; does not use up an attempt. Sent only in answer to a dispatch with {@code rateSlot}.
+   * The worker did not start the attempt: it carried a rate-limit slot that had passed by more than
+   * its {@link Dispatch#slotTolerance} when the worker could start it (a dispatch redelivered after
+   * a worker crash, a worker whose threads were all busy or that was starved of CPU), so starting
+   * it then could crowd the limit's next slots. The scheduler asks the limit for a new slot; does
+   * not use up an attempt. Sent only in answer to a dispatch with a {@code slotTolerance}.
    */
   SLOT_MISSED
 }

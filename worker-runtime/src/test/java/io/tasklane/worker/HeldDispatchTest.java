@@ -119,7 +119,7 @@ class HeldDispatchTest {
   }
 
   /** A dispatch sent at {@code dispatchedAt} with the slot {@code notBefore}. */
-  private static Dispatch slot(long dispatchedAt, long notBefore, Boolean rateSlot) {
+  private static Dispatch slot(long dispatchedAt, long notBefore, Long tolerance) {
     Dispatch d = Dispatches.of("held", "ok", 30_000);
     return new Dispatch(
         d.v(),
@@ -130,16 +130,16 @@ class HeldDispatchTest {
         dispatchedAt,
         notBefore,
         null,
-        rateSlot);
+        tolerance);
   }
 
   @Test
   void anAttemptLateForItsRateSlotIsSentBackUnrunAndOneOnTimeStartsAtItsSlot() {
     long now = System.currentTimeMillis();
     // sent 5.3 s ago for a slot 5 s ago: a redelivery after the worker that held it died
-    Dispatch late = slot(now - 5_300, now - 5_000, true);
+    Dispatch late = slot(now - 5_300, now - 5_000, 119L);
     Dispatch lateWithoutSlot = slot(now - 5_300, now - 5_000, null);
-    Dispatch onTime = slot(now, now + 2_000, true);
+    Dispatch onTime = slot(now, now + 2_000, 119L);
     fx.send(late);
     fx.send(lateWithoutSlot);
     fx.send(onTime);

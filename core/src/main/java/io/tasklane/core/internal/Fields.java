@@ -50,7 +50,7 @@ final class Fields {
       "dispatchedAt",
       "notBefore",
       "nonce",
-      "rateSlot",
+      "slotTolerance",
       "outcome",
       "error",
       "retryAfterMs",
@@ -115,14 +115,6 @@ final class Fields {
 
   static Long optionalNumber(JsonParser p, JsonToken t) throws IOException {
     return t == JsonToken.VALUE_NULL ? null : number(p, t);
-  }
-
-  static Boolean optionalBoolean(JsonParser p, JsonToken t) throws IOException {
-    if (t == JsonToken.VALUE_NULL) {
-      return null;
-    }
-    EnvelopeJson.expect(t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE);
-    return t == JsonToken.VALUE_TRUE;
   }
 
   static List<String> strings(JsonParser p, JsonToken t) throws IOException {

@@ -47,7 +47,7 @@ public final class HotWire {
     long dispatchedAt = 0;
     Long notBefore = null;
     String nonce = null;
-    Boolean rateSlot = null;
+    Long slotTolerance = null;
     Fields.Seen seen = new Fields.Seen();
     for (String name = Fields.next(p, seen); name != null; name = Fields.next(p, seen)) {
       JsonToken t = p.currentToken();
@@ -60,13 +60,13 @@ public final class HotWire {
         case "dispatchedAt" -> dispatchedAt = Fields.number(p, t);
         case "notBefore" -> notBefore = Fields.optionalNumber(p, t);
         case "nonce" -> nonce = Fields.string(p, t);
-        case "rateSlot" -> rateSlot = Fields.optionalBoolean(p, t);
+        case "slotTolerance" -> slotTolerance = Fields.optionalNumber(p, t);
         default -> p.skipChildren();
       }
     }
     EnvelopeJson.expect(v != null);
     return new Dispatch(
-        v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, nonce, rateSlot);
+        v, task, attempt, deadline, routingKey, dispatchedAt, notBefore, nonce, slotTolerance);
   }
 
   /** A task result, or null when {@code json} is not in the plain shape. */
@@ -144,8 +144,8 @@ public final class HotWire {
       g.writeNumberField("notBefore", d.notBefore());
     }
     Fields.stringIfSet(g, "nonce", d.nonce());
-    if (d.rateSlot() != null) {
-      g.writeBooleanField("rateSlot", d.rateSlot());
+    if (d.slotTolerance() != null) {
+      g.writeNumberField("slotTolerance", d.slotTolerance());
     }
     g.writeEndObject();
   }

@@ -164,15 +164,15 @@ public final class Dispatcher {
     if (e.state == TaskState.NO_HANDLER) {
       e.state = TaskState.PENDING;
     }
-    send(e, now, topic, !RateGate.missedBefore(e));
+    send(e, now, topic, rates.toleranceOf(e));
   }
 
   private void send(TaskRecord.Edit e, long now, String topic) {
-    send(e, now, topic, false);
+    send(e, now, topic, null);
   }
 
-  /** {@code rateSlot}: the worker sends it back unstarted when it is late for its slot. */
-  private void send(TaskRecord.Edit e, long now, String topic, boolean rateSlot) {
+  /** {@code tolerance}: the worker sends it back unstarted when that late for its slot. */
+  private void send(TaskRecord.Edit e, long now, String topic, Long tolerance) {
     e.attempt++;
     // a schedule fire sent ahead (Transitions.schedule) starts at its instant, not now
     Long notBefore = e.dueAt > now ? e.dueAt : null;
@@ -192,7 +192,7 @@ public final class Dispatcher {
             now,
             notBefore,
             e.nonce,
-            rateSlot && notBefore != null ? Boolean.TRUE : null);
+            notBefore != null ? tolerance : null);
     out.dispatch(dispatch, now, engine.spans().dispatched(dispatch, topic));
     if (notBefore != null) {
       engine.metrics().count(SchedulerEvent.DISPATCHED_AHEAD);

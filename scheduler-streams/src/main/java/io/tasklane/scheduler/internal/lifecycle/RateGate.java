@@ -29,6 +29,9 @@ final class RateGate {
   /** How long a task waits for the answer to its ask before it asks again. */
   static final long ANSWER_WAIT_MS = 30_000;
 
+  /** Attempts sent back unstarted in a row after which the next one carries no tolerance. */
+  static final int MAX_MISSES = 5;
+
   private static final Set<TaskState> WAITING_TO_RUN =
       Set.of(TaskState.PENDING, TaskState.RETRYING, TaskState.NO_HANDLER);
 
@@ -84,13 +87,25 @@ final class RateGate {
   }
 
   /**
-   * Whether the task's last attempt was sent back unstarted, late for its slot ({@code
-   * SLOT_MISSED}): its next dispatch then starts even when late, so that a worker whose clock runs
-   * ahead sends a task back once, not for ever.
+   * The tolerance the dispatch of {@code e}, granted a slot, carries ({@link
+   * RateSpacing#toleranceMs}): how late after its slot the worker may still start it. Null when its
+   * last {@value #MAX_MISSES} attempts were all sent back unstarted ({@code SLOT_MISSED}), so that
+   * a worker whose clock runs ahead, or one starved for long, does not send a task back for ever.
    */
-  static boolean missedBefore(TaskRecord.Edit e) {
-    AttemptEntry last = e.history.isEmpty() ? null : e.history.get(e.history.size() - 1);
-    return last != null && Outcome.SLOT_MISSED.name().equals(last.outcome());
+  Long toleranceOf(TaskRecord.Edit e) {
+    String limit = limitOf(e.task);
+    RateSpacing spacing = limit == null ? null : engine.controls().rate(limit);
+    return spacing == null || missedInARow(e) >= MAX_MISSES ? null : spacing.toleranceMs();
+  }
+
+  private static int missedInARow(TaskRecord.Edit e) {
+    int n = 0;
+    for (int i = e.history.size() - 1; i >= 0; i--, n++) {
+      if (!Outcome.SLOT_MISSED.name().equals(e.history.get(i).outcome())) {
+        break;
+      }
+    }
+    return n;
   }
 
   /**

@@ -16,12 +16,13 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * <p>Slots follow the generic cell rate algorithm, kept as two numbers per limit in {@link #STORE}:
  * {@code tat}, the theoretical arrival time of the next slot, and {@code tail}, where the asks told
  * to come back stand in line. An ask at {@code now} may take the slot {@code s = max(now + lead,
- * tat - (burst - 1) × interval)}; {@code tat} then moves to {@code max(tat, s) + interval}. So in
- * any window of one period at most {@code permits + burst - 1} slots are granted, and a limit whose
- * tasks are many gets them one interval apart. The lead is {@link #LEAD_MS}, time for the answer
- * and the dispatch to reach the worker before the slot; for a task whose last grant reached it
- * after its slot (its stream thread was behind) {@link #LEAD_MS} plus that delay, {@link
- * #MAX_LEAD_MS} at most.
+ * tat - (b - 1) × interval)}, {@code b} the half of the burst granted at once ({@link
+ * RateSpacing#grantBurst}; the other half absorbs the workers' start jitter); {@code tat} then
+ * moves to {@code max(tat, s) + interval}. So in any window of one period at most {@code permits +
+ * b - 1} slots are granted, and a limit whose tasks are many gets them one interval apart. The lead
+ * is {@link #LEAD_MS}, time for the answer and the dispatch to reach the worker before the slot;
+ * for a task whose last grant reached it after its slot (its stream thread was behind) {@link
+ * #LEAD_MS} plus that delay, {@link #MAX_LEAD_MS} at most.
  *
  * <p>A slot is granted only within {@link #HORIZON_MS} after the lead, so a change of the limit
  * reaches the slots soon and a worker holds a granted task only that long. An ask beyond it is told
@@ -85,7 +86,7 @@ final class RateOwner {
     long lead = Math.min(MAX_LEAD_MS, LEAD_MS + Math.max(0, ask.late())) * 1_000;
     long horizonUs = HORIZON_MS * 1_000;
     long interval = limit.intervalMicros();
-    long slot = Math.max(nowUs + lead, st.tat - (limit.burst() - 1) * interval);
+    long slot = Math.max(nowUs + lead, st.tat - (limit.grantBurst() - 1) * interval);
     boolean behind = ask.turn() == 0 && st.tail > nowUs; // others stand in line: go last
     // An ask that comes back when told may take a slot one more horizon ahead: the asks around it
     // come back in about, not exactly, the order of their places, and one told to come back at the

@@ -174,8 +174,7 @@ public final class Results {
   /**
    * The worker sent the attempt back unstarted, its rate slot long past: the task asks its limit
    * again at once, first in line and that much further ahead ({@link RateGate}), without using up
-   * an attempt or a snooze. The next dispatch carries no {@code rateSlot}, so it is not sent back a
-   * second time.
+   * an attempt or a snooze ({@link RateGate#toleranceOf} caps how many times in a row).
    */
   private void slotMissed(TaskRecord.Edit e, TaskRecord previous, long now) {
     engine.metrics().count(SchedulerEvent.RATE_MISSED);
