@@ -57,7 +57,7 @@ public final class RateCheck {
     int most = 0;
     long over = 0;
     List<String> evidence = new ArrayList<>();
-    long reported = Long.MIN_VALUE; // one line per second over the bound, not per start
+    Long reported = null; // one line per second over the bound, not per start
     for (int i = 0, j = 0; i < sorted.size(); i++) {
       while (sorted.get(i) - sorted.get(j) >= 1_000) {
         j++;
@@ -66,7 +66,7 @@ public final class RateCheck {
       most = Math.max(most, n);
       if (n > bound) {
         over++;
-        if (evidence.size() < 5 && sorted.get(i) - reported >= 1_000) {
+        if (evidence.size() < 5 && (reported == null || sorted.get(i) - reported >= 1_000)) {
           reported = sorted.get(i);
           evidence.add(
               "rate limit "
