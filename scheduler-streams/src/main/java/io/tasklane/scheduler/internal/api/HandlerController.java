@@ -28,9 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SortedSet;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * {@code /api/handlers}: every handler (a dispatch topic, a setting or a worker names it) with its
@@ -45,7 +43,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 @ExecuteOn(TaskExecutors.BLOCKING)
 @Internal
 public class HandlerController {
-  private static final long APPLY_WAIT_MS = 5_000;
 
   private final HandlerSettingsStore settings;
   private final TopicWatcher handlerTopics;
@@ -184,26 +181,20 @@ public class HandlerController {
       return bad;
     }
     HandlerSetting next = edit.apply(settings.get(name));
-    try {
-      sender
-          .send(new ProducerRecord<>(topics.handlerSettings(), name, WireCodec.encode(next)))
-          .get(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return ApiErrors.json(503, "unavailable", "interrupted");
-    } catch (Exception e) {
-      audit.record(actor, "handler." + what, "handler/" + name, AuditLog.FAILED, e.toString());
-      return ApiErrors.json(503, "unavailable", "could not write the setting: " + e.getMessage());
-    }
-    audit.record(actor, "handler." + what, "handler/" + name, AuditLog.ACCEPTED, null);
-    long deadline = clock.millis() + APPLY_WAIT_MS;
-    while (!settings.get(name).equals(next) && clock.millis() < deadline) {
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
+    HttpResponse<String> failed =
+        SettingWrite.write(
+            sender,
+            audit,
+            clock,
+            topics.handlerSettings(),
+            name,
+            WireCodec.encode(next),
+            actor,
+            "handler." + what,
+            "handler/" + name,
+            () -> settings.get(name).equals(next));
+    if (failed != null) {
+      return failed;
     }
     return json(200, view(name));
   }

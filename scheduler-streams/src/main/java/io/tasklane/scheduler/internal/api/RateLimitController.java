@@ -27,8 +27,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * {@code /api/limits} and {@code /api/handlers/{name}/rate}: rate limits (docs/rate-limits.md)
@@ -41,7 +39,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 @ExecuteOn(TaskExecutors.BLOCKING)
 @Internal
 public class RateLimitController {
-  private static final long APPLY_WAIT_MS = 5_000;
   private static final String HANDLER = ControlCommand.RateAsk.HANDLER_LIMIT;
 
   private final RateLimitStore limits;
@@ -139,25 +136,21 @@ public class RateLimitController {
       return ApiErrors.json(404, "not-found", "no rate limit " + key + " set through the API");
     }
     String what = next == null ? "removed" : "rate=" + next.rate() + ",burst=" + next.burst();
-    byte[] value = next == null ? null : WireCodec.encode(next);
-    try {
-      sender.send(new ProducerRecord<>(topics.rateLimits(), key, value)).get(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return ApiErrors.json(503, "unavailable", "interrupted");
-    } catch (Exception e) {
-      audit.record(actor, "limit." + what, "limit/" + key, AuditLog.FAILED, e.toString());
-      return ApiErrors.json(503, "unavailable", "could not write the limit: " + e.getMessage());
-    }
-    audit.record(actor, "limit." + what, "limit/" + key, AuditLog.ACCEPTED, null);
-    long deadline = clock.millis() + APPLY_WAIT_MS;
-    while (!Objects.equals(limits.setting(key), next) && clock.millis() < deadline) {
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
+    RateLimitSetting written = next;
+    HttpResponse<String> failed =
+        SettingWrite.write(
+            sender,
+            audit,
+            clock,
+            topics.rateLimits(),
+            key,
+            written == null ? null : WireCodec.encode(written),
+            actor,
+            "limit." + what,
+            "limit/" + key,
+            () -> Objects.equals(limits.setting(key), written));
+    if (failed != null) {
+      return failed;
     }
     return json(RateLimitsResponse.Limit.of(limits.view(key)));
   }
