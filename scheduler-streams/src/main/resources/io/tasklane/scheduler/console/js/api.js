@@ -32,17 +32,41 @@ function url(path, query) {
   return u;
 }
 
+const inFlight = new Set();
+
+/**
+ * Aborts every request still in flight (at sign-out: a page's refresh that reached the server after
+ * the session ended would come back 401 and show the sign-in screen a second time). An aborted
+ * request rejects with an ApiError of status 0 and code 'aborted'.
+ */
+export function abortAll() {
+  inFlight.forEach((c) => c.abort());
+  inFlight.clear();
+}
+
 async function request(method, path, query, body) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrf) headers['X-CSRF-Token'] = csrf;
-  const res = await fetch(url(path, query), {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
+  const controller = new AbortController();
+  inFlight.add(controller);
+  let res;
+  let text;
+  try {
+    res = await fetch(url(path, query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: controller.signal,
+    });
+    text = await res.text();
+  } catch (err) {
+    if (err && err.name === 'AbortError') throw new ApiError(0, 'aborted', 'request aborted');
+    throw err;
+  } finally {
+    inFlight.delete(controller);
+  }
   let data = null;
   try {
     data = text ? JSON.parse(text) : null;

@@ -1,6 +1,6 @@
 // The console's shell: sign-in, navigation, themes and the hash router that renders one page at a
 // time (page contract: js/pages/index.js). Runs on the page's main thread.
-import { api, ApiError, onUnauthorized, setCsrf } from './api.js';
+import { abortAll, api, ApiError, onUnauthorized, setCsrf } from './api.js';
 import { button, errorBox, h, replace } from './ui.js';
 import { pages } from './pages/index.js';
 
@@ -67,6 +67,9 @@ function signInScreen(message) {
 }
 
 async function signOut() {
+  stopPage();
+  generation++;
+  abortAll();
   try {
     await api.del('/api/session');
   } catch (err) {
@@ -135,7 +138,8 @@ function liveRefresh(fn, ms, gen) {
     try {
       await fn();
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) console.warn('refresh failed', err);
+      const quiet = err instanceof ApiError && (err.status === 401 || err.code === 'aborted');
+      if (!quiet) console.warn('refresh failed', err);
     } finally {
       busy = false;
     }
