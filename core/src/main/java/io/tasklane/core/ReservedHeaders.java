@@ -27,6 +27,21 @@ public final class ReservedHeaders {
   /** Task header: the parent fire's id on the tasks of a child schedule's fire. */
   public static final String PARENT_FIRE = "tasklane.parent-fire";
 
+  /** Task header: the batch a task is a member of (set by the outbox's batch). */
+  public static final String BATCH = "tasklane.batch";
+
+  /** Task header: on a batch's callback task, the batch it reports on. */
+  public static final String BATCH_CALLBACK = "tasklane.batch-callback";
+
+  /** Task header: on a batch's callback task, {@code success} or {@code complete}. */
+  public static final String BATCH_EVENT = "tasklane.batch-event";
+
+  /**
+   * Task header: on a batch's callback task, the members' counts when it was made, e.g. {@code
+   * total=10000,succeeded=9998,dead=1,cancelled=1}.
+   */
+  public static final String BATCH_COUNTS = "tasklane.batch-counts";
+
   // Record headers of the relay's dead letters (<ns>.relay.dlt)
 
   /** Relay dead letter: the outbox row id ({@code -1} when it could not be read). */
@@ -75,7 +90,16 @@ public final class ReservedHeaders {
 
   /** The task headers above, which Tasklane sets on tasks. */
   public static final List<String> TASK_HEADERS =
-      List.of(TRACEPARENT, SCHEDULE, FIRE_TIME, FIRE_ID, PARENT_FIRE);
+      List.of(
+          TRACEPARENT,
+          SCHEDULE,
+          FIRE_TIME,
+          FIRE_ID,
+          PARENT_FIRE,
+          BATCH,
+          BATCH_CALLBACK,
+          BATCH_EVENT,
+          BATCH_COUNTS);
 
   /** Every record header name above, which Tasklane writes on dead letters. */
   public static final List<String> RECORD_HEADERS =

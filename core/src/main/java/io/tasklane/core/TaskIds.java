@@ -56,6 +56,15 @@ public final class TaskIds {
     return nameBased("key\u0000" + handler + "\u0000" + nfc);
   }
 
+  /**
+   * The stable id of batch {@code batch}'s callback task for {@code event} ({@code success} or
+   * {@code complete}): a callback written twice (a scheduler that died after sending it) is one
+   * task.
+   */
+  public static String forBatchCallback(String batch, String event) {
+    return nameBased("batch\u0000" + batch + "\u0000" + event);
+  }
+
   /** The stable id of one fire of a recurring schedule (shard -1 for an unsharded fire). */
   public static String forScheduleFire(String schedule, long fireTimeMs, int shard) {
     return nameBased("schedule\u0000" + schedule + "\u0000" + fireTimeMs + "\u0000" + shard);

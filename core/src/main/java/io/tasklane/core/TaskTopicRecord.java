@@ -8,7 +8,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  * task}) or a transactional cancel ({@code cancel}), keyed by the task's routing key; or a
  * recurring schedule's definition ({@code schedule}), deletion ({@code unschedule}), manual or
  * child fire ({@code schedule-trigger}) or a fire's finished task ({@code schedule-fire-done}),
- * keyed by the schedule's name.
+ * keyed by the schedule's name; or a batch's members and seal ({@code batch-part}) or a member's
+ * end ({@code batch-member-done}), keyed by {@code batch:<id>}.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
@@ -17,7 +18,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = ScheduleDefinition.class, name = "schedule"),
   @JsonSubTypes.Type(value = Unschedule.class, name = "unschedule"),
   @JsonSubTypes.Type(value = ScheduleTrigger.class, name = "schedule-trigger"),
-  @JsonSubTypes.Type(value = ScheduleFireDone.class, name = "schedule-fire-done")
+  @JsonSubTypes.Type(value = ScheduleFireDone.class, name = "schedule-fire-done"),
+  @JsonSubTypes.Type(value = BatchPart.class, name = "batch-part"),
+  @JsonSubTypes.Type(value = BatchMemberDone.class, name = "batch-member-done")
 })
 public sealed interface TaskTopicRecord extends Versioned
     permits TaskEnvelope,
@@ -25,7 +28,9 @@ public sealed interface TaskTopicRecord extends Versioned
         ScheduleDefinition,
         Unschedule,
         ScheduleTrigger,
-        ScheduleFireDone {
+        ScheduleFireDone,
+        BatchPart,
+        BatchMemberDone {
   /** The {@code type} of a {@link TaskEnvelope}. */
   String TASK_TYPE = "task";
 

@@ -1,5 +1,6 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.BatchPart;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.TaskIds;
@@ -43,11 +44,45 @@ final class DefaultTaskOutbox implements JdbcTaskOutbox {
 
   @Override
   public List<String> enqueueAll(List<TaskRequest> requests) {
+    return enqueueAll(requests, null).stream().map(EnqueueResult::taskId).toList();
+  }
+
+  @Override
+  public TaskBatch batch(String batchId) {
+    return new TaskBatch(BatchPart.checkId(batchId), this);
+  }
+
+  /**
+   * The members {@code requests} of {@code batch}: their rows, then one part row per {@link
+   * BatchPart#MAX_MEMBERS} tasks written (a request refused by its unique window adds none).
+   */
+  List<String> enqueueMembers(String batch, List<TaskRequest> requests) {
+    List<EnqueueResult> results = enqueueAll(requests, batch);
+    List<String> written =
+        results.stream().filter(r -> !r.duplicate()).map(EnqueueResult::taskId).toList();
+    List<OutboxRow> parts = new ArrayList<>();
+    for (int from = 0; from < written.size(); from += BatchPart.MAX_MEMBERS) {
+      List<String> members =
+          written.subList(from, Math.min(written.size(), from + BatchPart.MAX_MEMBERS));
+      parts.add(rows.batchPart(batch, members, false, null, null));
+    }
+    if (!parts.isEmpty()) {
+      sink.insert(parts);
+    }
+    return results.stream().map(EnqueueResult::taskId).toList();
+  }
+
+  /** The seal of {@code batch} with its callbacks (either may be null). */
+  void seal(String batch, TaskRequest onSuccess, TaskRequest onComplete) {
+    sink.insert(List.of(rows.batchPart(batch, List.of(), true, onSuccess, onComplete)));
+  }
+
+  private List<EnqueueResult> enqueueAll(List<TaskRequest> requests, String batch) {
     Objects.requireNonNull(requests, "requests");
     if (requests.isEmpty()) {
       return List.of();
     }
-    List<OutboxRow> batch = new ArrayList<>(requests.size());
+    List<OutboxRow> written = new ArrayList<>(requests.size());
     List<UniqueWindows.Claim> claims = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       TaskRequest request = requests.get(i);
@@ -55,8 +90,8 @@ final class DefaultTaskOutbox implements JdbcTaskOutbox {
         throw new InvalidTaskException("requests", "element " + i + " is null");
       }
       try {
-        OutboxRow row = rows.task(request);
-        batch.add(row);
+        OutboxRow row = rows.task(request, batch);
+        written.add(row);
         claims.add(rows.claim(request, row));
       } catch (InvalidTaskException e) {
         String message = e.getMessage().substring(e.field().length() + 2);
@@ -64,7 +99,7 @@ final class DefaultTaskOutbox implements JdbcTaskOutbox {
             e.field(), message + " (request " + i + " of " + requests.size() + ")");
       }
     }
-    return write(batch, claims).stream().map(EnqueueResult::taskId).toList();
+    return write(written, claims);
   }
 
   /**

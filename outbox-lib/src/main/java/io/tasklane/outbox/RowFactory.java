@@ -1,9 +1,11 @@
 package io.tasklane.outbox;
 
+import io.tasklane.core.BatchPart;
 import io.tasklane.core.CancelCommand;
 import io.tasklane.core.HandlerNames;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.PayloadCodec;
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.ScheduleValidator;
 import io.tasklane.core.TaskEnvelope;
@@ -17,6 +19,7 @@ import io.tasklane.core.outbox.OutboxRows;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -25,6 +28,13 @@ import java.util.Objects;
  * settings; thread-safe.
  */
 final class RowFactory {
+  private static final List<String> BATCH_HEADERS =
+      List.of(
+          ReservedHeaders.BATCH,
+          ReservedHeaders.BATCH_CALLBACK,
+          ReservedHeaders.BATCH_EVENT,
+          ReservedHeaders.BATCH_COUNTS);
+
   private final OutboxConfig config;
   private final PayloadCodec codec;
   private final Clock clock;
@@ -48,7 +58,67 @@ final class RowFactory {
   }
 
   OutboxRow task(TaskRequest r) {
+    return task(r, null);
+  }
+
+  /**
+   * The TASK row of {@code r}; with {@code batch} non-null, a member of that batch (task header
+   * {@link ReservedHeaders#BATCH}), which a request may not set itself.
+   */
+  OutboxRow task(TaskRequest r, String batch) {
+    Built built = envelope(r, batch);
+    OutboxRow row = OutboxRows.task(built.envelope(), built.payload());
+    // No policy named: the column stays NULL and the reader applies the default.
+    return r.backoff() == null ? row.toBuilder().backoff(null).build() : row;
+  }
+
+  /**
+   * A BATCH_PART row adding {@code members} (task ids) to {@code batch}, or sealing it with its
+   * callbacks ({@code seal}; {@code onSuccess} and {@code onComplete} may be null).
+   */
+  OutboxRow batchPart(
+      String batch,
+      List<String> members,
+      boolean seal,
+      TaskRequest onSuccess,
+      TaskRequest onComplete) {
+    long now = clock.millis();
+    String part = TaskIds.keyless(clock);
+    BatchPart p =
+        seal
+            ? BatchPart.seal(
+                batch,
+                part,
+                onSuccess == null ? null : envelope(onSuccess, null).withPayload(),
+                onComplete == null ? null : envelope(onComplete, null).withPayload(),
+                now)
+            : BatchPart.members(batch, part, members, now);
+    OutboxRow row = OutboxRows.batchPart(p.validate());
+    int bytes = row.payload().getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > TaskLimits.MAX_RECORD_BYTES) {
+      throw new InvalidTaskException(
+          seal ? "onSuccess" : "members",
+          "the batch part is " + bytes + " bytes; the limit is " + TaskLimits.MAX_RECORD_BYTES);
+    }
+    return row;
+  }
+
+  /** A validated envelope (without its payload) and its payload as the codec wrote it. */
+  private record Built(TaskEnvelope envelope, String payload) {
+    TaskEnvelope withPayload() {
+      return envelope.toBuilder().payload(WireCodec.readTree(payload)).build();
+    }
+  }
+
+  /** The validated envelope of {@code r}; a member of {@code batch} if non-null. */
+  private Built envelope(TaskRequest r, String batch) {
     HandlerNames.check(r.handler());
+    for (String reserved : BATCH_HEADERS) {
+      if (r.headers().containsKey(reserved)) {
+        throw new InvalidTaskException(
+            "headers", reserved + " is set by Tasklane (use TaskOutbox.batch(..) for a batch)");
+      }
+    }
     if (r.dependsOn().stream().anyMatch(Objects::isNull)) {
       throw new InvalidTaskException("dependsOn", "contains null; name task ids only");
     }
@@ -73,6 +143,10 @@ final class RowFactory {
     long timeoutMs =
         r.timeout() != null ? millis("timeoutMs", r.timeout()) : config.defaultTimeout().toMillis();
     Map<String, String> headers = trace.enrich(r.headers());
+    if (batch != null) {
+      headers = new java.util.LinkedHashMap<>(headers);
+      headers.put(ReservedHeaders.BATCH, batch);
+    }
     var envelope =
         TaskEnvelope.builder()
             .id(id)
@@ -89,9 +163,7 @@ final class RowFactory {
             .options(r.options())
             .build();
     validator.validate(envelope, payload.getBytes(StandardCharsets.UTF_8).length, now);
-    OutboxRow row = OutboxRows.task(envelope, payload);
-    // No policy named: the column stays NULL and the reader applies the default.
-    return r.backoff() == null ? row.toBuilder().backoff(null).build() : row;
+    return new Built(envelope, payload);
   }
 
   /**

@@ -70,6 +70,15 @@ public interface TaskOutbox {
    */
   List<String> enqueueAll(List<TaskRequest> requests);
 
+  /**
+   * The batch {@code batchId} (1-128 characters of {@code [A-Za-z0-9._:-]}): add members with
+   * {@link TaskBatch#enqueueAll} in this or later transactions, then {@link TaskBatch#seal} it with
+   * its callbacks.
+   *
+   * @throws io.tasklane.core.InvalidTaskException naming {@code batch} when the id is not one
+   */
+  TaskBatch batch(String batchId);
+
   /** Records a cancel of task {@code taskId}; returns the id. */
   String cancel(String taskId);
 

@@ -1,5 +1,6 @@
 package io.tasklane.relay.internal;
 
+import io.tasklane.core.BatchPart;
 import io.tasklane.core.CancelCommand;
 import io.tasklane.core.ScheduleDefinition;
 import io.tasklane.core.ScheduleValidator;
@@ -40,6 +41,7 @@ final class RowMapper {
         case CANCEL -> cancel(row);
         case SCHEDULE -> schedule(row);
         case UNSCHEDULE -> unschedule(row);
+        case BATCH_PART -> batchPart(row);
         case BATCH ->
             throw new IllegalArgumentException(
                 "kind: a BATCH row is mapped element by element (OutboxBatches.unpack)");
@@ -92,6 +94,26 @@ final class RowMapper {
     byte[] value = row.payload().getBytes(StandardCharsets.UTF_8);
     schedules.validate(d, value.length);
     return new Mapped.Relayed(row.routingKey(), value, OutboxKind.SCHEDULE);
+  }
+
+  /** A batch's members or seal, keyed by {@code batch:<id>}, checked as the scheduler checks it. */
+  private Mapped batchPart(OutboxRow row) {
+    BatchPart part = OutboxRows.toBatchPart(row).validate();
+    if (part.onSuccess() != null) {
+      validator.validate(part.onSuccess(), 4, part.createdAt());
+    }
+    if (part.onComplete() != null) {
+      validator.validate(part.onComplete(), 4, part.createdAt());
+    }
+    byte[] value = row.payload().getBytes(StandardCharsets.UTF_8);
+    if (value.length > TaskLimits.MAX_RECORD_BYTES) {
+      return new Mapped.Rejected(
+          "payload: the batch part is "
+              + value.length
+              + " bytes; the limit is "
+              + TaskLimits.MAX_RECORD_BYTES);
+    }
+    return new Mapped.Relayed(row.routingKey(), value, OutboxKind.BATCH_PART);
   }
 
   private Mapped unschedule(OutboxRow row) {

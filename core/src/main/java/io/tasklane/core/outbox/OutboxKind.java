@@ -30,9 +30,14 @@ public enum OutboxKind {
    * per task, in order, as if each had had a row of its own. Its {@code recordType} is only the
    * relay's metric tag: no record on {@code <ns>.tasks} has it.
    */
-  BATCH("batch");
+  BATCH("batch"),
+  /**
+   * Members added to a task batch, or its seal: the row becomes a {@link
+   * io.tasklane.core.BatchPart} keyed by {@code batch:<id>}.
+   */
+  BATCH_PART("batch-part");
 
-  private static final String EXPECTED = "TASK, CANCEL, SCHEDULE, UNSCHEDULE or BATCH";
+  private static final String EXPECTED = "TASK, CANCEL, SCHEDULE, UNSCHEDULE, BATCH or BATCH_PART";
 
   private final String recordType;
 

@@ -3,6 +3,7 @@ package io.tasklane.core.outbox;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.BatchPart;
 import io.tasklane.core.CancelCommand;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.RetryPolicy;
@@ -108,6 +109,40 @@ public final class OutboxRows {
         .payload(WireCodec.encodeToString(unschedule))
         .createdAt(unschedule.requestedAt())
         .build();
+  }
+
+  /**
+   * The {@link OutboxKind#BATCH_PART} row of {@code part}: the record's JSON in the payload column,
+   * routed by {@link BatchPart#key}, its part id as the row's {@code task_id}.
+   */
+  public static OutboxRow batchPart(BatchPart part) {
+    return OutboxRow.builder()
+        .taskId(part.part())
+        .routingKey(BatchPart.key(part.batch()))
+        .kind(OutboxKind.BATCH_PART)
+        .payload(WireCodec.encodeToString(part))
+        .createdAt(part.createdAt())
+        .build();
+  }
+
+  /**
+   * The part of a {@link OutboxKind#BATCH_PART} row. Not validated: check it with {@link
+   * BatchPart#validate}.
+   *
+   * @throws IllegalArgumentException naming the column when the payload is not a batch part or its
+   *     key is not the row's routing key
+   */
+  public static BatchPart toBatchPart(OutboxRow row) {
+    BatchPart part = record(row, BatchPart.class);
+    if (!Objects.equals(BatchPart.key(part.batch()), row.routingKey())) {
+      throw new IllegalArgumentException(
+          "routing_key: '"
+              + row.routingKey()
+              + "' is not the batch's key '"
+              + BatchPart.key(part.batch())
+              + "'");
+    }
+    return part;
   }
 
   /**

@@ -78,6 +78,10 @@ public enum SchedulerEvent {
   RATE_MISSED("rate.missed"),
   /** A task whose unique window ends with it ended: its release went to the relay. */
   UNIQUE_RELEASED("unique.released"),
+  /** A batch's callback task was made ({@code BatchBook}). */
+  BATCH_CALLBACK("batch.callback"),
+  /** A batch part written after the batch's seal was refused; its tasks run outside it. */
+  BATCH_LATE("batch.late"),
   /** A schedule fire dispatched ahead of its instant, for a worker that holds it until then. */
   DISPATCHED_AHEAD("dispatched.ahead"),
   /** An attempt's deadline passed without a result. */

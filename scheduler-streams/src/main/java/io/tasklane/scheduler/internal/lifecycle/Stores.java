@@ -46,6 +46,12 @@ public final class Stores {
    */
   public static final String SCHEDULE_FIRES = "tasklane-schedule-fires";
 
+  /**
+   * The batches whose key belongs to a stream task ({@code BatchBook}): summaries, parts applied
+   * and members' states, by string key.
+   */
+  public static final String BATCHES = "tasklane-batches";
+
   public static final String SOURCE_TASKS = "source-tasks";
   public static final String SOURCE_RESULTS = "source-results";
   public static final String SOURCE_CONTROL = "source-control";

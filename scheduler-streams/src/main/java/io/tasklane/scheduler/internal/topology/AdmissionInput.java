@@ -1,5 +1,7 @@
 package io.tasklane.scheduler.internal.topology;
 
+import io.tasklane.core.BatchMemberDone;
+import io.tasklane.core.BatchPart;
 import io.tasklane.core.CancelCommand;
 import io.tasklane.core.InvalidTaskException;
 import io.tasklane.core.ScheduleDefinition;
@@ -12,6 +14,7 @@ import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.TaskValidator;
 import io.tasklane.core.Unschedule;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.batches.BatchBook;
 import io.tasklane.scheduler.internal.lifecycle.Engine;
 import io.tasklane.scheduler.internal.lifecycle.TaskLifecycle;
 import io.tasklane.scheduler.internal.schedules.ScheduleMachine;
@@ -33,14 +36,19 @@ final class AdmissionInput {
   private final ProcessorContext<String, Object> context;
   private final TaskLifecycle tasks;
   private final ScheduleMachine schedules;
+  private final BatchBook batches;
   private final Inputs inputs;
 
   AdmissionInput(
-      ProcessorContext<String, Object> context, TaskLifecycle tasks, ScheduleMachine schedules) {
+      ProcessorContext<String, Object> context,
+      TaskLifecycle tasks,
+      ScheduleMachine schedules,
+      BatchBook batches) {
     this.engine = tasks.engine;
     this.context = context;
     this.tasks = tasks;
     this.schedules = schedules;
+    this.batches = batches;
     this.inputs = new Inputs("tasks", engine, tasks.out);
   }
 
@@ -95,8 +103,30 @@ final class AdmissionInput {
             } catch (InvalidTaskException e) {
               inputs.reject(record, "schedule-fire-done " + f.name() + ": " + e.getMessage(), e);
             }
+          } else if (value instanceof BatchPart p
+              && inputs.keyIs(record, BatchPart.key(p.batch()), "the batch's key")) {
+            batchPart(record, p, now);
+          } else if (value instanceof BatchMemberDone d
+              && inputs.keyIs(record, BatchPart.key(d.batch()), "the batch's key")) {
+            try {
+              batches.memberDone(d.validate(), now);
+            } catch (InvalidTaskException e) {
+              inputs.reject(record, "batch-member-done " + d.batch() + ": " + e.getMessage(), e);
+            }
           }
         });
+  }
+
+  private void batchPart(Record<String, byte[]> record, BatchPart p, long now) {
+    String refused;
+    try {
+      refused = batches.part(p.validate(), now);
+    } catch (InvalidTaskException e) {
+      refused = e.getMessage();
+    }
+    if (refused != null) {
+      inputs.reject(record, "batch-part " + p.batch() + ": " + refused, null);
+    }
   }
 
   private void define(Record<String, byte[]> record, ScheduleDefinition d, long now) {

@@ -1,8 +1,11 @@
 package io.tasklane.scheduler.internal.topology;
 
+import io.tasklane.scheduler.internal.batches.BatchBook;
+import io.tasklane.scheduler.internal.batches.BatchNotices;
 import io.tasklane.scheduler.internal.lifecycle.Engine;
 import io.tasklane.scheduler.internal.lifecycle.TaskLifecycle;
 import io.tasklane.scheduler.internal.lifecycle.TimerFiring;
+import io.tasklane.scheduler.internal.lifecycle.Transitions;
 import io.tasklane.scheduler.internal.schedules.ScheduleMachine;
 import io.tasklane.scheduler.internal.schedules.ScheduleNotices;
 import io.tasklane.scheduler.internal.schedules.ScheduleStore;
@@ -46,9 +49,15 @@ public final class TaskProcessor implements Processor<String, byte[], String, Ob
     ScheduleStore store =
         new ScheduleStore(ctx, tasks.scheduleTimers(), engine.settings().scheduleLeadMs());
     ScheduleMachine schedules = new ScheduleMachine(store, engine, tasks.out, tasks::admitHere);
-    tasks.onFinished(
+    Transitions.FinishListener scheduleNotices =
         ScheduleNotices.listener(
-            ctx.taskId().partition(), engine.settings().partitions(), schedules, tasks.out));
+            ctx.taskId().partition(), engine.settings().partitions(), schedules, tasks.out);
+    Transitions.FinishListener batchNotices = BatchNotices.listener(tasks.out);
+    tasks.onFinished(
+        (task, id, state, reason, now, here) -> {
+          scheduleNotices.finished(task, id, state, reason, now, here);
+          batchNotices.finished(task, id, state, reason, now, here);
+        });
     tasks.onScheduleTimers(
         new TimerFiring.ScheduleTimers() {
           @Override
@@ -61,7 +70,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, Ob
             schedules.repairNextSlice(slice, budgetNanos);
           }
         });
-    this.admission = new AdmissionInput(ctx, tasks, schedules);
+    this.admission =
+        new AdmissionInput(ctx, tasks, schedules, new BatchBook(ctx, tasks.out, engine.metrics()));
     this.results = new ResultInput(ctx, tasks);
     this.control = new ControlInput(ctx, tasks);
     ctx.schedule(

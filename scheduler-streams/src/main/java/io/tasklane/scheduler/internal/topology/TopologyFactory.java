@@ -3,6 +3,7 @@ package io.tasklane.scheduler.internal.topology;
 import io.tasklane.core.ControlRecord;
 import io.tasklane.core.Dispatch;
 import io.tasklane.core.WireCodec;
+import io.tasklane.scheduler.internal.batches.BatchBook;
 import io.tasklane.scheduler.internal.lifecycle.CommitHook;
 import io.tasklane.scheduler.internal.lifecycle.DispatchPartitioner;
 import io.tasklane.scheduler.internal.lifecycle.Engine;
@@ -81,6 +82,7 @@ public final class TopologyFactory {
     t.addStateStore(Stores.rateLimits(), processors);
     t.addStateStore(ScheduleStore.statesStore(), processors);
     t.addStateStore(ScheduleStore.firesStore(), processors);
+    t.addStateStore(BatchBook.storeBuilder(), processors);
     for (ReportGrain grain : ReportGrain.values()) {
       t.addStateStore(grain.storeBuilder(), processors);
     }

@@ -89,7 +89,9 @@ class MicrometerMetricsTest {
           "rate.undefined",
           "rate.stale",
           "rate.missed",
-          "unique.released");
+          "unique.released",
+          "batch.callback",
+          "batch.late");
 
   @Test
   void theLaneGaugesReadZeroWhileStreamsIsNotRunning() {

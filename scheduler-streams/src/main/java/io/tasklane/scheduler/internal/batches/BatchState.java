@@ -1,0 +1,91 @@
+package io.tasklane.scheduler.internal.batches;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.tasklane.core.BatchCounts;
+import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskState;
+import io.tasklane.core.WireCodec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * What the owner partition of a batch keeps of it ({@link BatchBook}): the members' count and their
+ * counts by terminal state, the seal with its callbacks, and when each callback was made. Stored as
+ * JSON in {@code tasklane-batches} under {@code s/<id>}. Mutable; used on the owner's stream thread
+ * (and decoded fresh for an API read).
+ */
+@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public final class BatchState {
+  public String batch;
+  public long total;
+  public long succeeded;
+  public long dead;
+  public long cancelled;
+  public boolean sealed;
+  public long createdAt;
+  public Long sealedAt;
+  public long updatedAt;
+  public TaskEnvelope onSuccess;
+  public TaskEnvelope onComplete;
+
+  /** When every member was terminal (after the seal), null until then. */
+  public Long completedAt;
+
+  /** When every member SUCCEEDED (after the seal), null until then. */
+  public Long succeededAt;
+
+  /** The id of the {@code onComplete} task made, or null. */
+  public String completeTask;
+
+  /** The id of the {@code onSuccess} task made, or null. */
+  public String successTask;
+
+  /** Parts refused because they came after the seal. */
+  public long lateParts;
+
+  static BatchState created(String batch, long now) {
+    BatchState s = new BatchState();
+    s.batch = batch;
+    s.createdAt = now;
+    s.updatedAt = now;
+    return s;
+  }
+
+  /** Adds {@code delta} to the count of terminal state {@code state}. */
+  void add(TaskState state, int delta) {
+    switch (state) {
+      case SUCCEEDED -> succeeded += delta;
+      case DEAD -> dead += delta;
+      case CANCELLED -> cancelled += delta;
+      default -> {}
+    }
+  }
+
+  long terminal() {
+    return succeeded + dead + cancelled;
+  }
+
+  public BatchCounts counts() {
+    return new BatchCounts(batch, total, succeeded, dead, cancelled);
+  }
+
+  byte[] encode() {
+    try {
+      return WireCodec.mapper().writeValueAsBytes(this);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static BatchState decode(byte[] bytes) {
+    try {
+      return WireCodec.mapper().readValue(bytes, BatchState.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
