@@ -127,10 +127,30 @@ class SchedulerLayoutTest {
   }
 
   @Test
+  void batchesStandOnTheLifecycleOnly() {
+    noClasses()
+        .that()
+        .resideInAPackage(INTERNAL + ".batches..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            INTERNAL,
+            INTERNAL + ".schedules..",
+            INTERNAL + ".topology..",
+            INTERNAL + ".api..",
+            INTERNAL + ".ops..")
+        .check(classes);
+  }
+
+  @Test
   void streamThreadCodeNeverReachesTheApi() {
     noClasses()
         .that()
-        .resideInAnyPackage(LIFECYCLE + "..", INTERNAL + ".schedules..", INTERNAL + ".topology..")
+        .resideInAnyPackage(
+            LIFECYCLE + "..",
+            INTERNAL + ".schedules..",
+            INTERNAL + ".batches..",
+            INTERNAL + ".topology..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(INTERNAL + ".api..", INTERNAL)

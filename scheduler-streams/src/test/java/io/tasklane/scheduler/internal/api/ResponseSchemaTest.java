@@ -33,6 +33,7 @@ class ResponseSchemaTest {
   private static final Map<Class<?>, String> SCHEMAS =
       Map.ofEntries(
           Map.entry(SessionResponse.class, "#/components/schemas/Session"),
+          Map.entry(BatchResponse.class, "#/components/schemas/Batch"),
           Map.entry(JobResponse.class, "#/components/schemas/Job"),
           Map.entry(AuditResponse.class, "/api/audit get 200"),
           Map.entry(AuditResponse.Entry.class, "#/components/schemas/AuditEntry"),
