@@ -2,6 +2,7 @@ package io.tasklane.cli;
 
 import io.tasklane.cli.internal.ApiException;
 import io.tasklane.cli.internal.AuditCommand;
+import io.tasklane.cli.internal.BatchesCommand;
 import io.tasklane.cli.internal.CliSettings;
 import io.tasklane.cli.internal.CompletionCommand;
 import io.tasklane.cli.internal.Console;
@@ -41,13 +42,16 @@ import picocli.CommandLine.ScopeType;
     mixinStandardHelpOptions = true,
     versionProvider = TasklaneCli.Version.class,
     sortOptions = false,
-    description = "Operate Tasklane: tasks, handlers, workers, schedules, reports, audit, topics.",
+    description =
+        "Operate Tasklane: tasks, handlers, limits, workers, schedules, batches, reports, audit,"
+            + " topics.",
     subcommands = {
       TasksCommand.class,
       HandlersCommand.class,
       LimitsCommand.class,
       WorkersCommand.class,
       SchedulesCommand.class,
+      BatchesCommand.class,
       ReportCommand.class,
       AuditCommand.class,
       TopicsCommand.class,

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.BatchPart;
+import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskEnvelope;
+import io.tasklane.core.TaskIds;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.nio.file.Files;
@@ -12,6 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -293,6 +298,54 @@ class HandlerScheduleAdminCommandsTest {
         scheduler.cli(scheduler.viewer).run("report", "--handler", HANDLER, "--bucket", "week");
     assertThat(badBucket.exit()).isEqualTo(2);
     assertThat(badBucket.err()).contains("--bucket week must be minute, hour or day");
+  }
+
+  @Test
+  void aBatchShowsItsMembersAndTheCallbackItsEndMade() throws Exception {
+    String batch = "cli-batch-1";
+    long now = System.currentTimeMillis();
+    TaskEnvelope member =
+        LiveScheduler.task(HANDLER, now + 3_600_000, 1).toBuilder()
+            .headers(Map.of(ReservedHeaders.BATCH, batch))
+            .build();
+    scheduler.send(member.routingKey(), member);
+    scheduler.send(
+        BatchPart.key(batch),
+        BatchPart.members(batch, UUID.randomUUID().toString(), List.of(member.id()), now));
+    scheduler.send(
+        BatchPart.key(batch),
+        BatchPart.seal(
+            batch, UUID.randomUUID().toString(), null, LiveScheduler.task(HANDLER, now, 1), now));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(scheduler.cli(scheduler.viewer).run("batches", "show", batch).out())
+                    .contains("RUNNING (0%)", "1 total, 1 pending"));
+
+    assertThat(scheduler.cli(scheduler.operator).run("tasks", "cancel", member.id()).exit())
+        .isZero();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              JsonNode b =
+                  scheduler.cli(scheduler.viewer).run("batches", "show", batch, "--json").json();
+              assertThat(b.path("state").asText()).isEqualTo("COMPLETE");
+              assertThat(b.path("cancelled").asLong()).isEqualTo(1);
+              assertThat(b.path("completeTask").asText())
+                  .isEqualTo(TaskIds.forBatchCallback(batch, "complete"));
+            });
+    CliRun.Result shown = scheduler.cli(scheduler.viewer).run("batches", "show", batch);
+    assertThat(shown.out())
+        .contains("COMPLETE (100%)", "1 cancelled", "onComplete " + HANDLER + " -> task ");
+
+    CliRun.Result unknown = scheduler.cli(scheduler.viewer).run("batches", "show", "no-such");
+    assertThat(unknown.exit()).isEqualTo(1);
+    assertThat(unknown.err()).contains("answered 404");
+    CliRun.Result bad = scheduler.cli(scheduler.viewer).run("batches", "show", "bad id!");
+    assertThat(bad.exit()).isEqualTo(1);
+    assertThat(bad.err()).contains("answered 400");
   }
 
   @Test
