@@ -50,7 +50,8 @@ class OutboxContractTest {
     assertThatThrownBy(() -> OutboxKind.parse("RETRY"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "kind: unknown kind 'RETRY' (expected TASK, CANCEL, SCHEDULE, UNSCHEDULE or BATCH)");
+            "kind: unknown kind 'RETRY' (expected TASK, CANCEL, SCHEDULE, UNSCHEDULE, BATCH or"
+                + " BATCH_PART)");
     assertThatThrownBy(() -> OutboxKind.parse(null)).hasMessageContaining("'null'");
   }
 

@@ -3,9 +3,12 @@ package io.tasklane.examples.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.TaskIds;
 import io.tasklane.core.WireCodec;
 import io.tasklane.examples.orders.ScenarioHandlers;
 import io.tasklane.examples.orders.ScheduleHandlers;
+import io.tasklane.outbox.JdbcTaskOutbox;
+import io.tasklane.outbox.TaskRequest;
 import io.tasklane.testkit.LocalStack;
 import io.tasklane.testkit.TasklaneStack;
 import java.net.URI;
@@ -13,6 +16,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -387,6 +392,65 @@ class ConsoleSchedulesBrowserTest {
 
   @Test
   @Order(6)
+  void theBatchesPageShowsABatchFromOpenToSucceededWithItsCallback() throws Exception {
+    String batch = "console-batch-1";
+    try (Connection c =
+        DriverManager.getConnection(
+            pipeline.db.url(), pipeline.db.user(), pipeline.db.password())) {
+      c.setAutoCommit(false);
+      JdbcTaskOutbox.of(c)
+          .batch(batch)
+          .enqueueAll(
+              List.of(
+                  TaskRequest.to(ScheduleHandlers.SWEEP).payload("b1"),
+                  TaskRequest.to(ScheduleHandlers.SWEEP).payload("b2"),
+                  TaskRequest.to(ScheduleHandlers.SWEEP).payload("b3")));
+      c.commit();
+    }
+    browser.go("#/batches");
+    browser.ready("batches");
+    browser.type("#batch-form input[name=batch]", batch);
+    browser.find("#batch-form button[type=submit]").click();
+    browser.waiting(Duration.ofSeconds(20)).until(ExpectedConditions.urlContains(batch));
+    browser.ready("batches");
+    browser
+        .waiting(Duration.ofSeconds(30))
+        .until(
+            ExpectedConditions.attributeToBe(
+                By.cssSelector("#batch [data-progress]"), "data-progress", "100"));
+    assertThat(browser.find("#batch [data-state]").getText()).isEqualTo("OPEN");
+    assertThat(browser.find("#batch [data-count=total]").getText()).isEqualTo("3");
+
+    try (Connection c =
+        DriverManager.getConnection(
+            pipeline.db.url(), pipeline.db.user(), pipeline.db.password())) {
+      c.setAutoCommit(false);
+      JdbcTaskOutbox.of(c)
+          .batch(batch)
+          .seal(null, TaskRequest.to(ScheduleHandlers.SWEEP).payload("report"));
+      c.commit();
+    }
+    browser
+        .waiting(Duration.ofSeconds(30))
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("#batch [data-state]"), "SUCCEEDED"));
+    assertThat(browser.find("#batch [data-count=succeeded]").getText()).isEqualTo("3");
+    WebElement link =
+        browser.find(
+            "#batch a[href='#/tasks/" + TaskIds.forBatchCallback(batch, "complete") + "']");
+    assertThat(link.getText()).isEqualTo(TaskIds.forBatchCallback(batch, "complete"));
+    browser.screenshot(SHOTS.resolve("batches.png"));
+
+    browser.go("#/batches/no-such-batch");
+    browser.ready("batches");
+    assertThat(browser.find("#batch .error-box").getText()).contains("no batch 'no-such-batch'");
+    browser.assertNoConsoleErrors(
+        "batches", java.util.regex.Pattern.compile("batches/no-such-batch .*status of 404"));
+  }
+
+  @Test
+  @Order(7)
   void theReportsPageDrawsItsCharts() throws Exception {
     browser.go("#/reports?handler=" + ScheduleHandlers.SWEEP + "&bucket=hour");
     browser.ready("reports");
@@ -411,7 +475,7 @@ class ConsoleSchedulesBrowserTest {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void aViewerSeesNoActionOnThesePages() throws Exception {
     browser.signIn(pipeline.viewer);
     browser.go("#/schedules");
@@ -443,6 +507,10 @@ class ConsoleSchedulesBrowserTest {
     assertThat(page.getText()).contains("600/min");
     assertThat(page.findElements(By.tagName("button"))).isEmpty();
     assertThat(page.findElements(By.tagName("input"))).isEmpty();
+    browser.go("#/batches/console-batch-1");
+    page = browser.ready("batches");
+    browser.find("#batch [data-state]");
+    assertThat(page.findElements(By.tagName("button"))).hasSize(1); // Show: a lookup, no action
     browser.go("#/reports?handler=" + ScheduleHandlers.SWEEP);
     page = browser.ready("reports");
     browser.find("#report-counts .uplot canvas");

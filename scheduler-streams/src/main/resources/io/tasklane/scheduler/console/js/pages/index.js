@@ -16,6 +16,7 @@ import schedule from './schedule.js';
 import workers from './workers.js';
 import handler from './handler.js';
 import limits from './limits.js';
+import batches from './batches.js';
 import reports from './reports.js';
 
 export const pages = [
@@ -29,5 +30,6 @@ export const pages = [
   workers,
   handler,
   limits,
+  batches,
   reports,
 ];

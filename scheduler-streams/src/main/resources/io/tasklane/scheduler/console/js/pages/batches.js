@@ -1,0 +1,98 @@
+// Batches (GET /api/batches/{id}): look a batch up by its id; its page shows its state, progress,
+// members by state, when it was sealed, completed and succeeded, and the callback tasks it made
+// (links to their task pages). Refreshes every 2 s while the batch is open or running and the tab
+// is visible. Runs on the page's main thread.
+import { ApiError } from '../api.js';
+import { badge, card, errorBox, h, num, replace, table, taskLink, time } from '../ui.js';
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+function counts(b) {
+  const rows = [
+    ['Total', b.total],
+    ['Pending', b.pending],
+    ['SUCCEEDED', b.succeeded],
+    ['DEAD', b.dead],
+    ['CANCELLED', b.cancelled],
+  ];
+  return table(
+    [
+      { title: 'Members', render: (r) => (r[0] === 'Total' || r[0] === 'Pending' ? r[0] : badge(r[0])) },
+      { title: 'Count', class: 'num', render: (r) => h('span', { 'data-count': r[0].toLowerCase() }, num(r[1])) },
+    ],
+    rows,
+  );
+}
+
+function callback(handler, task) {
+  if (!handler) return h('span', { class: 'muted' }, 'none');
+  return [h('span', { class: 'mono' }, handler), ' ', task ? ['→ ', taskLink(task)] : h('span', { class: 'muted' }, '(not yet)')];
+}
+
+function details(b) {
+  const dl = h('dl', { class: 'props' });
+  const fact = (term, value) => dl.append(h('dt', null, term), h('dd', null, value));
+  fact('Created', time(b.createdAt));
+  fact('Sealed', time(b.sealedAt));
+  fact('Completed', time(b.completedAt));
+  fact('Succeeded', time(b.succeededAt));
+  fact('onSuccess', callback(b.onSuccess, b.successTask));
+  fact('onComplete', callback(b.onComplete, b.completeTask));
+  if (b.lateParts) fact('Late parts', `${num(b.lateParts)} (written after the seal; their tasks ran outside the batch)`);
+  return dl;
+}
+
+export default {
+  id: 'batches',
+  title: 'Batches',
+  route: /^batches(?:\/(.+))?$/,
+  async render(root, ctx) {
+    const id = ctx.match[1] ? decodeURIComponent(ctx.match[1]) : '';
+    const input = h('input', { name: 'batch', maxlength: 128, placeholder: 'invoices-2026-11', 'aria-label': 'Batch id', value: id, required: true });
+    const onSubmit = (e) => {
+      e.preventDefault();
+      const v = input.value.trim();
+      if (v) ctx.navigate(`#/batches/${encodeURIComponent(v)}`);
+    };
+    const form = h('form', { id: 'batch-form', class: 'filters', onSubmit }, h('label', null, 'Batch id', input), h('button', { type: 'submit', class: 'btn btn-primary' }, 'Show'));
+    const view = h('div', { id: 'batch' });
+    root.append(
+      h('h1', null, 'Batches'),
+      h('p', { class: 'muted' }, 'A batch of tasks with callbacks: onComplete when every member is terminal, onSuccess when every member succeeded (docs/batches.md).'),
+      card('Find a batch', form),
+      view,
+    );
+    if (!id) return;
+    if (!ID.test(id)) {
+      replace(view, errorBox(new Error(`not a batch id: ${ID.source}`)));
+      return;
+    }
+    let shown = null;
+    const load = async () => {
+      let b;
+      try {
+        b = await ctx.api.get(`/api/batches/${encodeURIComponent(id)}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) throw err;
+        replace(view, errorBox(err));
+        return false;
+      }
+      const seen = JSON.stringify(b);
+      if (seen !== shown) {
+        shown = seen;
+        replace(
+          view,
+          card(
+            null,
+            h('h2', null, h('span', { class: 'mono', 'data-batch': b.id }, b.id), ' ', badge(b.state)),
+            h('div', { class: 'progress-line' }, h('progress', { max: 100, value: b.progress, 'data-progress': b.progress }), ` ${b.progress}%`),
+            counts(b),
+            details(b),
+          ),
+        );
+      }
+      return b.state === 'OPEN' || b.state === 'RUNNING';
+    };
+    if (await load()) ctx.refresh(load, 2000);
+  },
+};
