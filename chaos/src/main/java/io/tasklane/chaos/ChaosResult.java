@@ -50,7 +50,8 @@ public record ChaosResult(
    * lost = 0, no effect written twice, every schedule fire ran once, never early, and was only
    * skipped during a fault, every ordered lane ran its tasks one at a time and in order, and no key
    * unique until its task ends got a second task while the first was pending or running, and no
-   * second saw more starts of the rate-limited tasks than their limit's rate + burst.
+   * second saw more starts of the rate-limited tasks than their limit's rate + burst, and every
+   * committed batch's callback ran once, counted every member and started after them.
    */
   public boolean passed() {
     return lost == 0
@@ -63,7 +64,8 @@ public record ChaosResult(
         && overlaps == 0
         && ((Number) extra.getOrDefault("topics_not_rf3_min_isr2", 0)).intValue() == 0
         && ((Number) extra.getOrDefault("unique_overlaps", 0L)).longValue() == 0
-        && ((Number) extra.getOrDefault("rate_over_limit", 0L)).longValue() == 0;
+        && ((Number) extra.getOrDefault("rate_over_limit", 0L)).longValue() == 0
+        && ((Number) extra.getOrDefault("batch_violations", 0L)).longValue() == 0;
   }
 
   /** results.json: the verdict's fields, then the details. */

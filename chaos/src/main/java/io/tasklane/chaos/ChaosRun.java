@@ -1,5 +1,6 @@
 package io.tasklane.chaos;
 
+import io.tasklane.chaos.internal.BatchCheck;
 import io.tasklane.chaos.internal.Cluster;
 import io.tasklane.chaos.internal.Faults;
 import io.tasklane.chaos.internal.LaneCheck;
@@ -193,6 +194,18 @@ public final class ChaosRun {
             Mix.LIMIT_RATE + Mix.LIMIT_BURST,
             rate.overLimit()));
     rate.evidence().forEach(e -> notes.add(e));
+    BatchCheck.Result batches = BatchCheck.verify(db, ledger, committed);
+    step(
+        String.format(
+            "batches: %d committed, %d callbacks ran, %d missing, %d twice, %d wrong counts, %d"
+                + " before their members",
+            batches.batches(),
+            batches.callbacks(),
+            batches.missing(),
+            batches.twice(),
+            batches.wrongCounts(),
+            batches.early()));
+    batches.evidence().forEach(e -> notes.add(e));
     long deliveries = ResultsReader.duplicateDeliveries(bootstrap, new Topics(NAMESPACE).results());
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("db", options.db().flag());
@@ -203,6 +216,7 @@ public final class ChaosRun {
     extra.putAll(lanes.asMap());
     extra.putAll(unique.asMap());
     extra.putAll(rate.asMap());
+    extra.putAll(batches.asMap());
     extra.put("brokers", options.brokers());
     if (kafka != null) {
       List<String> unsafe = ReplicatedTopics.unsafe(kafka, NAMESPACE);

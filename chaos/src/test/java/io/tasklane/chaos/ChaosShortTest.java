@@ -61,6 +61,12 @@ class ChaosShortTest {
     assertThat(result.extra().get("rate_over_limit"))
         .as("starts of rate-limited tasks above rate + burst; notes: %s", result.notes())
         .isEqualTo(0L);
+    assertThat((Long) result.extra().get("batch_callbacks"))
+        .as("batch callbacks that ran")
+        .isGreaterThan(5L);
+    assertThat(result.extra().get("batch_violations"))
+        .as("batch callbacks missing, run twice, miscounted or early; notes: %s", result.notes())
+        .isEqualTo(0L);
     assertThat(result.extra().get("schedule_fires")).as("1-second schedule fires").isNotEqualTo(0L);
     assertThat(result.lostFires()).as("schedule fires without effect").isZero();
     assertThat(result.duplicateFires()).as("schedule fires run twice").isZero();

@@ -18,6 +18,7 @@ public final class Ledger {
   private final Map<String, LaneCheck.LaneTask> ordered = new ConcurrentHashMap<>();
   private final Map<String, String> unique = new ConcurrentHashMap<>();
   private final Set<String> limited = ConcurrentHashMap.newKeySet();
+  private final Map<String, List<String>> batches = new ConcurrentHashMap<>();
 
   public void committed(List<String> ids) {
     committed.addAll(ids);
@@ -45,6 +46,16 @@ public final class Ledger {
   /** Every unique task offered: its key, by id. */
   public Map<String, String> unique() {
     return new HashMap<>(unique);
+  }
+
+  /** A batch committed with its members ({@link BatchCheck}). */
+  public void batch(String batch, List<String> members) {
+    batches.put(batch, List.copyOf(members));
+  }
+
+  /** Every batch committed: its members, by batch id. */
+  public Map<String, List<String>> batches() {
+    return new HashMap<>(batches);
   }
 
   /** Rate-limited tasks offered ({@link Mix#limited}). */

@@ -1,9 +1,11 @@
 package io.tasklane.chaos.internal;
 
+import io.tasklane.core.TaskIds;
 import io.tasklane.examples.orders.LaneHandlers.LaneEvent;
 import io.tasklane.harness.Database;
 import io.tasklane.outbox.JdbcTaskOutbox;
 import io.tasklane.outbox.OutboxConfig;
+import io.tasklane.outbox.TaskBatch;
 import io.tasklane.outbox.TaskOutbox;
 import io.tasklane.outbox.TaskRequest;
 import java.sql.Connection;
@@ -25,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * every 20 ms one transaction of {@code rate / 50} tasks through {@link JdbcTaskOutbox}'s {@code
  * enqueueAll} (one JDBC batch) on its own thread and connection; every other transaction writes
  * batched outbox rows ({@code batch-rows} {@value #BATCH_ROWS}), so that the relay's fan-out of
- * batch rows goes through every kill too. A batch whose commit throws (e.g. MariaDB down) goes to
- * the ledger as ambiguous, and the connection is reopened.
+ * batch rows goes through every kill too. Once a second the transaction also writes a task batch
+ * ({@link Mix#batchMembers}) sealed with an onComplete callback ({@link BatchCheck}). A batch whose
+ * commit throws (e.g. MariaDB down) goes to the ledger as ambiguous, and the connection is
+ * reopened.
  */
 public final class Load implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Load.class);
@@ -35,6 +39,11 @@ public final class Load implements AutoCloseable {
   private static final OutboxConfig BATCHED = OutboxConfig.DEFAULT.withBatchRows(BATCH_ROWS);
   private final Database db;
   private final Ledger ledger;
+
+  /** Every this many ticks (one second), the transaction also writes a whole batch. */
+  static final int BATCH_EVERY_TICKS = 50;
+
+  private final AtomicLong nextBatch = new AtomicLong(1);
   private final double perTick;
   private final SplittableRandom random;
   private final ScheduledExecutorService timer =
@@ -110,8 +119,22 @@ public final class Load implements AutoCloseable {
         }
       }
       ledger.limited(limited);
+      String batchId = null;
+      List<String> members = List.of();
+      if (ticks % BATCH_EVERY_TICKS == BATCH_EVERY_TICKS / 2) {
+        long seq = nextBatch.getAndIncrement();
+        batchId = "chaos-b-" + seq;
+        TaskBatch b = outbox.batch(batchId);
+        members = b.enqueueAll(Mix.batchMembers(random, nextRef.getAndAdd(Mix.BATCH_MEMBERS)));
+        b.seal(null, Mix.batchReport(seq));
+        ids.addAll(members);
+        ids.add(TaskIds.forBatchCallback(batchId, "complete"));
+      }
       connection.commit();
       ledger.committed(ids);
+      if (batchId != null) {
+        ledger.batch(batchId, members);
+      }
     } catch (Throwable t) {
       ledger.ambiguous(ids);
       if (failedBatches.incrementAndGet() % 50 == 1) {

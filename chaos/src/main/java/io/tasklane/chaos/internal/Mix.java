@@ -6,6 +6,8 @@ import io.tasklane.examples.orders.OrderRef;
 import io.tasklane.examples.orders.ScenarioHandlers;
 import io.tasklane.outbox.TaskRequest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
@@ -101,6 +103,32 @@ public final class Mix {
   /** The key of a unique reminder: {@code unique-0} … */
   static String uniqueKey(long ref) {
     return "unique-" + (ref % UNIQUE_KEYS);
+  }
+
+  /** Members of each batch ({@link #batchMembers}). */
+  public static final int BATCH_MEMBERS = 10;
+
+  /**
+   * The members of a batch: {@value #BATCH_MEMBERS} reminders delayed 1–3 s, so that a callback
+   * made before its members ended would start before some of them ({@link BatchCheck}).
+   */
+  static List<TaskRequest> batchMembers(RandomGenerator random, long firstRef) {
+    List<TaskRequest> members = new ArrayList<>(BATCH_MEMBERS);
+    for (int i = 0; i < BATCH_MEMBERS; i++) {
+      members.add(
+          TaskRequest.to(ScenarioHandlers.REMINDER)
+              .payload(new OrderRef(firstRef + i))
+              .maxAttempts(MAX_ATTEMPTS)
+              .delay(Duration.ofMillis(1000 + random.nextInt(2000))));
+    }
+    return members;
+  }
+
+  /** A batch's onComplete callback: writes the members' SUCCEEDED count as its effect's ref. */
+  static TaskRequest batchReport(long seq) {
+    return TaskRequest.to(ScenarioHandlers.BATCH_REPORT)
+        .payload(new OrderRef(seq))
+        .maxAttempts(MAX_ATTEMPTS);
   }
 
   /** A probe: an immediate reminder with a negative ref. */

@@ -1,5 +1,6 @@
 package io.tasklane.examples.orders;
 
+import io.tasklane.core.BatchCounts;
 import io.tasklane.worker.PermanentTaskException;
 import io.tasklane.worker.TaskContext;
 import io.tasklane.worker.TaskHandler;
@@ -13,6 +14,7 @@ public class ScenarioHandlers {
   public static final String STEP = "pipeline.step";
   public static final String DUPLICATE = "coupon.grant";
   public static final String REMINDER = "reminder.send";
+  public static final String BATCH_REPORT = "batch.report";
   public static final String REPAIRABLE = "invoice.render";
 
   /** Fails on its first two attempts, then succeeds: retried with backoff by the scheduler. */
@@ -82,6 +84,21 @@ public class ScenarioHandlers {
   }
 
   /** Runs at once; the demo cancels it after it ran, which must change nothing. */
+  /**
+   * A batch's callback: one effect whose ref is the number of members that SUCCEEDED, read from the
+   * callback's headers ({@link BatchCounts}); -1 when the task is no batch's callback.
+   */
+  @TaskHandler(BATCH_REPORT)
+  public void batchReport(OrderRef ref, TaskContext ctx) throws Exception {
+    long started = System.currentTimeMillis();
+    long succeeded = BatchCounts.from(ctx.headers()).map(BatchCounts::succeeded).orElse(-1L);
+    ctx.inTransaction(
+        c -> {
+          Effects.record(c, ctx, BATCH_REPORT, succeeded, started);
+          return null;
+        });
+  }
+
   @TaskHandler(REMINDER)
   public void remind(OrderRef ref, TaskContext ctx) throws Exception {
     long started = System.currentTimeMillis();
