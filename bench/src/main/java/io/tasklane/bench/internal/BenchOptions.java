@@ -90,6 +90,7 @@ public record BenchOptions(
           "lanes",
           "priorities",
           "ratelimit",
+          "batches",
           "schedules");
 
   /**

@@ -59,6 +59,7 @@ final class Scenarios {
       case "lanes" -> new LanesScenario(run, topics).run();
       case "priorities" -> new PrioritiesScenario(run, topics).run();
       case "ratelimit" -> new RateLimitScenario(run, topics).run();
+      case "batches" -> new BatchScenario(run, topics).run();
       default -> throw new IllegalArgumentException(scenario);
     }
   }
