@@ -20,9 +20,9 @@ import java.util.Map;
  * The batch scenario (docs/batches.md): {@value #BATCHES} batches of {@value #MEMBERS} members each
  * (quick: a fifth), every batch added and sealed with an onComplete callback in one transaction,
  * all committed back to back so that the batches' members run interleaved on one worker ({@link
- * LaneHandler}, which records each call's start and end on the machine's monotonic clock). Measured:
- * that every batch made exactly one callback, and the time from its last member's end to its
- * callback's start (the member's result, the notice to the batch's partition, the callback's
+ * LaneHandler}, which records each call's start and end on the machine's monotonic clock).
+ * Measured: that every batch made exactly one callback, and the time from its last member's end to
+ * its callback's start (the member's result, the notice to the batch's partition, the callback's
  * admission and dispatch), p50 and max over the batches; and the members run a second.
  *
  * <p>Runs on the bench thread. Stops its worker, also on failure.
@@ -72,7 +72,8 @@ final class BatchScenario {
           batch.enqueueAll(requests);
           batch.seal(
               null,
-              TaskRequest.to(LaneHandler.NAME).payload(Map.of("g", CALLBACK_GROUP, "k", id, "s", 0)));
+              TaskRequest.to(LaneHandler.NAME)
+                  .payload(Map.of("g", CALLBACK_GROUP, "k", id, "s", 0)));
           c.commit();
         }
       }
@@ -116,8 +117,7 @@ final class BatchScenario {
     long extra = callbacks.values().stream().mapToLong(l -> l.size() - 1L).sum();
     double[] latency =
         callbacks.entrySet().stream()
-            .mapToDouble(
-                x -> (x.getValue().get(0) - lastEnd.getOrDefault(x.getKey(), 0L)) / 1e6)
+            .mapToDouble(x -> (x.getValue().get(0) - lastEnd.getOrDefault(x.getKey(), 0L)) / 1e6)
             .sorted()
             .toArray();
     double p50 = latency[latency.length / 2];
