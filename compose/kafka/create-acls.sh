@@ -13,4 +13,4 @@ acl() {
 }
 acl --role relay --principal User:relay --namespace tasklane --name tasklane_relay_shop
 acl --role scheduler --principal User:scheduler --namespace tasklane --name tasklane-scheduler
-acl --role worker --principal User:worker --namespace tasklane --name tasklane-worker --handlers audit.late,coupon.grant,email.send,invoice.render,order.cancel-unpaid,order.event,partner.notify,pipeline.step,reminder.send,report.broken,schedule.child,schedule.shard,schedule.sweep,tasklane.method
+acl --role worker --principal User:worker --namespace tasklane --name tasklane-worker --handlers audit.late,batch.report,coupon.grant,email.send,invoice.render,order.cancel-unpaid,order.event,partner.notify,pipeline.step,reminder.send,report.broken,schedule.child,schedule.shard,schedule.sweep,tasklane.method

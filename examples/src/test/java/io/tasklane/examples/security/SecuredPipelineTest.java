@@ -71,6 +71,7 @@ class SecuredPipelineTest {
           ScenarioHandlers.STEP,
           ScenarioHandlers.DUPLICATE,
           ScenarioHandlers.REMINDER,
+          ScenarioHandlers.BATCH_REPORT,
           ScenarioHandlers.REPAIRABLE,
           ScheduleHandlers.SWEEP,
           ScheduleHandlers.SHARD,
