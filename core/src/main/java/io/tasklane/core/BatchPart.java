@@ -99,6 +99,27 @@ public record BatchPart(
     if (!seal && (onSuccess != null || onComplete != null)) {
       throw new InvalidTaskException("onSuccess", "callbacks are given when the batch is sealed");
     }
+    checkCallback("onSuccess", onSuccess);
+    checkCallback("onComplete", onComplete);
     return this;
+  }
+
+  /**
+   * Headers a callback template may have: the callback task gets {@link
+   * ReservedHeaders#BATCH_CALLBACK}, {@link ReservedHeaders#BATCH_EVENT} and {@link
+   * ReservedHeaders#BATCH_COUNTS} on top.
+   */
+  public static final int MAX_CALLBACK_HEADERS = TaskLimits.MAX_HEADERS - 3;
+
+  private static void checkCallback(String field, TaskEnvelope template) {
+    if (template != null && template.headers().size() > MAX_CALLBACK_HEADERS) {
+      throw new InvalidTaskException(
+          field,
+          "has "
+              + template.headers().size()
+              + " headers; the limit for a batch callback is "
+              + MAX_CALLBACK_HEADERS
+              + " (the callback gets 3 of its own)");
+    }
   }
 }

@@ -133,9 +133,11 @@ final class RowFactory {
     }
     long now = clock.millis();
     // A unique task gets a new id per window: the key's own id would be refused as a duplicate by
-    // a scheduler that still remembers the previous window's task.
+    // a scheduler that still remembers the previous window's task. A batch member is a new task
+    // too: under the key's id, an earlier task of the same key (another batch's, or none) would
+    // stand in for it and never report to this batch.
     String id =
-        r.key() == null || r.unique() != null
+        r.key() == null || r.unique() != null || batch != null
             ? TaskIds.keyless(clock)
             : TaskIds.forKey(r.handler(), r.key());
     String payload = encodePayload(r.payload());

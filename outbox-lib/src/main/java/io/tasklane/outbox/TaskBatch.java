@@ -10,7 +10,7 @@ import java.util.Objects;
  * member is terminal (SUCCEEDED, DEAD or CANCELLED) and the {@code onSuccess} task once when every
  * member SUCCEEDED, each with the members' counts in its headers ({@code
  * BatchCounts.from(ctx.headers())} in a handler). Both happen exactly once, whichever process dies.
- * Status: {@code GET /api/batches/{id}}, {@code tasklane batch <id>}.
+ * Status: {@code GET /api/batches/{id}}, {@code tasklane batches show <id>}.
  *
  * <pre>{@code
  * TaskBatch run = outbox.batch("invoices-2026-11");
@@ -18,10 +18,11 @@ import java.util.Objects;
  * run.seal(TaskRequest.to("report.email").payload("invoices-2026-11"), null);
  * }</pre>
  *
- * <p>Members are new tasks: a request refused by its unique window is not added (the task holding
- * the window is not a member). A part written after the seal is refused by the scheduler (its tasks
- * still run, outside the batch). Threads and transactions as {@link TaskOutbox}: a handle holds
- * only the batch's id and may be kept and shared.
+ * <p>Members are new tasks: each gets a new id, also when it has a key (so no earlier task of the
+ * same key stands in for it), and a request refused by its unique window is not added (the task
+ * holding the window is not a member). A part written after the seal is refused by the scheduler
+ * (its tasks still run, outside the batch). Threads and transactions as {@link TaskOutbox}: a
+ * handle holds only the batch's id and may be kept and shared.
  */
 public final class TaskBatch {
   private final String id;

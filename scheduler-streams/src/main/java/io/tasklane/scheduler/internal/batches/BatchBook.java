@@ -28,8 +28,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@code T}+state terminal, {@code E}+state ended before its part arrived). The callback task goes
  * to {@code <ns>.tasks} with the same commit as the state that made it, under an id derived from
  * the batch and the event, so that it is made exactly once whichever process dies. Once every
- * member SUCCEEDED, the members' and parts' entries are deleted and the summary stays. Used on the
- * stream task's thread.
+ * member SUCCEEDED, the members' entries are deleted; the summary and the parts' entries stay. Used
+ * on the stream task's thread.
  */
 public final class BatchBook {
   private static final byte PENDING = 'P';
@@ -179,12 +179,12 @@ public final class BatchBook {
   }
 
   private void forgetMembers(String batch) {
-    for (String prefix : new String[] {"m/" + batch + "/", "p/" + batch + "/"}) {
-      try (KeyValueIterator<String, byte[]> it =
-          store.prefixScan(prefix, Serdes.String().serializer())) {
-        while (it.hasNext()) {
-          store.delete(it.next().key);
-        }
+    // The parts' entries stay (one per 5,000 members): a part published again later (a relay
+    // replaying its offsets) is still known as a repeat, not refused as late.
+    try (KeyValueIterator<String, byte[]> it =
+        store.prefixScan("m/" + batch + "/", Serdes.String().serializer())) {
+      while (it.hasNext()) {
+        store.delete(it.next().key);
       }
     }
   }

@@ -1,7 +1,8 @@
 // Batches (GET /api/batches/{id}): look a batch up by its id; its page shows its state, progress,
 // members by state, when it was sealed, completed and succeeded, and the callback tasks it made
-// (links to their task pages). Refreshes every 2 s while the batch is open or running and the tab
-// is visible. Runs on the page's main thread.
+// (links to their task pages). Refreshes every 2 s while the tab is visible (a batch not there yet
+// shows when its first part arrives; a COMPLETE one may still become SUCCEEDED). Runs on the
+// page's main thread.
 import { ApiError } from '../api.js';
 import { badge, card, errorBox, h, num, replace, table, taskLink, time } from '../ui.js';
 
@@ -75,7 +76,8 @@ export default {
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) throw err;
         replace(view, errorBox(err));
-        return false;
+        shown = null;
+        return;
       }
       const seen = JSON.stringify(b);
       if (seen !== shown) {
@@ -91,8 +93,8 @@ export default {
           ),
         );
       }
-      return b.state === 'OPEN' || b.state === 'RUNNING';
     };
-    if (await load()) ctx.refresh(load, 2000);
+    await load();
+    ctx.refresh(load, 2000);
   },
 };
