@@ -168,6 +168,15 @@ public final class BenchRun implements AutoCloseable {
     return pids;
   }
 
+  /** The JVMs of the three apps by name: relay, scheduler and worker. */
+  Map<String, Long> appPids() {
+    Map<String, Long> pids = new LinkedHashMap<>();
+    pids.put("relay", relay.pid());
+    pids.put("scheduler", scheduler.pid());
+    pids.put("worker", worker.pid());
+    return pids;
+  }
+
   /** The JVMs of the run's Kafka brokers: one, or each node of a cluster. */
   List<Long> brokerPids() {
     return stack

@@ -40,6 +40,14 @@ final class BrokerRequests {
   }
 
   private static long count(long pid) {
+    return sum(pid, PRODUCE, "Count");
+  }
+
+  /**
+   * The sum of the numeric {@code attribute} over every MBean matching {@code pattern} in the JVM
+   * {@code pid}, or -1 when none matches or the JVM cannot be read.
+   */
+  static long sum(long pid, String pattern, String attribute) {
     try {
       VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
       String address;
@@ -50,12 +58,12 @@ final class BrokerRequests {
       }
       try (JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
         MBeanServerConnection m = c.getMBeanServerConnection();
-        Set<ObjectName> names = m.queryNames(new ObjectName(PRODUCE), null);
-        long total = 0;
+        Set<ObjectName> names = m.queryNames(new ObjectName(pattern), null);
+        double total = 0;
         for (ObjectName n : names) {
-          total += ((Number) m.getAttribute(n, "Count")).longValue();
+          total += ((Number) m.getAttribute(n, attribute)).doubleValue();
         }
-        return names.isEmpty() ? -1 : total;
+        return names.isEmpty() ? -1 : Math.round(total);
       }
     } catch (Exception | LinkageError e) {
       return -1;

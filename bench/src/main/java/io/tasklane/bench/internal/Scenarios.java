@@ -124,6 +124,7 @@ final class Scenarios {
         ThreadCpu.sample(run.scheduler.pid(), run.applicationId);
     long queuedBefore = Probes.schedulerEvents(run.schedulerPort, "queued");
     RecordCost records = RecordCost.start(run);
+    Map<String, Long> clientsBefore = ClientRequests.sample(run.appPids());
     long start = System.currentTimeMillis();
     AtomicLong enqueueEnd = new AtomicLong();
     Thread load =
@@ -150,6 +151,8 @@ final class Scenarios {
             run.tap.succeeded() - base);
     threads.forEach((kind, us) -> r.put(o.key("cpu_us_per_task_scheduler_" + kind), us));
     run.out.printf("  scheduler CPU per task by thread: %s µs%n", threads);
+    ClientRequests.record(
+        run, clientsBefore, ClientRequests.sample(run.appPids()), run.tap.succeeded() - base);
     try (records) {
       records.finish(
           run.tap.succeeded() - base,

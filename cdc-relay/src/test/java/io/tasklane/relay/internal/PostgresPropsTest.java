@@ -52,6 +52,21 @@ class PostgresPropsTest {
   }
 
   @Test
+  void debeziumContextHeadersAreOffOnEveryConnector() {
+    RelayConfig maria =
+        RelayConfig.fromProperties(
+            Map.of(
+                "tasklane.relay.jdbc-url", "jdbc:mariadb://db:3306/shop",
+                "tasklane.relay.username", "relay",
+                "tasklane.relay.bootstrap-servers", "kafka:9092"));
+    assertThat(
+            DebeziumProps.of(maria, DebeziumProps.MARIADB).getProperty("extended.headers.enabled"))
+        .isEqualTo("false");
+    assertThat(DebeziumProps.of(PG, DebeziumProps.POSTGRES).getProperty("extended.headers.enabled"))
+        .isEqualTo("false");
+  }
+
+  @Test
   void purgesWithASubqueryOnPostgresAndDeleteLimitOnMariaDb() {
     var pg = new Purger(null, "tasklane_outbox", 500, Duration.ZERO, Clock.systemUTC(), true);
     assertThat(pg.sql())
