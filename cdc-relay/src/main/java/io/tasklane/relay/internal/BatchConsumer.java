@@ -145,16 +145,16 @@ final class BatchConsumer
             try {
               elements = OutboxBatches.unpack(row);
             } catch (TasklaneException e) {
-              relay(row, new Mapped.Rejected(e.getMessage()), "", out, rows, kinds, spans);
+              relay(row, new Mapped.Rejected(e.getMessage()), "", now, out, rows, kinds, spans);
               continue;
             }
             for (int i = 0; i < elements.size(); i++) {
               OutboxRow element = elements.get(i);
               String where = "batch element " + i + " of " + elements.size() + ": ";
-              relay(element, mapper.map(element, now), where, out, rows, kinds, spans);
+              relay(element, mapper.map(element, now), where, now, out, rows, kinds, spans);
             }
           } else {
-            relay(row, mapper.map(row, now), "", out, rows, kinds, spans);
+            relay(row, mapper.map(row, now), "", now, out, rows, kinds, spans);
           }
         }
         case "u" -> updates++;
@@ -215,15 +215,16 @@ final class BatchConsumer
     }
   }
 
-  /** "handler: column missing — was tasklane_outbox altered?" (several: "a, b: columns ..."). */
   /**
    * Adds what one row (or one element of a batch row, {@code where} naming it) becomes to the
-   * batch's output: its record on {@code <ns>.tasks}, or its dead letter.
+   * batch's output: its record on {@code <ns>.tasks}, or its dead letter (and, for a member of a
+   * batch, the notice that counts it DEAD there: {@link RefusedMembers}).
    */
   private void relay(
       OutboxRow row,
       Mapped mapped,
       String where,
+      long now,
       List<ProducerRecord<String, byte[]>> out,
       List<OutboxRow> rows,
       List<OutboxKind> kinds,
@@ -247,8 +248,18 @@ final class BatchConsumer
     }
     rows.add(row);
     kinds.add(mapped instanceof Mapped.Relayed rel ? rel.kind() : null);
+    if (mapped instanceof Mapped.Rejected) {
+      ProducerRecord<String, byte[]> notice = RefusedMembers.notice(topics.tasks(), row, now);
+      if (notice != null) { // a batch member: its batch counts it DEAD
+        spans.none();
+        out.add(notice);
+        rows.add(row);
+        kinds.add(OutboxKind.BATCH_PART); // counted with the batches' own records
+      }
+    }
   }
 
+  /** "handler: column missing — was tasklane_outbox altered?" (several: "a, b: columns ..."). */
   private String missingReason(List<String> missing) {
     return String.join(", ", missing)
         + (missing.size() == 1 ? ": column missing" : ": columns missing")

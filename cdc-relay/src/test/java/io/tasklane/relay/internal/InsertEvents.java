@@ -42,6 +42,12 @@ final class InsertEvents {
 
   /** The insert of a TASK row {@code rowId} with task id {@code taskId} and {@code payload}. */
   static RecordChangeEvent<SourceRecord> task(long rowId, String taskId, String payload) {
+    return task(rowId, taskId, payload, null);
+  }
+
+  /** The same with the {@code headers} column (JSON, or null). */
+  static RecordChangeEvent<SourceRecord> task(
+      long rowId, String taskId, String payload, String headers) {
     long now = System.currentTimeMillis();
     Struct after =
         new Struct(ROW)
@@ -54,6 +60,7 @@ final class InsertEvents {
             .put("due_at", now)
             .put("max_attempts", 3)
             .put("timeout_ms", 60_000L)
+            .put("headers", headers)
             .put("created_at", now);
     Struct value =
         new Struct(ENVELOPE)

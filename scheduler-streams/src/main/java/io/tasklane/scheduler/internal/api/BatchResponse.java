@@ -80,8 +80,8 @@ public record BatchResponse(
         iso(s.completedAt),
         s.succeededAt,
         iso(s.succeededAt),
-        s.onSuccess == null ? null : s.onSuccess.handler(),
-        s.onComplete == null ? null : s.onComplete.handler(),
+        s.successHandler(),
+        s.completeHandler(),
         s.successTask,
         s.completeTask,
         s.lateParts);

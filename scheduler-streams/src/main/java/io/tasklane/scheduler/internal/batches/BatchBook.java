@@ -6,14 +6,18 @@ import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
 import io.tasklane.core.TaskState;
+import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.lifecycle.Outputs;
 import io.tasklane.scheduler.internal.lifecycle.SchedulerEvent;
 import io.tasklane.scheduler.internal.lifecycle.SchedulerMetrics;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -23,22 +27,32 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * batch's parts, counts their ends from {@link BatchMemberDone} notices, and makes each callback
  * task once ({@code onComplete} when every member is terminal, {@code onSuccess} when every member
  * SUCCEEDED, both only after the seal). The store ({@link Stores#BATCHES}) holds, under {@code
- * s/<id>}, the {@link BatchState}; under {@code p/<id>/<part>}, the parts applied (a part published
+ * s/<id>}, the {@link BatchState}; under {@code c/<id>/<event>}, the seal's callback templates
+ * (until both callbacks are made); under {@code p/<id>/<part>}, the parts applied (a part published
  * twice counts once); under {@code m/<id>/<task>}, each member's latest state ({@code P} pending,
  * {@code T}+state terminal, {@code E}+state ended before its part arrived). The callback task goes
  * to {@code <ns>.tasks} with the same commit as the state that made it, under an id derived from
  * the batch and the event, so that it is made exactly once whichever process dies. Once every
  * member SUCCEEDED, the members' entries are deleted; the summary and the parts' entries stay. Used
- * on the stream task's thread.
+ * on the stream task's thread. A batch that ended and has not changed for the retention is deleted
+ * whole ({@link #purgeNextSlice}).
  */
 public final class BatchBook {
   private static final byte PENDING = 'P';
   private static final byte TERMINAL = 'T';
   private static final byte EARLY = 'E';
+  private static final String SUCCESS = "success";
+  private static final String COMPLETE = "complete";
+
+  /** How many batch summaries one purge tick reads at most ({@link #purgeNextSlice}). */
+  static final int PURGE_SLICE = 1_000;
 
   private final KeyValueStore<String, byte[]> store;
   private final Outputs out;
   private final SchedulerMetrics metrics;
+
+  /** The summary key the last purge tick stopped at; null: the next one reads from the start. */
+  private String purgedUpTo;
 
   public BatchBook(ProcessorContext<?, ?> context, Outputs out, SchedulerMetrics metrics) {
     this.store = context.getStateStore(Stores.BATCHES);
@@ -100,8 +114,8 @@ public final class BatchBook {
     if (p.seal()) {
       s.sealed = true;
       s.sealedAt = now;
-      s.onSuccess = p.onSuccess();
-      s.onComplete = p.onComplete();
+      s.onSuccessHandler = keepTemplate(p.batch(), SUCCESS, p.onSuccess());
+      s.onCompleteHandler = keepTemplate(p.batch(), COMPLETE, p.onComplete());
     }
     s.updatedAt = now;
     settle(s, now);
@@ -141,18 +155,44 @@ public final class BatchBook {
   private void settle(BatchState s, long now) {
     if (s.sealed && s.completedAt == null && s.terminal() >= s.total) {
       s.completedAt = now;
-      if (s.onComplete != null) {
-        s.completeTask = callback(s, s.onComplete, "complete", now);
+      TaskEnvelope template = template(s, COMPLETE);
+      if (template != null) {
+        s.completeTask = callback(s, template, COMPLETE, now);
       }
     }
     if (s.sealed && s.succeededAt == null && s.succeeded >= s.total) {
       s.succeededAt = now;
-      if (s.onSuccess != null) {
-        s.successTask = callback(s, s.onSuccess, "success", now);
+      TaskEnvelope template = template(s, SUCCESS);
+      if (template != null) {
+        s.successTask = callback(s, template, SUCCESS, now);
       }
       forgetMembers(s.batch);
+      deletePrefix("c/" + s.batch + "/"); // both callbacks are made: no template is needed again
     }
     put(s);
+  }
+
+  /** Keeps a seal's callback template apart from the summary; returns its handler (or null). */
+  private String keepTemplate(String batch, String event, TaskEnvelope template) {
+    if (template == null) {
+      return null;
+    }
+    store.put(templateKey(batch, event), WireCodec.encode(template));
+    return template.handler();
+  }
+
+  /** The template of {@code event}'s callback, or null when the seal named none. */
+  private TaskEnvelope template(BatchState s, String event) {
+    TaskEnvelope inSummary = event.equals(SUCCESS) ? s.onSuccess : s.onComplete;
+    if (inSummary != null) {
+      return inSummary; // a summary written before the templates were kept apart
+    }
+    byte[] bytes = store.get(templateKey(s.batch, event));
+    return bytes == null ? null : WireCodec.decode(bytes, TaskEnvelope.class);
+  }
+
+  private static String templateKey(String batch, String event) {
+    return "c/" + batch + "/" + event;
   }
 
   /**
@@ -179,14 +219,52 @@ public final class BatchBook {
   }
 
   private void forgetMembers(String batch) {
-    // The parts' entries stay (one per 5,000 members): a part published again later (a relay
-    // replaying its offsets) is still known as a repeat, not refused as late.
+    // The parts' entries stay (one per 5,000 members) until the purge: a part published again
+    // later (a relay replaying its offsets) is still known as a repeat, not refused as late.
+    deletePrefix("m/" + batch + "/");
+  }
+
+  /**
+   * Deletes every batch that ended (sealed, every member terminal) and has not changed for {@code
+   * retentionMs}: its summary, its parts' entries and its members' entries, as the tasks themselves
+   * are forgotten after the retention. Reads at most {@link #PURGE_SLICE} summaries, from where the
+   * last call stopped. A batch not sealed, or with a member still to end, stays. Called by a
+   * wall-clock punctuation on the stream task's thread.
+   */
+  public void purgeNextSlice(long now, long retentionMs) {
+    long before = now - retentionMs;
+    List<String> ended = new ArrayList<>();
+    int seen = 0;
+    String last = null;
+    // "s0" follows every "s/<id>" key: '0' is the character after '/'
     try (KeyValueIterator<String, byte[]> it =
-        store.prefixScan("m/" + batch + "/", Serdes.String().serializer())) {
-      while (it.hasNext()) {
-        store.delete(it.next().key);
+        store.range(purgedUpTo == null ? "s/" : purgedUpTo, "s0")) {
+      while (it.hasNext() && seen < PURGE_SLICE) {
+        KeyValue<String, byte[]> kv = it.next();
+        last = kv.key;
+        seen++;
+        BatchState s = BatchState.decode(kv.value);
+        if (s.completedAt != null && s.updatedAt < before) {
+          ended.add(s.batch);
+        }
       }
     }
+    purgedUpTo = seen < PURGE_SLICE ? null : last;
+    for (String batch : ended) {
+      deletePrefix("c/" + batch + "/");
+      deletePrefix("p/" + batch + "/");
+      deletePrefix("m/" + batch + "/");
+      store.delete(stateKey(batch));
+    }
+  }
+
+  private void deletePrefix(String prefix) {
+    List<String> keys = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> it =
+        store.prefixScan(prefix, Serdes.String().serializer())) {
+      it.forEachRemaining(kv -> keys.add(kv.key));
+    }
+    keys.forEach(store::delete);
   }
 
   private static String memberKey(String batch, String task) {

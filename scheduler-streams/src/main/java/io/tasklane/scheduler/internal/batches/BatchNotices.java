@@ -23,6 +23,16 @@ public final class BatchNotices {
     return (task, id, state, reason, now, here) -> finished(task, id, state, now, out);
   }
 
+  /**
+   * A member refused at admission (it fails validation, so it never becomes a task and never ends):
+   * its batch counts it DEAD, so that the batch still completes.
+   */
+  public static void refused(TaskEnvelope task, long now, Outputs out) {
+    if (task.id() != null) {
+      finished(task, task.id(), TaskState.DEAD, now, out);
+    }
+  }
+
   static void finished(TaskEnvelope task, String id, TaskState state, long now, Outputs out) {
     if (task == null || task.headers() == null || state == null || !state.isTerminal()) {
       return;

@@ -12,9 +12,11 @@ import java.io.UncheckedIOException;
 
 /**
  * What the owner partition of a batch keeps of it ({@link BatchBook}): the members' count and their
- * counts by terminal state, the seal with its callbacks, and when each callback was made. Stored as
- * JSON in {@code tasklane-batches} under {@code s/<id>}. Mutable; used on the owner's stream thread
- * (and decoded fresh for an API read).
+ * counts by terminal state, the seal with its callbacks' handlers, and when each callback was made.
+ * Stored as JSON in {@code tasklane-batches} under {@code s/<id>}; the callbacks' templates are
+ * kept apart ({@code c/<id>/<event>}), so that a member's end rewrites a summary of a few hundred
+ * bytes whatever the callbacks' payloads. Mutable; used on the owner's stream thread (and decoded
+ * fresh for an API read).
  */
 @JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -29,7 +31,19 @@ public final class BatchState {
   public long createdAt;
   public Long sealedAt;
   public long updatedAt;
+
+  /** The handler of the {@code onSuccess} callback, or null (its template is kept apart). */
+  public String onSuccessHandler;
+
+  /** The handler of the {@code onComplete} callback, or null (its template is kept apart). */
+  public String onCompleteHandler;
+
+  /**
+   * A callback's template as a summary written before the templates were kept apart holds it (read
+   * only; never written now).
+   */
   public TaskEnvelope onSuccess;
+
   public TaskEnvelope onComplete;
 
   /** When every member was terminal (after the seal), null until then. */
@@ -63,6 +77,20 @@ public final class BatchState {
       case CANCELLED -> cancelled += delta;
       default -> {}
     }
+  }
+
+  /** The handler of the {@code onSuccess} callback, or null when the seal named none. */
+  public String successHandler() {
+    return onSuccessHandler != null
+        ? onSuccessHandler
+        : onSuccess == null ? null : onSuccess.handler();
+  }
+
+  /** The handler of the {@code onComplete} callback, or null when the seal named none. */
+  public String completeHandler() {
+    return onCompleteHandler != null
+        ? onCompleteHandler
+        : onComplete == null ? null : onComplete.handler();
   }
 
   long terminal() {

@@ -15,6 +15,7 @@ import io.tasklane.core.TaskValidator;
 import io.tasklane.core.Unschedule;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.batches.BatchBook;
+import io.tasklane.scheduler.internal.batches.BatchNotices;
 import io.tasklane.scheduler.internal.lifecycle.Engine;
 import io.tasklane.scheduler.internal.lifecycle.TaskLifecycle;
 import io.tasklane.scheduler.internal.schedules.ScheduleMachine;
@@ -142,6 +143,7 @@ final class AdmissionInput {
       VALIDATOR.validate(task, record.value().length, now);
     } catch (InvalidTaskException e) {
       inputs.reject(record, "task " + task.id() + ": " + e.getMessage(), e);
+      BatchNotices.refused(task, now, tasks.out);
       return;
     }
     tasks.admit(task, now);

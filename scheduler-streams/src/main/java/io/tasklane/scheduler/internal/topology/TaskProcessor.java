@@ -9,6 +9,7 @@ import io.tasklane.scheduler.internal.lifecycle.Transitions;
 import io.tasklane.scheduler.internal.schedules.ScheduleMachine;
 import io.tasklane.scheduler.internal.schedules.ScheduleNotices;
 import io.tasklane.scheduler.internal.schedules.ScheduleStore;
+import java.time.Duration;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -21,10 +22,14 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * input of its topic ({@link AdmissionInput}, {@link ResultInput}, {@link ControlInput}), which
  * translate it into calls on the stream task's {@link TaskLifecycle} and {@link ScheduleMachine}.
  * Both are made once, in {@link #init}, and are all the stream task keeps: no state is shared with
- * other stream tasks. Its punctuator ({@link TaskLifecycle#punctuator}) fires their timers. Used on
- * the stream task's thread.
+ * other stream tasks. Its punctuator ({@link TaskLifecycle#punctuator}) fires their timers; a
+ * second one deletes the batches past the retention ({@link BatchBook#purgeNextSlice}). Used on the
+ * stream task's thread.
  */
 public final class TaskProcessor implements Processor<String, byte[], String, Object> {
+  /** How often the stream task deletes a slice of its batches past the retention. */
+  static final Duration BATCH_PURGE_EVERY = Duration.ofSeconds(10);
+
   private final Engine engine;
   private final String resultsTopic;
   private final String tasksTopic;
@@ -70,8 +75,12 @@ public final class TaskProcessor implements Processor<String, byte[], String, Ob
             schedules.repairNextSlice(slice, budgetNanos);
           }
         });
-    this.admission =
-        new AdmissionInput(ctx, tasks, schedules, new BatchBook(ctx, tasks.out, engine.metrics()));
+    BatchBook batches = new BatchBook(ctx, tasks.out, engine.metrics());
+    this.admission = new AdmissionInput(ctx, tasks, schedules, batches);
+    ctx.schedule(
+        BATCH_PURGE_EVERY,
+        PunctuationType.WALL_CLOCK_TIME,
+        now -> batches.purgeNextSlice(now, engine.settings().retentionMs()));
     this.results = new ResultInput(ctx, tasks);
     this.control = new ControlInput(ctx, tasks);
     ctx.schedule(

@@ -12,12 +12,14 @@ import io.tasklane.core.Outcome;
 import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskIds;
+import io.tasklane.core.TaskLimits;
 import io.tasklane.core.TaskResult;
 import io.tasklane.core.TaskTopicRecord;
 import io.tasklane.core.WireCodec;
 import io.tasklane.scheduler.internal.Driver;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -148,7 +150,11 @@ class BatchTest {
     KeyValueStore<String, byte[]> store = d.driver.getKeyValueStore(Stores.BATCHES);
     List<String> keys = new ArrayList<>();
     store.all().forEachRemaining(kv -> keys.add(kv.key));
-    assertThat(keys).contains("s/run-1", "p/run-1/" + P1).noneMatch(k -> k.startsWith("m/"));
+    assertThat(keys)
+        .contains("s/run-1", "p/run-1/" + P1)
+        .noneMatch(k -> k.startsWith("m/"))
+        .as("both callbacks made: their templates are gone too")
+        .noneMatch(k -> k.startsWith("c/"));
 
     // A part published again after that (a relay replaying its offsets) is a repeat, not late.
     part("run-1", P1, m);
@@ -176,6 +182,85 @@ class BatchTest {
     d.sendResult(TaskResult.succeeded(m.get(1).id(), 2, d.now, d.now, "w1"));
     pump();
     assertThat(callbacks).hasSize(1);
+  }
+
+  @Test
+  void anEndedBatchIsDeletedWholeAfterTheRetentionAndAnUnsealedOneStays() {
+    List<TaskEnvelope> m = members("ended-1", 2);
+    part("ended-1", P1, m);
+    seal("ended-1");
+    succeed(m.get(0));
+    failForGood(m.get(1), 1); // DEAD: the members' entries stay while it could still be retried
+    List<TaskEnvelope> open = members("open-1", 1);
+    part("open-1", UUID.randomUUID().toString(), open);
+    succeed(open.get(0));
+    pump();
+    assertThat(callbacks).extracting(TaskEnvelope::handler).containsExactly("report.complete");
+    assertThat(batchKeys())
+        .contains("s/ended-1", "p/ended-1/" + P1, "s/open-1")
+        .anyMatch(k -> k.startsWith("m/ended-1/"));
+
+    d.advance(Duration.ofDays(7).minusMinutes(1).toMillis()); // the retention, less a minute
+    assertThat(batchKeys()).contains("s/ended-1");
+
+    d.advance(Duration.ofMinutes(2).toMillis());
+    assertThat(batchKeys())
+        .noneMatch(k -> k.contains("/ended-1"))
+        .contains("s/open-1")
+        .anyMatch(k -> k.startsWith("m/open-1/"));
+  }
+
+  private List<String> batchKeys() {
+    KeyValueStore<String, byte[]> store = d.driver.getKeyValueStore(Stores.BATCHES);
+    List<String> keys = new ArrayList<>();
+    try (var it = store.all()) {
+      it.forEachRemaining(kv -> keys.add(kv.key));
+    }
+    return keys;
+  }
+
+  @Test
+  void aMemberEndRewritesASmallSummaryWhateverTheCallbacksPayloads() {
+    List<TaskEnvelope> m = members("run-8", 2);
+    part("run-8", P1, m);
+    TaskEnvelope big =
+        callback("report.complete").toBuilder()
+            .payload(WireCodec.readTree("\"" + "x".repeat(50_000) + "\""))
+            .build();
+    d.send(
+        BatchPart.key("run-8"),
+        BatchPart.seal("run-8", UUID.randomUUID().toString(), null, big, d.now));
+    succeed(m.get(0));
+    pump();
+    KeyValueStore<String, byte[]> store = d.driver.getKeyValueStore(Stores.BATCHES);
+    assertThat(store.get("s/run-8").length).as("the summary's bytes").isLessThan(1_000);
+    assertThat(store.get("c/run-8/complete").length).isGreaterThan(50_000);
+
+    succeed(m.get(1));
+    pump();
+    assertThat(callbacks).hasSize(1);
+    assertThat(callbacks.get(0).payload().asText()).hasSize(50_000);
+    assertThat(BatchCounts.from(callbacks.get(0).headers()))
+        .contains(new BatchCounts("run-8", 2, 2, 0, 0));
+  }
+
+  @Test
+  void aMemberRefusedAtAdmissionCountsDeadSoThatItsBatchCompletes() {
+    List<TaskEnvelope> m = members("run-9", 1);
+    TaskEnvelope refused =
+        member("run-9").toBuilder()
+            .dueAt(d.now + TaskLimits.MAX_DUE_AHEAD_MS + 86_400_000L) // beyond the due window
+            .build();
+    d.send(refused);
+    part("run-9", P1, List.of(m.get(0), refused));
+    seal("run-9");
+    succeed(m.get(0));
+    pump();
+
+    assertThat(d.read(d.topics.schedulerDlt())).isNotEmpty(); // the refused member's record
+    assertThat(callbacks).extracting(TaskEnvelope::handler).containsExactly("report.complete");
+    assertThat(BatchCounts.from(callbacks.get(0).headers()))
+        .contains(new BatchCounts("run-9", 2, 1, 1, 0));
   }
 
   @Test
