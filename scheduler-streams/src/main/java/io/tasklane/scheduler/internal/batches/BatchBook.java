@@ -243,8 +243,13 @@ public final class BatchBook {
         KeyValue<String, byte[]> kv = it.next();
         last = kv.key;
         seen++;
-        BatchState s = BatchState.decode(kv.value);
-        if (s.completedAt != null && s.updatedAt < before) {
+        BatchState s;
+        try {
+          s = BatchState.decode(kv.value);
+        } catch (RuntimeException e) {
+          continue; // an unreadable summary is skipped: a punctuation that throws stops the thread
+        }
+        if (s.completedAt != null && s.updatedAt < before && s.batch != null) {
           ended.add(s.batch);
         }
       }
