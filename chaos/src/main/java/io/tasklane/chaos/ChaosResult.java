@@ -64,6 +64,8 @@ public record ChaosResult(
         && overlaps == 0
         && ((Number) extra.getOrDefault("topics_not_rf3_min_isr2", 0)).intValue() == 0
         && ((Number) extra.getOrDefault("unique_overlaps", 0L)).longValue() == 0
+        && ((Number) extra.getOrDefault("unique_keys_retaken_after_drain", 0L)).longValue()
+            == ((Number) extra.getOrDefault("unique_keys", 0L)).longValue()
         && ((Number) extra.getOrDefault("rate_over_limit", 0L)).longValue() == 0
         && ((Number) extra.getOrDefault("batch_violations", 0L)).longValue() == 0;
   }

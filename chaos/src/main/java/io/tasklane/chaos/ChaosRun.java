@@ -206,6 +206,11 @@ public final class ChaosRun {
             batches.wrongCounts(),
             batches.early()));
     batches.evidence().forEach(e -> notes.add(e));
+    long retaken = UniqueCheck.retakeAfterDrain(db, ledger, Duration.ofSeconds(30));
+    step(
+        String.format(
+            "unique keys after the drain: %d of %d taken again by a new task",
+            retaken, unique.keys()));
     long deliveries = ResultsReader.duplicateDeliveries(bootstrap, new Topics(NAMESPACE).results());
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("db", options.db().flag());
@@ -215,6 +220,7 @@ public final class ChaosRun {
     extra.putAll(fires.asMap());
     extra.putAll(lanes.asMap());
     extra.putAll(unique.asMap());
+    extra.put("unique_keys_retaken_after_drain", retaken);
     extra.putAll(rate.asMap());
     extra.putAll(batches.asMap());
     extra.put("brokers", options.brokers());

@@ -52,9 +52,12 @@ class ChaosShortTest {
     assertThat(result.extra().get("unique_overlaps"))
         .as("a unique key taken again while its task ran; notes: %s", result.notes())
         .isEqualTo(0L);
-    assertThat((Long) result.extra().get("unique_keys_reused"))
-        .as("unique keys freed by their tasks' ends and taken again")
-        .isGreaterThan(0L);
+    // Keys taken again during the load depend on how soon a key's first task ends (on a slow
+    // machine, after the load stopped): reported, not asserted. After the drain every key is free.
+    assertThat((Long) result.extra().get("unique_keys")).as("unique keys").isGreaterThan(0L);
+    assertThat(result.extra().get("unique_keys_retaken_after_drain"))
+        .as("unique keys freed by their tasks' ends and taken again after the drain")
+        .isEqualTo(result.extra().get("unique_keys"));
     assertThat((Long) result.extra().get("rate_limited_started"))
         .as("rate-limited tasks that started")
         .isGreaterThan(20L);

@@ -80,11 +80,7 @@ public final class Mix {
    * it; once it ended, the next enqueue creates a new task ({@link UniqueCheck}).
    */
   static TaskRequest unique(long ref) {
-    return TaskRequest.to(ScenarioHandlers.REMINDER)
-        .payload(new OrderRef(ref))
-        .key(uniqueKey(ref))
-        .unique(Duration.ofHours(1), UniqueUntil.END)
-        .maxAttempts(MAX_ATTEMPTS);
+    return uniqueWithKey(uniqueKey(ref), ref);
   }
 
   /**
@@ -101,6 +97,15 @@ public final class Mix {
   }
 
   /** The key of a unique reminder: {@code unique-0} … */
+  /** A unique reminder as {@link #unique} makes it, on key {@code key}. */
+  static TaskRequest uniqueWithKey(String key, long ref) {
+    return TaskRequest.to(ScenarioHandlers.REMINDER)
+        .payload(new OrderRef(ref))
+        .key(key)
+        .unique(Duration.ofHours(1), UniqueUntil.END)
+        .maxAttempts(MAX_ATTEMPTS);
+  }
+
   static String uniqueKey(long ref) {
     return "unique-" + (ref % UNIQUE_KEYS);
   }

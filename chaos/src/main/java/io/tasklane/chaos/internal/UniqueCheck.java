@@ -2,6 +2,10 @@ package io.tasklane.chaos.internal;
 
 import io.tasklane.core.TaskIds;
 import io.tasklane.harness.Database;
+import io.tasklane.outbox.JdbcTaskOutbox;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Checks the unique reminders of the load ({@link Mix#unique}: unique by key until they end): of
@@ -90,5 +95,40 @@ public final class UniqueCheck {
       }
     }
     return new Result(ids.size(), byKey.size(), reused, overlaps, evidence);
+  }
+
+  /**
+   * After the drain every unique reminder has ended, so each of their keys must be free again (the
+   * release travels from the scheduler through the relay to {@code tasklane_unique}): enqueues one
+   * more unique reminder per key, again every second for a key whose enqueue still returned an
+   * earlier task, for at most {@code wait}. Returns how many keys a new task took. Deterministic
+   * where the keys taken again during the load are not (on a slow machine a key's first task may
+   * end only after the load stopped). Its tasks are outside the verdict's ledger. Runs on the
+   * caller's thread.
+   */
+  public static long retakeAfterDrain(Database db, Ledger ledger, Duration wait)
+      throws SQLException, InterruptedException {
+    Set<String> earlier = ledger.unique().keySet();
+    Set<String> waiting = new TreeSet<>(ledger.unique().values());
+    long retaken = 0;
+    long deadline = System.nanoTime() + wait.toNanos();
+    long ref = Long.MAX_VALUE / 2; // payload refs no load task has
+    while (!waiting.isEmpty() && System.nanoTime() < deadline) {
+      try (Connection c = db.connect()) {
+        c.setAutoCommit(false);
+        for (String key : List.copyOf(waiting)) {
+          String id = JdbcTaskOutbox.of(c).enqueue(Mix.uniqueWithKey(key, ref++));
+          c.commit();
+          if (!earlier.contains(id)) {
+            waiting.remove(key);
+            retaken++;
+          }
+        }
+      }
+      if (!waiting.isEmpty()) {
+        Thread.sleep(1_000);
+      }
+    }
+    return retaken;
   }
 }
