@@ -10,6 +10,13 @@ import org.junit.jupiter.api.Test;
 
 /** The PostgreSQL connector settings, purge statement and advisory lock key (no server). */
 class PostgresPropsTest {
+  private static final RelayConfig MARIA =
+      RelayConfig.fromProperties(
+          Map.of(
+              "tasklane.relay.jdbc-url", "jdbc:mariadb://db:3306/shop",
+              "tasklane.relay.username", "relay",
+              "tasklane.relay.bootstrap-servers", "kafka:9092"));
+
   private static final RelayConfig PG =
       RelayConfig.fromProperties(
           Map.of(
@@ -39,13 +46,7 @@ class PostgresPropsTest {
 
   @Test
   void onlyPostgresPollsEvery5MsByDefault() {
-    RelayConfig maria =
-        RelayConfig.fromProperties(
-            Map.of(
-                "tasklane.relay.jdbc-url", "jdbc:mariadb://db:3306/shop",
-                "tasklane.relay.username", "relay",
-                "tasklane.relay.bootstrap-servers", "kafka:9092"));
-    assertThat(DebeziumProps.of(maria, DebeziumProps.MARIADB).getProperty("poll.interval.ms"))
+    assertThat(DebeziumProps.of(MARIA, DebeziumProps.MARIADB).getProperty("poll.interval.ms"))
         .isEqualTo("20");
     assertThat(DebeziumProps.of(PG, DebeziumProps.POSTGRES).getProperty("poll.interval.ms"))
         .isEqualTo("5");
@@ -53,14 +54,8 @@ class PostgresPropsTest {
 
   @Test
   void debeziumContextHeadersAreOffOnEveryConnector() {
-    RelayConfig maria =
-        RelayConfig.fromProperties(
-            Map.of(
-                "tasklane.relay.jdbc-url", "jdbc:mariadb://db:3306/shop",
-                "tasklane.relay.username", "relay",
-                "tasklane.relay.bootstrap-servers", "kafka:9092"));
     assertThat(
-            DebeziumProps.of(maria, DebeziumProps.MARIADB).getProperty("extended.headers.enabled"))
+            DebeziumProps.of(MARIA, DebeziumProps.MARIADB).getProperty("extended.headers.enabled"))
         .isEqualTo("false");
     assertThat(DebeziumProps.of(PG, DebeziumProps.POSTGRES).getProperty("extended.headers.enabled"))
         .isEqualTo("false");
