@@ -42,6 +42,7 @@ final class PrioritiesScenario {
   private final Results r;
   private final Topics topics;
   private final HandlerAdmin api;
+  private DispatchTap dispatches;
 
   PrioritiesScenario(BenchRun run, Topics topics) {
     this.run = run;
@@ -58,9 +59,16 @@ final class PrioritiesScenario {
         run.track(Recipes.laneWorker(run.apps, "worker-priorities", dir.resolve("events")).start());
     try {
       api.awaitTopics(worker, List.of(topics.handler(LaneHandler.NAME)));
+      dispatches = new DispatchTap(run.stack.bootstrapServers(), topics.handler(LaneHandler.NAME));
       measure(worker);
     } finally {
-      worker.stop(Duration.ofSeconds(10));
+      try {
+        if (dispatches != null) {
+          dispatches.close();
+        }
+      } finally {
+        worker.stop(Duration.ofSeconds(10));
+      }
     }
   }
 
@@ -152,11 +160,27 @@ final class PrioritiesScenario {
             seconds,
             task,
             worker,
-            Duration.ofSeconds(Math.max(120, o.prioritiesBacklog() / 1_000)));
+            Duration.ofSeconds(Math.max(120, o.prioritiesBacklog() / 1_000)),
+            dispatches);
     String k = "priorities_" + group.replace('-', '_');
     if (!group.equals("high-warm")) {
       r.put(k + "_attempt_round_trip_mean_ms", p.roundTripMeanMs());
       r.put(k + "_attempt_on_the_way_mean_ms", p.onTheWayMeanMs());
+      // where a high-priority task waited: in the relay and the scheduler, or in the handler topic
+      r.put(k + "_to_dispatch_p50_ms", p.toDispatch().getValueAtPercentile(50));
+      r.put(k + "_to_dispatch_p99_ms", p.toDispatch().getValueAtPercentile(99));
+      r.put(k + "_dispatch_to_start_p50_ms", p.dispatchToStart().getValueAtPercentile(50));
+      r.put(k + "_dispatch_to_start_p99_ms", p.dispatchToStart().getValueAtPercentile(99));
+      run.out.printf(
+          "  %s: commit → dispatch p50 %d / p99 %d ms, dispatch → handler start p50 %d / p99 %d ms"
+              + " (%d of %d tasks seen dispatched)%n",
+          label,
+          p.toDispatch().getValueAtPercentile(50),
+          p.toDispatch().getValueAtPercentile(99),
+          p.dispatchToStart().getValueAtPercentile(50),
+          p.dispatchToStart().getValueAtPercentile(99),
+          p.toDispatch().getTotalCount(),
+          p.starts().getTotalCount());
     }
     return p;
   }

@@ -28,6 +28,10 @@ final class StartLatency {
    *     the load was offered, dispatch → result; -1: no figure
    * @param onTheWayMeanMs how much of that was spent on the way rather than in the handler; -1: no
    *     figure
+   * @param toDispatch commit → the scheduler's first dispatch (the relay and the scheduler) of each
+   *     task seen dispatched; empty without a {@link DispatchTap}
+   * @param dispatchToStart the first dispatch → handler start (the handler topic and the worker) of
+   *     each task seen dispatched and started; empty without a {@link DispatchTap}
    */
   record Phase(
       Histogram starts,
@@ -35,7 +39,9 @@ final class StartLatency {
       long succeededWhenOffered,
       long offeredAtMs,
       long roundTripMeanMs,
-      long onTheWayMeanMs) {}
+      long onTheWayMeanMs,
+      Histogram toDispatch,
+      Histogram dispatchToStart) {}
 
   private StartLatency() {}
 
@@ -51,6 +57,23 @@ final class StartLatency {
       LongFunction<TaskRequest> task,
       JavaProcess worker,
       Duration waitForStarts)
+      throws Exception {
+    return measure(run, label, rate, seconds, task, worker, waitForStarts, null);
+  }
+
+  /**
+   * As {@link #measure(BenchRun, String, int, int, LongFunction, JavaProcess, Duration)}, and with
+   * {@code dispatches} (null: none) splits each task's way at its first dispatch.
+   */
+  static Phase measure(
+      BenchRun run,
+      String label,
+      int rate,
+      int seconds,
+      LongFunction<TaskRequest> task,
+      JavaProcess worker,
+      Duration waitForStarts,
+      DispatchTap dispatches)
       throws Exception {
     Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
     double[] attemptsBefore = Probes.attemptTotals(run.schedulerPort);
@@ -73,13 +96,30 @@ final class StartLatency {
         () -> started(run, commits) >= commits.size() || HandlerAdmin.dead(worker),
         waitForStarts);
     Histogram h = Results.histogram();
+    Histogram toDispatch = Results.histogram();
+    Histogram dispatchToStart = Results.histogram();
     long now = System.currentTimeMillis();
     commits.forEach(
         (id, c) -> {
           Long s = run.tap.startOf(id);
           h.recordValue(Math.max(0, (s == null ? now : s) - c));
+          Long d = dispatches == null ? null : dispatches.sentAt(id);
+          if (d != null) {
+            toDispatch.recordValue(Math.max(0, d - c));
+            if (s != null) {
+              dispatchToStart.recordValue(Math.max(0, s - d));
+            }
+          }
         });
-    return new Phase(h, startedWhenOffered, succeededWhenOffered, offeredAt, means[0], means[1]);
+    return new Phase(
+        h,
+        startedWhenOffered,
+        succeededWhenOffered,
+        offeredAt,
+        means[0],
+        means[1],
+        toDispatch,
+        dispatchToStart);
   }
 
   /** Of the tasks {@code ids}, those started. */

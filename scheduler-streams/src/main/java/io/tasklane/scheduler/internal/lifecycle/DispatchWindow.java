@@ -5,27 +5,31 @@ import java.util.Arrays;
 /**
  * How many attempts of one handler one stream task keeps out at once, sized from the handler's own
  * results so that attempts do not wait long in the handler topic behind those sent before them:
- * twice what keeps its workers busy, {@code 2 × rate × (on the way + handler run)}, within {@code
- * max-dispatched} (docs/scheduler-streams.md, flow control). A task released in its turn ({@link
- * LaneTurns}) then starts about one round trip later, not after every attempt a backlog put ahead
- * of it.
+ * twice what keeps its workers busy, {@code 2 × rate × (on the way + handler run)}, plus the
+ * attempts that ended but whose results are still on their way back ({@code mean rate × way back},
+ * once: a scheduler behind its results by seconds must not count its own lag as a queue in the
+ * handler topic, nor keep one for it), within {@code max-dispatched} (docs/scheduler-streams.md,
+ * flow control). A task released in its turn ({@link LaneTurns}) then starts about one round trip
+ * later, not after every attempt a backlog put ahead of it.
  *
  * <p>Measured per interval of {@link #INTERVAL_MS} from each result: the best delivery rate of the
  * last {@link #RATE_INTERVALS} intervals, the least time on the way (dispatch to result, less the
- * handler's run) of the last {@link #BASE_INTERVALS}, and the handler's mean run. A window that
- * holds a standing queue in the handler topic would see that queue in every sample and keep it (its
- * attempts take window ÷ rate on the way, so the window measures itself), so the window probes:
- * when it comes in force and every {@link #PROBE_EVERY_MS} after, it shrinks to what keeps the
- * handler's runs going ({@code rate × run} plus {@link #HEADROOM}, {@link #FLOOR} at least) until
- * an attempt sent after the queue ahead of it drained has come back, {@link #PROBE_MOST_MS} at
- * most: that attempt's time on the way is the way without a queue. Without results for {@link
- * #IDLE_MS} the window is forgotten and {@code max-dispatched} applies until the next measure. The
- * window is in force only while tasks wait for their turns or for their priority ({@link
- * #contended}, and {@link #CONTENDED_MS} after): a single first-in, first-out queue has nobody to
- * let ahead, and {@code max-dispatched} keeps its peak throughput. While it is in force each result
- * refills its slot at once ({@link LaneTurns#refill}), so the window needs no reserve for the time
- * between two releases of the queue. In memory only ({@link HandlerLoad}); a reopened stream task
- * measures afresh. Used on the stream task's thread only.
+ * handler's run and the way back) of the last {@link #BASE_INTERVALS}, the handler's mean run and
+ * the last interval's mean way back (the run's end on the worker to its result read here). A window
+ * that holds a standing queue in the handler topic would see that queue in every sample and keep it
+ * (its attempts take window ÷ rate on the way, so the window measures itself), so the window
+ * probes: when it comes in force and every {@link #PROBE_EVERY_MS} after, it shrinks to what keeps
+ * the handler's runs going ({@code rate × run} plus {@link #HEADROOM}, {@link #FLOOR} at least)
+ * until an attempt sent after the queue ahead of it drained has come back, {@link #PROBE_MOST_MS}
+ * at most: that attempt's time on the way is the way without a queue. Without results for {@link
+ * #IDLE_MS} the window is forgotten; in force and not measured it starts at {@link #FLOOR} (a slow
+ * start, so that a resumed backlog is not let out whole ahead of the tasks behind it). The window
+ * is in force only while tasks wait for their turns or for their priority ({@link #contended}, and
+ * {@link #CONTENDED_MS} after): a single first-in, first-out queue has nobody to let ahead, and
+ * {@code max-dispatched} keeps its peak throughput. While it is in force each result refills its
+ * slot at once ({@link LaneTurns#refill}), so the window needs no reserve for the time between two
+ * releases of the queue. In memory only ({@link HandlerLoad}); a reopened stream task measures
+ * afresh. Used on the stream task's thread only.
  */
 final class DispatchWindow {
   static final long INTERVAL_MS = 250;
@@ -62,6 +66,8 @@ final class DispatchWindow {
   private long leastNow = Long.MAX_VALUE;
   private long runSum;
   private double runMs = -1;
+  private long backSum;
+  private double backMs;
   private long lastResultAt;
   private long nextProbeAt;
   private boolean probing;
@@ -75,9 +81,17 @@ final class DispatchWindow {
 
   /**
    * An attempt's result came back at {@code now}: {@code onTheWayMs} after its dispatch less the
-   * {@code runMs} its handler ran.
+   * {@code runMs} its handler ran, with no way back measured apart.
    */
   void returned(long now, long onTheWayMs, long runMs) {
+    returned(now, onTheWayMs, runMs, 0);
+  }
+
+  /**
+   * An attempt's result came back at {@code now}: it took {@code onTheWayMs} from its dispatch to
+   * its handler's start, ran {@code runMs} and took {@code backMs} from its end to now.
+   */
+  void returned(long now, long onTheWayMs, long runMs, long backMs) {
     if (intervalStart == Long.MIN_VALUE
         || now - lastResultAt > IDLE_MS
         || now < intervalStart
@@ -90,10 +104,12 @@ final class DispatchWindow {
     }
     results++;
     leastNow = Math.min(leastNow, Math.max(0, onTheWayMs));
-    if (probing && now - Math.max(0, onTheWayMs) - Math.max(0, runMs) >= drainedAt) {
+    if (probing
+        && now - Math.max(0, onTheWayMs) - Math.max(0, runMs) - Math.max(0, backMs) >= drainedAt) {
       drainedSeen = true; // sent after the queue ahead of it drained
     }
     runSum += Math.max(0, runMs);
+    backSum += Math.max(0, backMs);
   }
 
   /**
@@ -114,16 +130,20 @@ final class DispatchWindow {
   }
 
   /**
-   * The most attempts out now, {@code maxDispatched} at most: {@code maxDispatched} itself before
-   * the first measure and while no task with a key waits for its turn (a single queue is first in,
-   * first out, so a shorter window would only move its wait from the handler topic to the queue).
+   * The most attempts out now, {@code maxDispatched} at most: {@code maxDispatched} itself while no
+   * task with a key or a priority waits (a single queue is first in, first out, so a shorter window
+   * would only move its wait from the handler topic to the queue). In force but not measured yet
+   * (the handler just started, or resumed after {@link #IDLE_MS} without results) it starts at
+   * {@link #FLOOR} and grows with each interval's measure (about twice per interval while the
+   * handler keeps up), so that a backlog released at once does not put {@code maxDispatched}
+   * attempts ahead of the tasks that come after it.
    */
   int limit(int maxDispatched) {
     if (!contended) {
       return maxDispatched;
     }
     int l = probing ? probeLimit : limit;
-    return l < 0 ? maxDispatched : Math.min(l, maxDispatched);
+    return Math.min(l < 0 ? FLOOR : l, maxDispatched);
   }
 
   private void reset(long now) {
@@ -135,6 +155,8 @@ final class DispatchWindow {
     leastNow = Long.MAX_VALUE;
     runSum = 0;
     runMs = -1;
+    backSum = 0;
+    backMs = 0;
     limit = -1;
     probing = false;
     nextProbeAt = now + PROBE_EVERY_MS;
@@ -147,11 +169,13 @@ final class DispatchWindow {
     if (results > 0) {
       double mean = runSum / (double) results;
       runMs = runMs < 0 ? mean : 0.75 * runMs + 0.25 * mean;
+      backMs = backSum / (double) results; // the way back now, not a floor: it is no queue of ours
     }
     rolled++;
     results = 0;
     leastNow = Long.MAX_VALUE;
     runSum = 0;
+    backSum = 0;
     intervalStart = end;
     size(end);
   }
@@ -170,13 +194,19 @@ final class DispatchWindow {
       return; // no result measured yet
     }
     long best = 0;
+    long sum = 0;
     for (long c : counts) {
       best = Math.max(best, c);
+      sum += c;
     }
     double perMs = best / (double) INTERVAL_MS;
     double pipe = perMs * (base + runMs); // attempts out that keep the workers busy
+    // attempts ended whose results are still on their way back, at the rate they end now: the best
+    // rate would keep a queue of (best - mean) × the way back in the handler topic
+    double back = sum / (double) (RATE_INTERVALS * INTERVAL_MS) * backMs;
     limit =
-        Math.max(FLOOR, (int) Math.min(Integer.MAX_VALUE / 2, Math.ceil(GAIN * pipe)) + HEADROOM);
+        Math.max(
+            FLOOR, (int) Math.min(Integer.MAX_VALUE / 2, Math.ceil(GAIN * pipe + back)) + HEADROOM);
     if (probing && (drainedSeen || now >= probeEndsBy)) {
       probing = false;
       nextProbeAt = now + PROBE_EVERY_MS;
@@ -188,11 +218,15 @@ final class DispatchWindow {
       probing = true;
       drainedSeen = false;
       drainedAt = now + ahead;
-      probeEndsBy = now + Math.min(PROBE_MOST_MS, Math.max(INTERVAL_MS, 2 * ahead + INTERVAL_MS));
+      probeEndsBy =
+          now
+              + Math.min(PROBE_MOST_MS, Math.max(INTERVAL_MS, 2 * ahead + INTERVAL_MS))
+              + (long) Math.ceil(backMs);
       probeLimit =
           Math.max(
               FLOOR,
-              (int) Math.min(Integer.MAX_VALUE / 2, Math.ceil(perMs * runMs - 1e-6)) + HEADROOM);
+              (int) Math.min(Integer.MAX_VALUE / 2, Math.ceil(perMs * runMs + back - 1e-6))
+                  + HEADROOM);
     }
   }
 }

@@ -88,11 +88,13 @@ final class FlowControlQueues {
   }
 
   /**
-   * An attempt of {@code handler} returned at {@code now}, {@code onTheWayMs} after its dispatch
-   * less its handler's {@code runMs}: sizes the handler's {@link DispatchWindow}.
+   * An attempt of {@code handler} returned at {@code now}: {@code onTheWayMs} from its dispatch to
+   * its handler's start, {@code runMs} in its handler, {@code backMs} from its end until now (the
+   * result's way back, the scheduler's own lag included). Sizes the handler's {@link
+   * DispatchWindow}.
    */
-  void returned(String handler, long now, long onTheWayMs, long runMs) {
-    load.get().window(handler).returned(now, onTheWayMs, runMs);
+  void returned(String handler, long now, long onTheWayMs, long runMs, long backMs) {
+    load.get().window(handler).returned(now, onTheWayMs, runMs, backMs);
     returnedHandler = handler;
   }
 

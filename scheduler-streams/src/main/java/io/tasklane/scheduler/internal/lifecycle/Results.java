@@ -99,11 +99,17 @@ public final class Results {
     AttemptEntry last = h.isEmpty() ? null : h.get(h.size() - 1);
     if (last != null && last.attempt() == r.attempt() && last.dispatchedAt() > 0) {
       long roundTrip = Math.max(0, now - last.dispatchedAt());
-      long run = Math.max(0, r.finishedAt() - r.startedAt());
+      long run = Math.min(roundTrip, Math.max(0, r.finishedAt() - r.startedAt()));
       engine.metrics().returned(roundTrip, run);
       if (engine.settings().adaptiveWindow()) {
+        // The way back (the worker's clock at the end → now: the results topic and this stream
+        // thread's lag) apart from the way out, which the window keeps short: a scheduler behind
+        // its results by seconds would otherwise count its own lag as a queue in the handler topic
+        // and size the window to it. The two clocks' skew moves time between the two parts only.
+        long back =
+            r.finishedAt() <= 0 ? 0 : Math.min(roundTrip - run, Math.max(0, now - r.finishedAt()));
         // a freed slot is refilled at once while the window is in force (LaneTurns.refill)
-        store.queues().returned(previous.task().handler(), now, roundTrip - run, run);
+        store.queues().returned(previous.task().handler(), now, roundTrip - run - back, run, back);
       }
     }
   }

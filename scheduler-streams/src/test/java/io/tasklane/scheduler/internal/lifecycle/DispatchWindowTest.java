@@ -40,6 +40,24 @@ class DispatchWindowTest {
   }
 
   @Test
+  void aSchedulerBehindItsResultsMakesRoomForTheWayBackWithoutDoublingIt() {
+    // 4 per ms, 40 ms out + 10 ms run, and each result read 1,000 ms after its end (the stream
+    // thread behind its results): 4,000 attempts ended but not yet counted back take slots as
+    // long as they are behind, once; only the way out is doubled, so that no queue in the handler
+    // topic is kept for the lag (measured as way out, it would be 2 × 4 × 1,050 = 8,400)
+    long end = now + 2_000;
+    while (now < end) {
+      w.contended(now);
+      for (int i = 0; i < 1_000; i++) {
+        w.returned(now + i * DispatchWindow.INTERVAL_MS / 1_000, 40, 10, 1_000);
+      }
+      now += DispatchWindow.INTERVAL_MS;
+    }
+    w.returned(now, 40, 10, 1_000);
+    assertThat(w.limit(100_000)).isEqualTo(2 * 200 + 4_000 + DispatchWindow.HEADROOM);
+  }
+
+  @Test
   void aSlowHandlerGetsRoomForItsRunsAndATrickleTheFloor() {
     results(50, 2_000, 40, 1_000); // 0.2 per ms × 1,040 ms: 208 running or on the way
     assertThat(w.limit(1_000))
@@ -151,7 +169,14 @@ class DispatchWindowTest {
     assertThat(w.limit(1_000)).isLessThan(1_000);
     now += DispatchWindow.IDLE_MS + 1;
     w.returned(now, 40, 10);
-    assertThat(w.limit(1_000)).isEqualTo(1_000);
+    assertThat(w.limit(1_000))
+        .as(
+            "in force, not measured since: the floor, so that a resumed backlog is not let out whole")
+        .isEqualTo(DispatchWindow.FLOOR);
+    results(1_000, 2_000, 40, 10);
+    assertThat(w.limit(1_000))
+        .as("measured again")
+        .isBetween(2 * 200 + DispatchWindow.HEADROOM - 2, 2 * 200 + DispatchWindow.HEADROOM + 2);
   }
 
   @Test
