@@ -340,6 +340,34 @@ class HandlerScheduleAdminCommandsTest {
     assertThat(shown.out())
         .contains("COMPLETE (100%)", "1 cancelled", "onComplete " + HANDLER + " -> task ");
 
+    // a second, open batch: the list shows both in id order, a page at a time and by state
+    String open = "cli-batch-2";
+    scheduler.send(
+        BatchPart.key(open), BatchPart.members(open, UUID.randomUUID().toString(), List.of(), now));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(scheduler.cli(scheduler.viewer).run("batches", "list").out())
+                    .startsWith("BATCH")
+                    .contains(batch, open, "COMPLETE", "OPEN"));
+    CliRun.Result page = scheduler.cli(scheduler.viewer).run("batches", "list", "--limit", "1");
+    assertThat(page.out()).contains(batch, "more: --cursor " + batch).doesNotContain(open);
+    JsonNode all =
+        scheduler
+            .cli(scheduler.viewer)
+            .run("batches", "list", "--limit", "1", "--all", "--json")
+            .json();
+    assertThat(all.path("batches").findValuesAsText("id")).containsExactly(batch, open);
+    assertThat(all.path("nextCursor").isNull()).isTrue();
+    CliRun.Result running =
+        scheduler.cli(scheduler.viewer).run("batches", "list", "--state", "OPEN");
+    assertThat(running.out()).contains(open).doesNotContain(batch);
+    CliRun.Result badState =
+        scheduler.cli(scheduler.viewer).run("batches", "list", "--state", "DONE");
+    assertThat(badState.exit()).isEqualTo(1);
+    assertThat(badState.err()).contains("state: 'DONE' is not one of OPEN");
+
     CliRun.Result unknown = scheduler.cli(scheduler.viewer).run("batches", "show", "no-such");
     assertThat(unknown.exit()).isEqualTo(1);
     assertThat(unknown.err()).contains("answered 404");

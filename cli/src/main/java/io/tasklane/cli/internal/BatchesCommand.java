@@ -1,26 +1,93 @@
 package io.tasklane.cli.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.WireCodec;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code tasklane batches show ID}: a batch's members by state, progress and callbacks through
- * {@code /api/batches/{id}}.
+ * {@code tasklane batches [list|show ID]}: the batches, a page at a time, through {@code
+ * /api/batches}, and a batch's members by state, progress and callbacks through {@code
+ * /api/batches/{id}}. Without a subcommand it lists the batches.
  */
 @Command(
     name = "batches",
-    description = "Show a batch of tasks: members by state, progress and its callbacks.",
+    description = "List batches of tasks, or show one: members by state, progress, callbacks.",
     footerHeading = "%nExamples:%n",
     footer = {
+      "  tasklane batches list --state RUNNING",
       "  tasklane batches show invoices-2026-11",
       "  tasklane batches show invoices-2026-11 --json | jq .progress"
     })
 public final class BatchesCommand extends ApiCommand {
   @Override
   public Integer call() {
-    throw new UsageException("name a subcommand: tasklane batches show ID");
+    return list(null, null, null, false);
+  }
+
+  @Command(
+      name = "list",
+      description = "List the batches in id order.",
+      footerHeading = "%nExamples:%n",
+      footer = {"  tasklane batches list", "  tasklane batches list --state RUNNING --all --json"})
+  int list(
+      @Option(
+              names = "--state",
+              paramLabel = "STATE",
+              description = "only OPEN, RUNNING, COMPLETE or SUCCEEDED batches")
+          String state,
+      @Option(names = "--limit", paramLabel = "N", description = "batches per page (1 to 500)")
+          Integer limit,
+      @Option(names = "--cursor", description = "continue a listing") String cursor,
+      @Option(names = "--all", description = "follow nextCursor to the last page") boolean all) {
+    Map<String, String> q = new LinkedHashMap<>();
+    q.put("state", state);
+    q.put("limit", limit == null ? null : limit.toString());
+    q.put("cursor", cursor);
+    Table t = new Table("BATCH", "STATE", "PROGRESS", "TOTAL", "PENDING", "DEAD", "CREATED");
+    var merged = WireCodec.mapper().createObjectNode();
+    var rows = merged.putArray("batches");
+    String next;
+    boolean partial = false;
+    do {
+      JsonNode page = api().get("/api/batches", q).json();
+      for (JsonNode b : page.path("batches")) {
+        rows.add(b);
+        t.row(
+            text(b, "id"),
+            text(b, "state"),
+            text(b, "progress") + "%",
+            text(b, "total"),
+            text(b, "pending"),
+            text(b, "dead"),
+            text(b, "createdAtIso"));
+      }
+      partial |= page.path("partial").asBoolean();
+      next = text(page, "nextCursor");
+      q.put("cursor", next);
+    } while (all && next != null);
+    merged.put("nextCursor", next);
+    merged.put("partial", partial);
+    if (json()) {
+      printJson(merged);
+      return Exit.OK;
+    }
+    if (partial) {
+      out().println("PARTIAL: an instance did not answer; its batches are missing");
+    }
+    if (t.isEmpty()) {
+      out().println(state == null ? "no batches" : "no " + state + " batches");
+    } else {
+      t.print(out());
+    }
+    if (next != null) {
+      out().println("more: --cursor " + next + "  (or --all)");
+    }
+    out().flush();
+    return Exit.OK;
   }
 
   @Command(

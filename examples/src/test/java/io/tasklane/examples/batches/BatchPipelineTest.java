@@ -185,6 +185,19 @@ class BatchPipelineTest {
       assertThat(m.path("state").asText()).isEqualTo("COMPLETE");
       assertThat(m.path("progress").asInt()).isEqualTo(100);
       assertThat(m.path("successTask").isNull()).isTrue();
+
+      // the list: both batches in id order, a page at a time, and by state
+      String first = good.compareTo(mixed) < 0 ? good : mixed;
+      String second = first.equals(good) ? mixed : good;
+      JsonNode page = get(port, "/api/batches?limit=1");
+      assertThat(page.path("batches").findValuesAsText("id")).containsExactly(first);
+      assertThat(page.path("nextCursor").asText()).isEqualTo(first);
+      JsonNode rest = get(port, "/api/batches?limit=1&cursor=" + first);
+      assertThat(rest.path("batches").findValuesAsText("id")).containsExactly(second);
+      assertThat(rest.path("nextCursor").isNull()).isTrue();
+      JsonNode complete = get(port, "/api/batches?state=COMPLETE");
+      assertThat(complete.path("batches").findValuesAsText("id")).containsExactly(mixed);
+      assertThat(complete.path("partial").asBoolean()).isFalse();
     } finally {
       for (int i = processes.size() - 1; i >= 0; i--) {
         processes.get(i).close();
@@ -241,13 +254,17 @@ class BatchPipelineTest {
    * {@code GET /api/batches/{id}}, or null while it answers anything but 200 (or is not up yet).
    */
   private static JsonNode batch(int port, String id) throws Exception {
+    return get(port, "/api/batches/" + id);
+  }
+
+  /** {@code GET pathAndQuery}, or null while it answers anything but 200 (or is not up yet). */
+  private static JsonNode get(int port, String pathAndQuery) throws Exception {
     HttpResponse<String> r;
     try {
       r =
           HttpClient.newHttpClient()
               .send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + port + "/api/batches/" + id))
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
                       .header("Authorization", "Bearer " + TasklaneApps.TOKEN)
                       .timeout(Duration.ofSeconds(10))
                       .build(),

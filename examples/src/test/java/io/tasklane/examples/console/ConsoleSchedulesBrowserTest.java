@@ -442,6 +442,26 @@ class ConsoleSchedulesBrowserTest {
     assertThat(link.getText()).isEqualTo(TaskIds.forBatchCallback(batch, "complete"));
     browser.screenshot(SHOTS.resolve("batches.png"));
 
+    // the list: every batch by id, narrowed by state
+    browser.go("#/batches");
+    browser.ready("batches");
+    WebElement row =
+        browser
+            .waiting(Duration.ofSeconds(30))
+            .until(
+                ExpectedConditions.presenceOfElementLocated(
+                    By.cssSelector("#batch-list a[data-batch-row='" + batch + "']")))
+            .findElement(By.xpath("ancestor::tr"));
+    assertThat(row.getText()).contains("SUCCEEDED", "100%");
+    browser.screenshot(SHOTS.resolve("batch-list.png"));
+    new Select(browser.find("#batch-state")).selectByValue("OPEN");
+    browser.waiting(Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("state=OPEN"));
+    browser.ready("batches");
+    browser
+        .waiting(Duration.ofSeconds(30))
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("#batch-list"), "No OPEN batches."));
     browser.go("#/batches/no-such-batch");
     browser.ready("batches");
     assertThat(browser.find("#batch .error-box").getText()).contains("no batch 'no-such-batch'");

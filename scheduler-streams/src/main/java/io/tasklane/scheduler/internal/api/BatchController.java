@@ -22,8 +22,9 @@ import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
- * {@code GET /api/batches/{id}} (viewer): a batch's status ({@link BatchResponse}) read where its
- * key's partition lives, in this instance's store or forwarded to the owner with the inter-instance
+ * {@code GET /api/batches} (viewer): a page of batches ({@link BatchList}). {@code GET
+ * /api/batches/{id}} (viewer): a batch's status ({@link BatchResponse}) read where its key's
+ * partition lives, in this instance's store or forwarded to the owner with the inter-instance
  * token, as a schedule's is. Called on Micronaut's blocking executor.
  */
 @Controller("/api/batches")
@@ -32,10 +33,37 @@ import org.apache.kafka.streams.state.HostInfo;
 public class BatchController {
   private final StreamsAccess local;
   private final OwnerForward forward;
+  private final BatchList list;
 
-  BatchController(StreamsAccess local, OwnerForward forward) {
+  BatchController(StreamsAccess local, OwnerForward forward, BatchList list) {
     this.local = local;
     this.forward = forward;
+    this.list = list;
+  }
+
+  /**
+   * A page of batches in id order, from every instance ({@link BatchList}): {@code limit} 1 to 500
+   * (default 50), {@code cursor} the previous page's {@code nextCursor}, {@code state} one of OPEN,
+   * RUNNING, COMPLETE, SUCCEEDED (default any).
+   */
+  @Get(produces = MediaType.APPLICATION_JSON)
+  HttpResponse<String> list(
+      @Nullable @QueryValue String cursor,
+      @Nullable @QueryValue Integer limit,
+      @Nullable @QueryValue String state,
+      @Nullable @QueryValue Boolean forwarded) {
+    int n = limit == null ? BatchList.DEFAULT_LIMIT : limit;
+    if (n < 1 || n > BatchList.MAX_LIMIT) {
+      return ApiErrors.json(400, "limit: " + n + " is outside 1 to " + BatchList.MAX_LIMIT);
+    }
+    if (cursor != null && !BatchPart.ID.matcher(cursor).matches()) {
+      return ApiErrors.json(400, "cursor: not a batch id (send the nextCursor of a page)");
+    }
+    if (state != null && !BatchList.STATES.contains(state)) {
+      return ApiErrors.json(
+          400, "state: '" + state + "' is not one of OPEN, RUNNING, COMPLETE, SUCCEEDED");
+    }
+    return answer(list.page(cursor, n, state, Boolean.TRUE.equals(forwarded)));
   }
 
   @Get(value = "/{id}", produces = MediaType.APPLICATION_JSON)
@@ -43,7 +71,10 @@ public class BatchController {
     if (!BatchPart.ID.matcher(id).matches()) {
       return ApiErrors.json(400, "id: not a batch id: " + BatchPart.ID.pattern());
     }
-    StatusQuery.Answer a = find(id, Boolean.TRUE.equals(forwarded));
+    return answer(find(id, Boolean.TRUE.equals(forwarded)));
+  }
+
+  private static HttpResponse<String> answer(StatusQuery.Answer a) {
     return HttpResponse.<String>status(io.micronaut.http.HttpStatus.valueOf(a.status()))
         .contentType(MediaType.APPLICATION_JSON_TYPE)
         .body(a.json());

@@ -29,6 +29,7 @@ class ApiRolesTest {
     "POST, /api/handlers/h/concurrency, ADMIN",
     "POST, /api/handlers/h/rate, ADMIN",
     "GET, /api/limits, VIEWER",
+    "GET, /api/batches, VIEWER",
     "GET, /api/batches/invoices-2026-11, VIEWER",
     "POST, /api/limits/partner-api, ADMIN",
     "DELETE, /api/limits/partner-api, ADMIN",

@@ -1,12 +1,73 @@
-// Batches (GET /api/batches/{id}): look a batch up by its id; its page shows its state, progress,
-// members by state, when it was sealed, completed and succeeded, and the callback tasks it made
-// (links to their task pages). Refreshes every 2 s while the tab is visible (a batch not there yet
-// shows when its first part arrives; a COMPLETE one may still become SUCCEEDED). Runs on the
-// page's main thread.
+// Batches: without an id, the batches in id order (GET /api/batches, the first 1,000, narrowed by
+// state with ?state=), refreshed every 5 s; with an id (GET /api/batches/{id}), the batch's state,
+// progress, members by state, when it was sealed, completed and succeeded, and the callback tasks
+// it made (links to their task pages), refreshed every 2 s while the tab is visible (a batch not
+// there yet shows when its first part arrives; a COMPLETE one may still become SUCCEEDED). Runs on
+// the page's main thread.
 import { ApiError } from '../api.js';
 import { badge, card, errorBox, h, num, replace, table, taskLink, time } from '../ui.js';
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+const STATES = ['OPEN', 'RUNNING', 'COMPLETE', 'SUCCEEDED'];
+const PAGE = 500;
+const MAX_PAGES = 2;
+
+async function someBatches(api, state) {
+  const out = [];
+  let cursor = null;
+  let partial = false;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const page = await api.get('/api/batches', { limit: PAGE, cursor, state: state || undefined });
+    out.push(...(page.batches || []));
+    partial = partial || page.partial === true;
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  return { batches: out, partial, more: Boolean(cursor) };
+}
+
+function batchLink(id) {
+  return h('a', { href: `#/batches/${encodeURIComponent(id)}`, class: 'mono', 'data-batch-row': id }, id);
+}
+
+async function renderList(view, ctx) {
+  const state = STATES.includes(ctx.params.get('state')) ? ctx.params.get('state') : '';
+  const select = h(
+    'select',
+    { id: 'batch-state', 'aria-label': 'State', onChange: (e) => ctx.navigate(e.target.value ? `#/batches?state=${e.target.value}` : '#/batches') },
+    h('option', { value: '' }, 'any state'),
+    ...STATES.map((s) => h('option', { value: s, selected: s === state ? true : undefined }, s)),
+  );
+  const note = h('div');
+  const list = h('div', { id: 'batch-list' });
+  replace(view, card('Batches', h('div', { class: 'filters' }, h('label', null, 'State', select)), note, list));
+  const load = async () => {
+    const { batches, partial, more } = await someBatches(ctx.api, state);
+    replace(
+      note,
+      partial ? h('div', { class: 'notice' }, 'Some scheduler instances did not answer: the list may be incomplete.') : null,
+      more ? h('div', { class: 'notice' }, `The first ${num(batches.length)} batches; \`tasklane batches list --all\` lists every one.`) : null,
+    );
+    replace(
+      list,
+      table(
+        [
+          { title: 'Batch', render: (b) => batchLink(b.id) },
+          { title: 'State', render: (b) => badge(b.state) },
+          { title: 'Progress', render: (b) => [h('progress', { max: 100, value: b.progress }), ` ${b.progress}%`] },
+          { title: 'Members', class: 'num', render: (b) => num(b.total) },
+          { title: 'Pending', class: 'num', render: (b) => num(b.pending) },
+          { title: 'DEAD', class: 'num', render: (b) => num(b.dead) },
+          { title: 'Created', render: (b) => time(b.createdAt) },
+        ],
+        batches,
+        state ? `No ${state} batches.` : 'No batches.',
+      ),
+    );
+  };
+  await load();
+  ctx.refresh(load, 5000);
+}
 
 function counts(b) {
   const rows = [
@@ -63,7 +124,10 @@ export default {
       card('Find a batch', form),
       view,
     );
-    if (!id) return;
+    if (!id) {
+      await renderList(view, ctx);
+      return;
+    }
     if (!ID.test(id)) {
       replace(view, errorBox(new Error(`not a batch id: ${ID.source}`)));
       return;
