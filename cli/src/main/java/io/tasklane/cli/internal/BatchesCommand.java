@@ -121,8 +121,16 @@ public final class BatchesCommand extends ApiCommand {
     line("sealed", text(b, "sealedAtIso"));
     line("completed", text(b, "completedAtIso"));
     line("succeeded", text(b, "succeededAtIso"));
-    callback("onSuccess", text(b, "onSuccess"), text(b, "successTask"));
-    callback("onComplete", text(b, "onComplete"), text(b, "completeTask"));
+    callback(
+        "onSuccess",
+        text(b, "onSuccess"),
+        text(b, "successTask"),
+        text(b, "successTaskRoutingKey"));
+    callback(
+        "onComplete",
+        text(b, "onComplete"),
+        text(b, "completeTask"),
+        text(b, "completeTaskRoutingKey"));
     String late = text(b, "lateParts");
     if (late != null && !"0".equals(late)) {
       line("late parts", late + " (written after the seal; their tasks ran outside the batch)");
@@ -137,9 +145,13 @@ public final class BatchesCommand extends ApiCommand {
     }
   }
 
-  private void callback(String name, String handler, String task) {
+  private void callback(String name, String handler, String task, String routingKey) {
     if (handler != null) {
-      line(name, handler + (task == null ? " (not yet)" : " -> task " + task));
+      line(
+          name,
+          handler
+              + (task == null ? " (not yet)" : " -> task " + task)
+              + (routingKey == null ? "" : " --routing-key " + routingKey));
     }
   }
 }

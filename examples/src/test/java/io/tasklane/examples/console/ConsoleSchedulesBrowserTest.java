@@ -427,7 +427,9 @@ class ConsoleSchedulesBrowserTest {
       c.setAutoCommit(false);
       JdbcTaskOutbox.of(c)
           .batch(batch)
-          .seal(null, TaskRequest.to(ScheduleHandlers.SWEEP).payload("report"));
+          .seal(
+              null,
+              TaskRequest.to(ScheduleHandlers.SWEEP).payload("report").orderingKey("reports"));
       c.commit();
     }
     browser
@@ -436,11 +438,15 @@ class ConsoleSchedulesBrowserTest {
             ExpectedConditions.textToBePresentInElementLocated(
                 By.cssSelector("#batch [data-state]"), "SUCCEEDED"));
     assertThat(browser.find("#batch [data-count=succeeded]").getText()).isEqualTo("3");
-    WebElement link =
-        browser.find(
-            "#batch a[href='#/tasks/" + TaskIds.forBatchCallback(batch, "complete") + "']");
-    assertThat(link.getText()).isEqualTo(TaskIds.forBatchCallback(batch, "complete"));
+    // a callback with an ordering key lives under that key: the link carries it
+    String callback = TaskIds.forBatchCallback(batch, "complete");
+    WebElement link = browser.find("#batch a[href='#/tasks/" + callback + "?routingKey=reports']");
+    assertThat(link.getText()).isEqualTo(callback);
     browser.screenshot(SHOTS.resolve("batches.png"));
+    link.click();
+    browser.ready("task");
+    assertThat(browser.find("#task-state").getText()).isNotBlank(); // found under its key, no 404
+    assertThat(browser.find(".page-root").getText()).contains(callback);
 
     // the list: every batch by id, narrowed by state
     browser.go("#/batches");

@@ -28,6 +28,9 @@ import io.tasklane.scheduler.internal.batches.BatchState;
  * @param onComplete the handler of the onComplete callback, or null
  * @param successTask the id of the onSuccess task made, or null
  * @param completeTask the id of the onComplete task made, or null
+ * @param successTaskRoutingKey the routing key to find the onSuccess task under when it has an
+ *     ordering or concurrency key, else null
+ * @param completeTaskRoutingKey the same for the onComplete task
  * @param lateParts parts refused because they came after the seal
  */
 public record BatchResponse(
@@ -52,6 +55,8 @@ public record BatchResponse(
     String onComplete,
     String successTask,
     String completeTask,
+    String successTaskRoutingKey,
+    String completeTaskRoutingKey,
     long lateParts) {
 
   static BatchResponse of(BatchState s) {
@@ -84,6 +89,8 @@ public record BatchResponse(
         s.completeHandler(),
         s.successTask,
         s.completeTask,
+        s.successTaskKey,
+        s.completeTaskKey,
         s.lateParts);
   }
 

@@ -157,14 +157,14 @@ public final class BatchBook {
       s.completedAt = now;
       TaskEnvelope template = template(s, COMPLETE);
       if (template != null) {
-        s.completeTask = callback(s, template, COMPLETE, now);
+        s.completeMade(callback(s, template, COMPLETE, now));
       }
     }
     if (s.sealed && s.succeededAt == null && s.succeeded >= s.total) {
       s.succeededAt = now;
       TaskEnvelope template = template(s, SUCCESS);
       if (template != null) {
-        s.successTask = callback(s, template, SUCCESS, now);
+        s.successMade(callback(s, template, SUCCESS, now));
       }
       forgetMembers(s.batch);
       deletePrefix("c/" + s.batch + "/"); // both callbacks are made: no template is needed again
@@ -200,7 +200,7 @@ public final class BatchBook {
    * the batch and the event, its delay counted from now, and the batch, event and counts in its
    * headers.
    */
-  private String callback(BatchState s, TaskEnvelope template, String event, long now) {
+  private TaskEnvelope callback(BatchState s, TaskEnvelope template, String event, long now) {
     Map<String, String> headers = new LinkedHashMap<>(template.headers());
     headers.put(ReservedHeaders.BATCH_CALLBACK, s.batch);
     headers.put(ReservedHeaders.BATCH_EVENT, event);
@@ -215,7 +215,7 @@ public final class BatchBook {
             .build();
     out.task(task, now);
     metrics.count(SchedulerEvent.BATCH_CALLBACK);
-    return task.id();
+    return task;
   }
 
   private void forgetMembers(String batch) {

@@ -58,6 +58,15 @@ public final class BatchState {
   /** The id of the {@code onSuccess} task made, or null. */
   public String successTask;
 
+  /**
+   * The routing key of the {@code onComplete} task made when it is not its id (a callback with an
+   * ordering or concurrency key lives under that key), else null.
+   */
+  public String completeTaskKey;
+
+  /** The same for the {@code onSuccess} task. */
+  public String successTaskKey;
+
   /** Parts refused because they came after the seal. */
   public long lateParts;
 
@@ -91,6 +100,23 @@ public final class BatchState {
     return onCompleteHandler != null
         ? onCompleteHandler
         : onComplete == null ? null : onComplete.handler();
+  }
+
+  /** Records the {@code onComplete} task made. */
+  void completeMade(TaskEnvelope task) {
+    completeTask = task.id();
+    completeTaskKey = laneKey(task);
+  }
+
+  /** Records the {@code onSuccess} task made. */
+  void successMade(TaskEnvelope task) {
+    successTask = task.id();
+    successTaskKey = laneKey(task);
+  }
+
+  /** The key a task is found under when it is not its id (its lane's key), else null. */
+  private static String laneKey(TaskEnvelope task) {
+    return task.routingKey().equals(task.id()) ? null : task.routingKey();
   }
 
   long terminal() {

@@ -220,6 +220,28 @@ class BatchTest {
   }
 
   @Test
+  void aCallbackWithAnOrderingKeyIsFoundUnderItsKey() {
+    List<TaskEnvelope> m = members("run-9", 1);
+    part("run-9", P1, m);
+    TaskEnvelope keyed = callback("report.complete").toBuilder().orderingKey("report-lane").build();
+    d.send(
+        BatchPart.key("run-9"),
+        BatchPart.seal(
+            "run-9", UUID.randomUUID().toString(), callback("report.success"), keyed, d.now));
+    succeed(m.get(0));
+    pump();
+    assertThat(callbacks).hasSize(2);
+    KeyValueStore<String, byte[]> store = d.driver.getKeyValueStore(Stores.BATCHES);
+    BatchState s = BatchState.decode(store.get("s/run-9"));
+    assertThat(s.completeTask).isEqualTo(TaskIds.forBatchCallback("run-9", "complete"));
+    assertThat(s.completeTaskKey)
+        .as("the API and the console link to it with this key")
+        .isEqualTo("report-lane");
+    assertThat(s.successTask).isEqualTo(TaskIds.forBatchCallback("run-9", "success"));
+    assertThat(s.successTaskKey).as("a callback without a key is found under its id").isNull();
+  }
+
+  @Test
   void aMemberEndRewritesASmallSummaryWhateverTheCallbacksPayloads() {
     List<TaskEnvelope> m = members("run-8", 2);
     part("run-8", P1, m);

@@ -86,9 +86,9 @@ function counts(b) {
   );
 }
 
-function callback(handler, task) {
+function callback(handler, task, routingKey) {
   if (!handler) return h('span', { class: 'muted' }, 'none');
-  return [h('span', { class: 'mono' }, handler), ' ', task ? ['→ ', taskLink(task)] : h('span', { class: 'muted' }, '(not yet)')];
+  return [h('span', { class: 'mono' }, handler), ' ', task ? ['→ ', taskLink(task, task, routingKey)] : h('span', { class: 'muted' }, '(not yet)')];
 }
 
 function details(b) {
@@ -98,8 +98,8 @@ function details(b) {
   fact('Sealed', time(b.sealedAt));
   fact('Completed', time(b.completedAt));
   fact('Succeeded', time(b.succeededAt));
-  fact('onSuccess', callback(b.onSuccess, b.successTask));
-  fact('onComplete', callback(b.onComplete, b.completeTask));
+  fact('onSuccess', callback(b.onSuccess, b.successTask, b.successTaskRoutingKey));
+  fact('onComplete', callback(b.onComplete, b.completeTask, b.completeTaskRoutingKey));
   if (b.lateParts) fact('Late parts', `${num(b.lateParts)} (written after the seal; their tasks ran outside the batch)`);
   return dl;
 }
