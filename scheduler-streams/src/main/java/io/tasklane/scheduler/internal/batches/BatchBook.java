@@ -12,14 +12,10 @@ import io.tasklane.scheduler.internal.lifecycle.SchedulerEvent;
 import io.tasklane.scheduler.internal.lifecycle.SchedulerMetrics;
 import io.tasklane.scheduler.internal.lifecycle.Stores;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -30,12 +26,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * s/<id>}, the {@link BatchState}; under {@code c/<id>/<event>}, the seal's callback templates
  * (until both callbacks are made); under {@code p/<id>/<part>}, the parts applied (a part published
  * twice counts once); under {@code m/<id>/<task>}, each member's latest state ({@code P} pending,
- * {@code T}+state terminal, {@code E}+state ended before its part arrived). The callback task goes
- * to {@code <ns>.tasks} with the same commit as the state that made it, under an id derived from
- * the batch and the event, so that it is made exactly once whichever process dies. Once every
- * member SUCCEEDED, the members' entries are deleted; the summary and the parts' entries stay. Used
- * on the stream task's thread. A batch that ended and has not changed for the retention is deleted
- * whole ({@link #purgeNextSlice}).
+ * {@code T}+state terminal, {@code E}+state+time ended before its part arrived, indexed under
+ * {@code e/<time>/<id>/<task>} until the retention). The callback task goes to {@code <ns>.tasks}
+ * with the same commit as the state that made it, under an id derived from the batch and the event,
+ * so that it is made exactly once whichever process dies. Once every member SUCCEEDED, the members'
+ * entries are deleted; the summary and the parts' entries stay. Used on the stream task's thread. A
+ * batch that ended and has not changed for the retention is deleted whole, and a member end still
+ * waiting for its part after the retention too ({@link #purgeNextSlice}, {@link BatchPurge}).
  */
 public final class BatchBook {
   private static final byte PENDING = 'P';
@@ -44,18 +41,15 @@ public final class BatchBook {
   private static final String SUCCESS = "success";
   private static final String COMPLETE = "complete";
 
-  /** How many batch summaries one purge tick reads at most ({@link #purgeNextSlice}). */
-  static final int PURGE_SLICE = 1_000;
-
   private final KeyValueStore<String, byte[]> store;
   private final Outputs out;
   private final SchedulerMetrics metrics;
 
-  /** The summary key the last purge tick stopped at; null: the next one reads from the start. */
-  private String purgedUpTo;
+  private final BatchPurge purge;
 
   public BatchBook(ProcessorContext<?, ?> context, Outputs out, SchedulerMetrics metrics) {
     this.store = context.getStateStore(Stores.BATCHES);
+    this.purge = new BatchPurge(store);
     this.out = out;
     this.metrics = metrics;
   }
@@ -131,7 +125,8 @@ public final class BatchBook {
       BatchState s = state(d.batch());
       if (s == null || s.succeededAt == null) {
         // Its part has not arrived yet (or it is no member): remembered, counted when it does.
-        store.put(key, new byte[] {EARLY, state});
+        store.put(key, BatchPurge.early(EARLY, state, now));
+        store.put(BatchPurge.earlyKey(now, d.batch(), d.taskId()), new byte[] {EARLY});
       }
       return;
     }
@@ -225,51 +220,16 @@ public final class BatchBook {
   }
 
   /**
-   * Deletes every batch that ended (sealed, every member terminal) and has not changed for {@code
-   * retentionMs}: its summary, its parts' entries and its members' entries, as the tasks themselves
-   * are forgotten after the retention. Reads at most {@link #PURGE_SLICE} summaries, from where the
-   * last call stopped. A batch not sealed, or with a member still to end, stays. Called by a
-   * wall-clock punctuation on the stream task's thread.
+   * Deletes what is kept past {@code retentionMs}: every batch that ended and has not changed for
+   * it, and member ends still waiting for their part ({@link BatchPurge}). Called by a wall-clock
+   * punctuation on the stream task's thread.
    */
   public void purgeNextSlice(long now, long retentionMs) {
-    long before = now - retentionMs;
-    List<String> ended = new ArrayList<>();
-    int seen = 0;
-    String last = null;
-    // "s0" follows every "s/<id>" key: '0' is the character after '/'
-    try (KeyValueIterator<String, byte[]> it =
-        store.range(purgedUpTo == null ? "s/" : purgedUpTo, "s0")) {
-      while (it.hasNext() && seen < PURGE_SLICE) {
-        KeyValue<String, byte[]> kv = it.next();
-        last = kv.key;
-        seen++;
-        BatchState s;
-        try {
-          s = BatchState.decode(kv.value);
-        } catch (RuntimeException e) {
-          continue; // an unreadable summary is skipped: a punctuation that throws stops the thread
-        }
-        if (s.completedAt != null && s.updatedAt < before && s.batch != null) {
-          ended.add(s.batch);
-        }
-      }
-    }
-    purgedUpTo = seen < PURGE_SLICE ? null : last;
-    for (String batch : ended) {
-      deletePrefix("c/" + batch + "/");
-      deletePrefix("p/" + batch + "/");
-      deletePrefix("m/" + batch + "/");
-      store.delete(stateKey(batch));
-    }
+    purge.nextSlice(now, retentionMs, EARLY);
   }
 
   private void deletePrefix(String prefix) {
-    List<String> keys = new ArrayList<>();
-    try (KeyValueIterator<String, byte[]> it =
-        store.prefixScan(prefix, Serdes.String().serializer())) {
-      it.forEachRemaining(kv -> keys.add(kv.key));
-    }
-    keys.forEach(store::delete);
+    BatchPurge.deletePrefix(store, prefix);
   }
 
   private static String memberKey(String batch, String task) {

@@ -221,23 +221,23 @@ class BatchTest {
 
   @Test
   void aCallbackWithAnOrderingKeyIsFoundUnderItsKey() {
-    List<TaskEnvelope> m = members("run-9", 1);
-    part("run-9", P1, m);
+    List<TaskEnvelope> m = members("run-10", 1);
+    part("run-10", P1, m);
     TaskEnvelope keyed = callback("report.complete").toBuilder().orderingKey("report-lane").build();
     d.send(
-        BatchPart.key("run-9"),
+        BatchPart.key("run-10"),
         BatchPart.seal(
-            "run-9", UUID.randomUUID().toString(), callback("report.success"), keyed, d.now));
+            "run-10", UUID.randomUUID().toString(), callback("report.success"), keyed, d.now));
     succeed(m.get(0));
     pump();
     assertThat(callbacks).hasSize(2);
     KeyValueStore<String, byte[]> store = d.driver.getKeyValueStore(Stores.BATCHES);
-    BatchState s = BatchState.decode(store.get("s/run-9"));
-    assertThat(s.completeTask).isEqualTo(TaskIds.forBatchCallback("run-9", "complete"));
+    BatchState s = BatchState.decode(store.get("s/run-10"));
+    assertThat(s.completeTask).isEqualTo(TaskIds.forBatchCallback("run-10", "complete"));
     assertThat(s.completeTaskKey)
         .as("the API and the console link to it with this key")
         .isEqualTo("report-lane");
-    assertThat(s.successTask).isEqualTo(TaskIds.forBatchCallback("run-9", "success"));
+    assertThat(s.successTask).isEqualTo(TaskIds.forBatchCallback("run-10", "success"));
     assertThat(s.successTaskKey).as("a callback without a key is found under its id").isNull();
   }
 
@@ -283,6 +283,34 @@ class BatchTest {
     assertThat(callbacks).extracting(TaskEnvelope::handler).containsExactly("report.complete");
     assertThat(BatchCounts.from(callbacks.get(0).headers()))
         .contains(new BatchCounts("run-9", 2, 1, 1, 0));
+  }
+
+  @Test
+  void anEndWaitingForAPartThatNeverComesIsForgottenAfterTheRetention() {
+    // a member ended (e.g. retried by hand) after its batch was deleted: no part will come for it
+    TaskEnvelope gone = members("gone-1", 1).get(0);
+    succeed(gone);
+    // a member of an open batch ended before its part, which then came
+    TaskEnvelope early = members("open-2", 1).get(0);
+    succeed(early);
+    pump();
+    assertThat(batchKeys())
+        .contains("m/gone-1/" + gone.id(), "m/open-2/" + early.id())
+        .anyMatch(k -> k.startsWith("e/") && k.endsWith("/gone-1/" + gone.id()));
+    part("open-2", P1, List.of(early));
+    pump();
+
+    d.advance(Duration.ofDays(7).minusMinutes(1).toMillis()); // the retention, less a minute
+    assertThat(batchKeys()).contains("m/gone-1/" + gone.id());
+
+    d.advance(Duration.ofMinutes(2).toMillis());
+    assertThat(batchKeys())
+        .noneMatch(k -> k.contains("gone-1"))
+        .noneMatch(k -> k.startsWith("e/"))
+        .as("an end counted when its part came stays with its open batch")
+        .contains("s/open-2", "m/open-2/" + early.id());
+    KeyValueStore<String, byte[]> store = d.driver.getKeyValueStore(Stores.BATCHES);
+    assertThat(BatchState.decode(store.get("s/open-2")).succeeded).isEqualTo(1);
   }
 
   @Test
