@@ -2,9 +2,7 @@ package io.tasklane.relay.internal;
 
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.RecordChangeEvent;
-import io.tasklane.core.LogText;
 import io.tasklane.core.TasklaneException;
-import io.tasklane.core.TopicAdmin;
 import io.tasklane.core.Topics;
 import io.tasklane.core.outbox.OutboxBatches;
 import io.tasklane.core.outbox.OutboxKind;
@@ -31,12 +29,11 @@ import org.slf4j.LoggerFactory;
 final class BatchConsumer
     implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
   private static final Logger LOG = LoggerFactory.getLogger(BatchConsumer.class);
-  private static final int MAX_RAW_CHARS = 65_536;
 
   private final RowMapper mapper;
   private final KafkaSender sender;
   private final Topics topics;
-  private final String table;
+  private final RowDeadLetters deadLetters;
   private final RelayMetrics metrics;
   private final Clock clock;
   private final BooleanSupplier stopping;
@@ -68,7 +65,7 @@ final class BatchConsumer
     this.mapper = mapper;
     this.sender = sender;
     this.topics = topics;
-    this.table = table;
+    this.deadLetters = new RowDeadLetters(topics, table, metrics);
     this.metrics = metrics;
     this.clock = clock;
     this.stopping = stopping;
@@ -107,15 +104,9 @@ final class BatchConsumer
             snapshot++;
           }
           Struct after = value.getStruct("after");
-          List<String> missing = OutboxStructs.missingColumns(after);
-          noteMissingColumns(missing);
-          if (!missing.isEmpty()) {
-            long rowId = OutboxStructs.idOf(after);
-            String reason = missingReason(missing);
-            LOG.warn("outbox row {} goes to {}: {}", rowId, topics.relayDlt(), reason);
-            out.add(
-                DeadLetters.of(
-                    topics.relayDlt(), table, rowId, OutboxStructs.columnsOf(after), reason));
+          ProducerRecord<String, byte[]> missing = deadLetters.ifColumnsMissing(after);
+          if (missing != null) {
+            out.add(missing);
             rows.add(null);
             kinds.add(null);
             spans.none();
@@ -126,13 +117,7 @@ final class BatchConsumer
           try {
             row = OutboxStructs.read(after);
           } catch (RuntimeException e) {
-            out.add(
-                DeadLetters.of(
-                    topics.relayDlt(),
-                    table,
-                    -1,
-                    Map.of("raw", DeadLetters.clip(String.valueOf(after), MAX_RAW_CHARS)),
-                    "row: " + e.getMessage()));
+            out.add(deadLetters.unreadable(after, e));
             rows.add(null);
             kinds.add(null);
             spans.none();
@@ -167,7 +152,7 @@ final class BatchConsumer
       acked =
           sender.sendAll(
               out,
-              (i, refused, error, times) -> refused(rows.get(i), refused, error, times),
+              (i, refused, error, times) -> deadLetters.refused(rows.get(i), refused, error, times),
               stopping);
     } catch (InterruptedException | RuntimeException e) {
       spans.abandoned(e);
@@ -238,13 +223,7 @@ final class BatchConsumer
       }
     } else if (mapped instanceof Mapped.Rejected rej) {
       spans.none();
-      String reason = where + rej.reason();
-      LOG.warn(
-          "outbox row {} goes to {}: {}",
-          row.id(),
-          topics.relayDlt(),
-          LogText.escape(reason, 1_000));
-      out.add(DeadLetters.of(topics.relayDlt(), table, row.id(), DeadLetters.rowOf(row), reason));
+      out.add(deadLetters.rejected(row, where + rej.reason()));
     }
     rows.add(row);
     kinds.add(mapped instanceof Mapped.Relayed rel ? rel.kind() : null);
@@ -257,62 +236,5 @@ final class BatchConsumer
         kinds.add(OutboxKind.BATCH_PART); // counted with the batches' own records
       }
     }
-  }
-
-  /** "handler: column missing — was tasklane_outbox altered?" (several: "a, b: columns ..."). */
-  private String missingReason(List<String> missing) {
-    return String.join(", ", missing)
-        + (missing.size() == 1 ? ": column missing" : ": columns missing")
-        + " — was "
-        + table
-        + " altered?";
-  }
-
-  /** Logs once when the table loses contract columns and once when it has them all again. */
-  private void noteMissingColumns(List<String> missing) {
-    List<String> before = metrics.missingColumns.getAndSet(List.copyOf(missing));
-    if (before.equals(missing)) {
-      return;
-    }
-    if (missing.isEmpty()) {
-      LOG.warn("{} has every column the relay reads again: rows are relayed again", table);
-    } else {
-      LOG.error(
-          "{} lacks column(s) {} the relay reads — was {} altered? Every row goes to {} until the"
-              + " column(s) are restored (the relay keeps going; see /health missingColumns)",
-          table,
-          missing,
-          table,
-          topics.relayDlt());
-    }
-  }
-
-  /** The dead letter of a record Kafka refused for good (see {@link KafkaSender.Refusals}). */
-  private ProducerRecord<String, byte[]> refused(
-      OutboxRow row, ProducerRecord<String, byte[]> refused, Exception error, int times) {
-    long rowId = row == null ? -1 : row.id();
-    int bytes =
-        (refused.value() == null ? 0 : refused.value().length)
-            + (refused.key() == null ? 0 : refused.key().length());
-    String reason =
-        "record: Kafka refused the "
-            + bytes
-            + "-byte record on "
-            + refused.topic()
-            + " for good ("
-            + error
-            + "); Tasklane's topics and producer allow "
-            + TopicAdmin.MAX_MESSAGE_BYTES
-            + " bytes (max.message.bytes, max.request.size)";
-    if (times == 1 && row != null && !refused.topic().equals(topics.relayDlt())) {
-      LOG.warn("outbox row {} goes to {}: {}", rowId, topics.relayDlt(), reason);
-      return DeadLetters.of(topics.relayDlt(), table, rowId, DeadLetters.rowOf(row), reason);
-    }
-    if (times <= 2) {
-      LOG.warn("outbox row {}: dead letter refused, sending it without the row: {}", rowId, reason);
-      return DeadLetters.withoutRow(topics.relayDlt(), table, rowId, reason);
-    }
-    LOG.error("outbox row {} dropped: even its short dead letter was refused: {}", rowId, reason);
-    return null;
   }
 }
