@@ -42,6 +42,15 @@ public final class ReservedHeaders {
    */
   public static final String BATCH_COUNTS = "tasklane.batch-counts";
 
+  // Record headers of dispatches (<ns>.handler.<handler>)
+
+  /**
+   * Dispatch: the task's priority, one digit {@code 0}–{@code 9}, set only when it is not the
+   * default: a worker starts the dispatches it holds highest priority first ({@link
+   * DispatchPriority}).
+   */
+  public static final String DISPATCH_PRIORITY = "tasklane.priority";
+
   // Record headers of the relay's dead letters (<ns>.relay.dlt)
 
   /** Relay dead letter: the outbox row id ({@code -1} when it could not be read). */

@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -25,11 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The consumer thread of one handler: polls its topic, hands records to the handler's own pool,
- * pauses every partition while {@code max-in-flight} records are in the pool (queued or running) or
- * {@link #MAX_AWAITING_ACK} results are not yet acknowledged by the broker (a small buffer of at
- * most one poll holds the overflow), and commits per partition up to the lowest unacknowledged
- * offset. Stopping drains in-flight work until the grace deadline, commits, closes.
+ * The consumer thread of one handler: polls its topic, hands records to the handler's own pool
+ * (which starts those it holds highest priority first, {@link PoolOrder}), pauses every partition
+ * while {@code max-in-flight} records are in the pool (queued or running) or {@link
+ * #MAX_AWAITING_ACK} results are not yet acknowledged by the broker (a small buffer of at most one
+ * poll holds the overflow), and commits per partition up to the lowest unacknowledged offset.
+ * Stopping drains in-flight work until the grace deadline, commits, closes.
  */
 final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeats.Source {
   private static final Logger LOG = LoggerFactory.getLogger(HandlerConsumer.class);
@@ -87,7 +88,9 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
             config.concurrency(),
             0,
             TimeUnit.MILLISECONDS,
-            new ArrayBlockingQueue<>(config.maxInFlight()),
+            // highest priority first, aged (PoolOrder); bounded by hasRoom(): max-in-flight
+            new PriorityBlockingQueue<>(
+                Math.min(config.maxInFlight(), 1_024), PoolOrder.COMPARATOR),
             r -> {
               Thread t = new Thread(r, "tasklane-" + handler.name() + "-" + n.incrementAndGet());
               t.setDaemon(true);

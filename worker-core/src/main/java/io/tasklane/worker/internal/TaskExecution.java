@@ -1,6 +1,7 @@
 package io.tasklane.worker.internal;
 
 import io.tasklane.core.Dispatch;
+import io.tasklane.core.DispatchPriority;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.Outcome;
 import io.tasklane.core.TaskEnvelope;
@@ -55,6 +56,8 @@ final class TaskExecution implements Runnable {
   private volatile Dispatch dispatch;
   private Results results;
   private final long receivedAt;
+  private final long rank;
+  private final long sequence = PoolOrder.next();
   private long startedAt;
   private long startNanos;
   private long timeoutMs;
@@ -80,6 +83,17 @@ final class TaskExecution implements Runnable {
     this.done = done;
     this.released = released;
     this.receivedAt = services.clock().millis();
+    this.rank = PoolOrder.rank(receivedAt, DispatchPriority.of(record.headers()));
+  }
+
+  /** Its place in the pool's queue ({@link PoolOrder}); then {@link #sequence()}. */
+  long rank() {
+    return rank;
+  }
+
+  /** The order it was received in, among the dispatches of every handler. */
+  long sequence() {
+    return sequence;
   }
 
   @Override

@@ -109,6 +109,27 @@ public final class WorkerFixture implements AutoCloseable {
     send(d.task().handler(), d.routingKey().getBytes(StandardCharsets.UTF_8), WireCodec.encode(d));
   }
 
+  /**
+   * Sends {@code d} as the scheduler does, with its priority as a record header when its task's is
+   * not the default ({@link io.tasklane.core.DispatchPriority}).
+   */
+  public void sendAsScheduled(Dispatch d) {
+    ProducerRecord<byte[], byte[]> r =
+        new ProducerRecord<>(
+            topics.handler(d.task().handler()),
+            d.routingKey().getBytes(StandardCharsets.UTF_8),
+            WireCodec.encode(d));
+    byte[] priority = io.tasklane.core.DispatchPriority.headerValue(d.task());
+    if (priority != null) {
+      r.headers().add(io.tasklane.core.ReservedHeaders.DISPATCH_PRIORITY, priority);
+    }
+    try {
+      producer.send(r).get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("send failed", e);
+    }
+  }
+
   /** Sends without waiting; {@link #flush()} waits for every send. */
   public void sendAsync(Dispatch d) {
     producer.send(

@@ -2,6 +2,7 @@ package io.tasklane.scheduler.internal.lifecycle;
 
 import io.tasklane.core.ControlRecord;
 import io.tasklane.core.Dispatch;
+import io.tasklane.core.DispatchPriority;
 import io.tasklane.core.ErrorInfo;
 import io.tasklane.core.ReservedHeaders;
 import io.tasklane.core.TaskEnvelope;
@@ -42,8 +43,17 @@ public final class Outputs {
     dispatch(dispatch, now, null);
   }
 
-  /** As {@link #dispatch(Dispatch, long)}, with record headers (the dispatch span's context). */
+  /**
+   * As {@link #dispatch(Dispatch, long)}, with record headers (the dispatch span's context); a task
+   * with a priority other than the default also gets {@link ReservedHeaders#DISPATCH_PRIORITY}, by
+   * which a worker orders the dispatches it holds.
+   */
   void dispatch(Dispatch dispatch, long now, RecordHeaders headers) {
+    byte[] priority = DispatchPriority.headerValue(dispatch.task());
+    if (priority != null) {
+      headers = headers == null ? new RecordHeaders() : headers;
+      headers.add(ReservedHeaders.DISPATCH_PRIORITY, priority);
+    }
     context.forward(
         new Record<String, Object>(dispatch.id(), dispatch, now, headers), Stores.SINK_DISPATCH);
   }

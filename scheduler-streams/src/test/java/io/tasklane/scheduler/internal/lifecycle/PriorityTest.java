@@ -94,6 +94,28 @@ class PriorityTest {
   }
 
   @Test
+  void aDispatchCarriesItsPriorityAsARecordHeaderOnlyWhenNotTheDefault() {
+    java.util.Map<String, String> headers = new java.util.HashMap<>();
+    List<String> ids = new ArrayList<>();
+    for (int p : new int[] {9, 5, 0}) {
+      ids.add(send(p).id());
+      d.advance(100);
+      for (var r : d.read(d.topics.handler(Driver.HANDLER))) {
+        var h = r.headers().lastHeader(io.tasklane.core.ReservedHeaders.DISPATCH_PRIORITY);
+        headers.put(r.key(), h == null ? "none" : new String(h.value()));
+        succeed(io.tasklane.core.WireCodec.decodeDispatch(r.value())); // frees the slot (MAX 2)
+      }
+    }
+    String urgent = ids.get(0);
+    String plain = ids.get(1);
+    String low = ids.get(2);
+    assertThat(headers)
+        .containsEntry(urgent, "9")
+        .containsEntry(plain, "none")
+        .containsEntry(low, "0");
+  }
+
+  @Test
   void aHighPriorityTaskQueuedBehindABatchAtHandGoesOutAtTheNextFreeSlot() {
     List<Dispatch> out = new ArrayList<>();
     sendAll(5, MAX);
