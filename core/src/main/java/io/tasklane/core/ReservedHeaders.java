@@ -110,9 +110,10 @@ public final class ReservedHeaders {
           BATCH_EVENT,
           BATCH_COUNTS);
 
-  /** Every record header name above, which Tasklane writes on dead letters. */
+  /** Every record header name above, which Tasklane writes on dispatches and dead letters. */
   public static final List<String> RECORD_HEADERS =
       List.of(
+          DISPATCH_PRIORITY,
           RELAY_ROW_ID,
           RELAY_REASON,
           RELAY_TABLE,
