@@ -34,6 +34,7 @@ class ResponseSchemaTest {
       Map.ofEntries(
           Map.entry(SessionResponse.class, "#/components/schemas/Session"),
           Map.entry(BatchResponse.class, "#/components/schemas/Batch"),
+          Map.entry(BatchListResponse.class, "/api/batches get 200"),
           Map.entry(JobResponse.class, "#/components/schemas/Job"),
           Map.entry(AuditResponse.class, "/api/audit get 200"),
           Map.entry(AuditResponse.Entry.class, "#/components/schemas/AuditEntry"),
