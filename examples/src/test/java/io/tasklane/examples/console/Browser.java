@@ -111,6 +111,21 @@ final class Browser implements AutoCloseable {
   }
 
   /**
+   * Clicks the element at {@code css}, trying again while something lies over it (a toast of an
+   * earlier action stays 5 s in the corner it may share with the element) or a refresh replaced it.
+   */
+  void click(String css) {
+    waiting(Duration.ofSeconds(20))
+        .ignoring(org.openqa.selenium.ElementClickInterceptedException.class)
+        .ignoring(StaleElementReferenceException.class)
+        .until(
+            d -> {
+              d.findElement(By.cssSelector(css)).click();
+              return true;
+            });
+  }
+
+  /**
    * Replaces the value of the input at {@code css} with {@code text}. The input is focused first,
    * since a page's periodic refresh leaves a focused input alone; a refresh that replaced the input
    * between finding and typing (a stale element) makes it find the new one and type again.

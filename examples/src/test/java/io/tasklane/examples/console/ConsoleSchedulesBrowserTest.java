@@ -211,14 +211,14 @@ class ConsoleSchedulesBrowserTest {
         .hasSize(1);
     String handler = ScenarioHandlers.DUPLICATE;
     String actions = "#handlers [data-handler-actions='" + handler + "'] ";
-    browser.find(actions + "[data-action=pause]").click();
+    browser.click(actions + "[data-action=pause]");
     browser.find(actions + "[data-action=resume]");
     assertThat(api("/api/handlers/" + handler).path("paused").asBoolean()).isTrue();
-    browser.find(actions + "[data-action=resume]").click();
+    browser.click(actions + "[data-action=resume]");
     browser.find(actions + "[data-action=pause]");
     assertThat(api("/api/handlers/" + handler).path("paused").asBoolean()).isFalse();
     browser.type(actions + "input[name=concurrency]", "3");
-    browser.find(actions + "[data-action=concurrency]").click();
+    browser.click(actions + "[data-action=concurrency]");
     // the page re-renders its rows after an action, then toasts: type into the new row
     browser
         .waiting(Duration.ofSeconds(20))
@@ -229,7 +229,7 @@ class ConsoleSchedulesBrowserTest {
         .atMost(Duration.ofSeconds(20))
         .until(() -> api("/api/handlers/" + handler).path("concurrencySet").asInt() == 3);
     browser.type(actions + "input[name=concurrency]", "0");
-    browser.find(actions + "[data-action=concurrency]").click();
+    browser.click(actions + "[data-action=concurrency]");
     assertThat(browser.find("#handler-answer .error-box").getText())
         .contains("value: '0' must be an integer from 1 to 1000");
     browser.screenshot(SHOTS.resolve("workers.png"));
