@@ -7,9 +7,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /**
- * Watches one handler topic from its end, on its own thread, and keeps by record key (a task's id
- * unless it has an ordering key) the producer timestamp of its first dispatch: when the scheduler
- * sent it. Readers may call {@link #sentAt} from any thread.
+ * Watches one topic from its end, on its own thread, and keeps by record key (a task's id unless it
+ * has an ordering key) the producer timestamp of its first record: on a handler topic when the
+ * scheduler dispatched the task, on {@code <ns>.tasks} when the relay sent it. Readers may call
+ * {@link #sentAt} from any thread.
  */
 final class DispatchTap implements AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;

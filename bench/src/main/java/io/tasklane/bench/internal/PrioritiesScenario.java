@@ -43,6 +43,7 @@ final class PrioritiesScenario {
   private final Topics topics;
   private final HandlerAdmin api;
   private DispatchTap dispatches;
+  private DispatchTap relayed;
 
   PrioritiesScenario(BenchRun run, Topics topics) {
     this.run = run;
@@ -60,11 +61,15 @@ final class PrioritiesScenario {
     try {
       api.awaitTopics(worker, List.of(topics.handler(LaneHandler.NAME)));
       dispatches = new DispatchTap(run.stack.bootstrapServers(), topics.handler(LaneHandler.NAME));
+      relayed = new DispatchTap(run.stack.bootstrapServers(), topics.tasks());
       measure(worker);
     } finally {
       try {
         if (dispatches != null) {
           dispatches.close();
+        }
+        if (relayed != null) {
+          relayed.close();
         }
       } finally {
         worker.stop(Duration.ofSeconds(10));
@@ -161,7 +166,8 @@ final class PrioritiesScenario {
             task,
             worker,
             Duration.ofSeconds(Math.max(120, o.prioritiesBacklog() / 1_000)),
-            dispatches);
+            dispatches,
+            relayed);
     String k = "priorities_" + group.replace('-', '_');
     if (!group.equals("high-warm")) {
       r.put(k + "_attempt_round_trip_mean_ms", p.roundTripMeanMs());
@@ -171,6 +177,17 @@ final class PrioritiesScenario {
       r.put(k + "_to_dispatch_p99_ms", p.toDispatch().getValueAtPercentile(99));
       r.put(k + "_dispatch_to_start_p50_ms", p.dispatchToStart().getValueAtPercentile(50));
       r.put(k + "_dispatch_to_start_p99_ms", p.dispatchToStart().getValueAtPercentile(99));
+      // the way to the dispatch split at the relay's record: the relay, then the scheduler
+      r.put(k + "_to_relayed_p99_ms", p.toRelayed().getValueAtPercentile(99));
+      r.put(k + "_relayed_to_dispatch_p50_ms", p.relayedToDispatch().getValueAtPercentile(50));
+      r.put(k + "_relayed_to_dispatch_p99_ms", p.relayedToDispatch().getValueAtPercentile(99));
+      run.out.printf(
+          "  %s: commit → relayed p50 %d / p99 %d ms, relayed → dispatch p50 %d / p99 %d ms%n",
+          label,
+          p.toRelayed().getValueAtPercentile(50),
+          p.toRelayed().getValueAtPercentile(99),
+          p.relayedToDispatch().getValueAtPercentile(50),
+          p.relayedToDispatch().getValueAtPercentile(99));
       run.out.printf(
           "  %s: commit → dispatch p50 %d / p99 %d ms, dispatch → handler start p50 %d / p99 %d ms"
               + " (%d of %d tasks seen dispatched)%n",

@@ -32,6 +32,10 @@ final class StartLatency {
    *     task seen dispatched; empty without a {@link DispatchTap}
    * @param dispatchToStart the first dispatch → handler start (the handler topic and the worker) of
    *     each task seen dispatched and started; empty without a {@link DispatchTap}
+   * @param toRelayed commit → its record on {@code <ns>.tasks} (the relay) of each task seen there;
+   *     empty without a tap on that topic
+   * @param relayedToDispatch its record on {@code <ns>.tasks} → the first dispatch (the scheduler)
+   *     of each task seen in both; empty without both taps
    */
   record Phase(
       Histogram starts,
@@ -41,7 +45,9 @@ final class StartLatency {
       long roundTripMeanMs,
       long onTheWayMeanMs,
       Histogram toDispatch,
-      Histogram dispatchToStart) {}
+      Histogram dispatchToStart,
+      Histogram toRelayed,
+      Histogram relayedToDispatch) {}
 
   private StartLatency() {}
 
@@ -58,12 +64,13 @@ final class StartLatency {
       JavaProcess worker,
       Duration waitForStarts)
       throws Exception {
-    return measure(run, label, rate, seconds, task, worker, waitForStarts, null);
+    return measure(run, label, rate, seconds, task, worker, waitForStarts, null, null);
   }
 
   /**
    * As {@link #measure(BenchRun, String, int, int, LongFunction, JavaProcess, Duration)}, and with
-   * {@code dispatches} (null: none) splits each task's way at its first dispatch.
+   * {@code dispatches} (null: none) splits each task's way at its first dispatch, and with {@code
+   * relayed} (a tap on {@code <ns>.tasks}; null: none) the way before it at the relay's record.
    */
   static Phase measure(
       BenchRun run,
@@ -73,7 +80,8 @@ final class StartLatency {
       LongFunction<TaskRequest> task,
       JavaProcess worker,
       Duration waitForStarts,
-      DispatchTap dispatches)
+      DispatchTap dispatches,
+      DispatchTap relayed)
       throws Exception {
     Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
     double[] attemptsBefore = Probes.attemptTotals(run.schedulerPort);
@@ -98,6 +106,8 @@ final class StartLatency {
     Histogram h = Results.histogram();
     Histogram toDispatch = Results.histogram();
     Histogram dispatchToStart = Results.histogram();
+    Histogram toRelayed = Results.histogram();
+    Histogram relayedToDispatch = Results.histogram();
     long now = System.currentTimeMillis();
     commits.forEach(
         (id, c) -> {
@@ -110,6 +120,13 @@ final class StartLatency {
               dispatchToStart.recordValue(Math.max(0, s - d));
             }
           }
+          Long r = relayed == null ? null : relayed.sentAt(id);
+          if (r != null) {
+            toRelayed.recordValue(Math.max(0, r - c));
+            if (d != null) {
+              relayedToDispatch.recordValue(Math.max(0, d - r));
+            }
+          }
         });
     return new Phase(
         h,
@@ -119,7 +136,9 @@ final class StartLatency {
         means[0],
         means[1],
         toDispatch,
-        dispatchToStart);
+        dispatchToStart,
+        toRelayed,
+        relayedToDispatch);
   }
 
   /** Of the tasks {@code ids}, those started. */

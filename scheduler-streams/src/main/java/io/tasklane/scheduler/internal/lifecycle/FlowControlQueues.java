@@ -27,6 +27,9 @@ final class FlowControlQueues {
   /** Queue keys read per range: one copy of the cached keys per batch instead of one per tick. */
   static final int HEAD_BATCH = 2_000;
 
+  /** The fewest attempts beyond its window a handler may have out for tasks passing its queue. */
+  static final int RESERVE_MIN = 2;
+
   private final DueIndex index;
   private final TaskIndex search;
   private final Function<String, TaskRecord> records;
@@ -74,6 +77,59 @@ final class FlowControlQueues {
     HandlerLoad l = counted();
     return l.dispatched(handler) >= l.limit(handler, maxDispatched)
         || (!fromQueue && l.queued(handler) > 0);
+  }
+
+  /**
+   * As {@link #mustQueue(String, boolean, int)} for {@code e}, due at {@code now}, except that a
+   * task not of a lane ({@link Lane}), not leaving the queue, passes it ({@link #mayPass},
+   * counted).
+   */
+  boolean mustQueue(TaskRecord.Edit e, long now, boolean fromQueue, Engine engine) {
+    if (!mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched())) {
+      return false;
+    }
+    if (fromQueue || Lane.of(e.task) != null || !mayPass(e, now, engine.settings())) {
+      return true;
+    }
+    engine.metrics().count(SchedulerEvent.PRIORITY_PASSED);
+    return false;
+  }
+
+  /**
+   * True when {@code e} may go out although its handler has its window of attempts out: its
+   * priority is above the default, no queued task goes before it ({@link QueueRank}), and the
+   * attempts out stay within the window's {@link #reserve} beyond it, never beyond {@code
+   * max-dispatched}. It would take the next free slot anyway; waiting only adds the time until a
+   * result frees one, while the worker starts what it holds highest priority first.
+   */
+  private boolean mayPass(TaskRecord.Edit e, long now, EngineSettings settings) {
+    int priority = e.task.options().priorityOrDefault();
+    if (priority <= TaskOptions.DEFAULT_PRIORITY) {
+      return false;
+    }
+    String handler = e.task.handler();
+    HandlerLoad l = counted();
+    int max = settings.maxDispatched();
+    int limit = l.limit(handler, max);
+    if (l.dispatched(handler) >= Math.min(max, limit + reserve(limit))) {
+      return false;
+    }
+    if (l.queued(handler) == 0) {
+      return true;
+    }
+    NavigableSet<Bytes> head = head(handler);
+    long at = QueueRank.timerAt(now, e.dueAt, priority, settings.priorityAgingMs());
+    TaskState state = e.state == TaskState.NO_HANDLER ? TaskState.PENDING : e.state;
+    Bytes key = TaskIndexKey.of(state, handler, true, at, e.task.id());
+    return head.isEmpty() || TaskIndex.QUEUE_ORDER.compare(key, head.first()) < 0;
+  }
+
+  /**
+   * How many attempts beyond a window of {@code limit} tasks passing the queue ({@link #mayPass})
+   * may have out: an eighth of it, {@value #RESERVE_MIN} at least.
+   */
+  static int reserve(int limit) {
+    return Math.max(RESERVE_MIN, limit / 8);
   }
 
   /** Whether tasks of {@code handler} without a lane wait in its queue. */

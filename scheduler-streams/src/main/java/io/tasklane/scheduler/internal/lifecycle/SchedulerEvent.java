@@ -57,6 +57,11 @@ public enum SchedulerEvent {
   NO_HANDLER("no-handler"),
   /** A due task joined its handler's queue. */
   QUEUED("queued"),
+  /**
+   * A due task of a priority above the default went out beyond its handler's window instead of
+   * heading its queue ({@code FlowControlQueues#mayPass}).
+   */
+  PRIORITY_PASSED("priority.passed"),
   /** A due task of a lane joined it to wait for its turn ({@code Lanes}). */
   LANE_WAIT("lane.wait"),
   /** A due task of a rate limit asked the limit's owner for a start slot ({@code RateGate}). */

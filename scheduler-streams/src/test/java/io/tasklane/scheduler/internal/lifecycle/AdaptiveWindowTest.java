@@ -10,7 +10,9 @@ import io.tasklane.core.TaskResult;
 import io.tasklane.scheduler.internal.Driver;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +35,7 @@ class AdaptiveWindowTest {
   Driver d;
   final ArrayDeque<Dispatch> out = new ArrayDeque<>();
   final Map<String, Long> sentAt = new HashMap<>();
+  final List<String> order = new ArrayList<>(); // ids in the order they were dispatched
   long finished;
   long steps;
   java.util.function.Supplier<TaskEnvelope> trickleTask = () -> keyed("quiet-" + steps);
@@ -58,6 +61,7 @@ class AdaptiveWindowTest {
     for (Dispatch x : d.dispatches()) {
       out.add(x);
       sentAt.put(x.id(), d.now);
+      order.add(x.id());
     }
     for (int i = 0; i < PER_STEP && !out.isEmpty(); i++) {
       Dispatch x = out.peek();
@@ -112,6 +116,53 @@ class AdaptiveWindowTest {
     long[] r = mostOutAndResults(true);
     assertThat(r[0]).as("attempts out").isBetween(8L, 2 * 8L + DispatchWindow.HEADROOM);
     assertThat(r[1]).as("results in 2 s: the workers stay busy").isEqualTo(400);
+  }
+
+  @Test
+  void urgentTasksPassABacklogsQueueWithinTheReserveAndGoOutFirstAfterIt() {
+    for (int i = 0; i < 1_300; i++) {
+      d.send(prioritised(0));
+    }
+    trickleTask = () -> prioritised(9);
+    mostOutAndResults(true);
+    long passedBefore = d.metrics.get("priority.passed");
+    assertThat(passedBefore).as("the trickle's urgent tasks passed the queue").isPositive();
+    int window = 2 * 8 + DispatchWindow.HEADROOM;
+    for (Dispatch x : d.dispatches()) { // released by the last tick
+      out.add(x);
+      sentAt.put(x.id(), d.now);
+    }
+    // ten urgent tasks at once: each goes out at its commit while the reserve lasts
+    List<String> urgent = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      TaskEnvelope t = prioritised(9);
+      urgent.add(t.id());
+      d.send(t);
+    }
+    List<Dispatch> sent = d.dispatches();
+    for (Dispatch x : sent) {
+      out.add(x);
+      sentAt.put(x.id(), d.now);
+    }
+    List<String> sentIds = sent.stream().map(Dispatch::id).toList();
+    long passed = d.metrics.get("priority.passed") - passedBefore;
+    assertThat(urgent).as("only urgent tasks go out at their commits").containsAll(sentIds);
+    assertThat(passed)
+        .as("passed the queue")
+        .isEqualTo(sentIds.size())
+        .isBetween((long) FlowControlQueues.RESERVE_MIN, (long) FlowControlQueues.reserve(window));
+    assertThat(out)
+        .as("attempts out: the window and its reserve at most")
+        .hasSizeLessThanOrEqualTo(window + FlowControlQueues.reserve(window));
+    // the rest waits at the head of the queue: the next free slots are theirs, before any backlog
+    order.clear();
+    for (int i = 0; i < 100 && !sentAt.keySet().containsAll(urgent); i++) {
+      step(false);
+    }
+    List<String> rest = urgent.stream().filter(id -> !sentIds.contains(id)).toList();
+    assertThat(order.subList(0, rest.size()))
+        .as("the next dispatches (queued in one instant: in the order of their ids)")
+        .containsExactlyInAnyOrderElementsOf(rest);
   }
 
   private TaskEnvelope prioritised(int priority) {

@@ -34,6 +34,7 @@ class MicrometerMetricsTest {
           "succeeded",
           "no-handler",
           "queued",
+          "priority.passed",
           "timeout",
           "dead",
           "dlt.missing",
