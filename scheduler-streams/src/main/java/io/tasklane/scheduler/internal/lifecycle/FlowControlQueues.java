@@ -92,15 +92,17 @@ final class FlowControlQueues {
       return true;
     }
     engine.metrics().count(SchedulerEvent.PRIORITY_PASSED);
+    if (engine.settings().adaptiveWindow()) {
+      contended(e.task.handler(), now); // as it would when queued: the window stays in force
+    }
     return false;
   }
 
   /**
-   * True when {@code e} may go out although its handler has its window of attempts out: its
-   * priority is above the default, no queued task goes before it ({@link QueueRank}), and the
-   * attempts out stay within the window's {@link #reserve} beyond it, never beyond {@code
-   * max-dispatched}. It would take the next free slot anyway; waiting only adds the time until a
-   * result frees one, while the worker starts what it holds highest priority first.
+   * True when {@code e} may go out although its handler has its window out: its priority is above
+   * the default, no queued task goes before it ({@link QueueRank}), and the attempts out stay
+   * within the window's {@link #reserve} beyond it, {@code max-dispatched} at most. It would take
+   * the next free slot anyway; the worker starts what it holds highest priority first.
    */
   private boolean mayPass(TaskRecord.Edit e, long now, EngineSettings settings) {
     int priority = e.task.options().priorityOrDefault();
@@ -124,10 +126,7 @@ final class FlowControlQueues {
     return head.isEmpty() || TaskIndex.QUEUE_ORDER.compare(key, head.first()) < 0;
   }
 
-  /**
-   * How many attempts beyond a window of {@code limit} tasks passing the queue ({@link #mayPass})
-   * may have out: an eighth of it, {@value #RESERVE_MIN} at least.
-   */
+  /** Attempts beyond a window of {@code limit} that tasks passing the queue may have out. */
   static int reserve(int limit) {
     return Math.max(RESERVE_MIN, limit / 8);
   }
