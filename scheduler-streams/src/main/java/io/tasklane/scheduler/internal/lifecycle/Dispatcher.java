@@ -97,7 +97,12 @@ public final class Dispatcher {
     boolean paused = engine.controls().paused(e.task.handler());
     // asking its rate limit again (turn > 0), a task passed its handler's window already
     boolean saturated =
-        exists && (paused || (turn == 0 && store.queues().mustQueue(e, now, fromQueue, engine)));
+        exists
+            && (paused
+                || (turn == 0
+                    && store
+                        .queues()
+                        .mustQueue(e, now, fromQueue, rates.limitOf(e.task) != null, engine)));
     Lane lane = Lane.of(e.task);
     // A lane's place is taken before the topic is looked at: a task that waits for its handler
     // topic keeps its place in an ordered lane, so no later task of its key overtakes it.

@@ -69,26 +69,25 @@ final class FlowControlQueues {
   }
 
   /**
-   * True when a due task of {@code handler} must wait in its queue: the handler has its window
-   * ({@link DispatchWindow}, {@code maxDispatched} at most) of attempts out, or (unless the task
-   * leaves the queue right now) others queued.
+   * True when the due task {@code e} must wait in its handler's queue at {@code now}: the handler
+   * has its window ({@link DispatchWindow}, {@code max-dispatched} at most) of attempts out, or
+   * (unless the task leaves the queue right now) others queued. But it passes the queue ({@link
+   * #mayPass}, counted) unless it leaves the queue, is of a lane or of a rate limit ({@code
+   * limited}: it would wait for its slot uncounted), or lanes of its handler wait for their turns.
    */
-  boolean mustQueue(String handler, boolean fromQueue, int maxDispatched) {
+  boolean mustQueue(
+      TaskRecord.Edit e, long now, boolean fromQueue, boolean limited, Engine engine) {
+    String handler = e.task.handler();
     HandlerLoad l = counted();
-    return l.dispatched(handler) >= l.limit(handler, maxDispatched)
-        || (!fromQueue && l.queued(handler) > 0);
-  }
-
-  /**
-   * As {@link #mustQueue(String, boolean, int)} for {@code e}, due at {@code now}, except that a
-   * task not of a lane ({@link Lane}), not leaving the queue, passes it ({@link #mayPass},
-   * counted).
-   */
-  boolean mustQueue(TaskRecord.Edit e, long now, boolean fromQueue, Engine engine) {
-    if (!mustQueue(e.task.handler(), fromQueue, engine.settings().maxDispatched())) {
+    if (l.dispatched(handler) < l.limit(handler, engine.settings().maxDispatched())
+        && (fromQueue || l.queued(handler) == 0)) {
       return false;
     }
-    if (fromQueue || Lane.of(e.task) != null || !mayPass(e, now, engine.settings())) {
+    if (fromQueue
+        || limited
+        || Lane.of(e.task) != null
+        || lanes.memory().hasLaneTurns(handler)
+        || !mayPass(e, now, engine.settings())) {
       return true;
     }
     engine.metrics().count(SchedulerEvent.PRIORITY_PASSED);
@@ -99,10 +98,8 @@ final class FlowControlQueues {
   }
 
   /**
-   * True when {@code e} may go out although its handler has its window out: its priority is above
-   * the default, no queued task goes before it ({@link QueueRank}), and the attempts out stay
-   * within the window's {@link #reserve} beyond it, {@code max-dispatched} at most. It would take
-   * the next free slot anyway; the worker starts what it holds highest priority first.
+   * True when {@code e}, of a priority above the default, would head the queue ({@link QueueRank})
+   * and the attempts out stay within the window's {@link #reserve}, {@code max-dispatched} at most.
    */
   private boolean mayPass(TaskRecord.Edit e, long now, EngineSettings settings) {
     int priority = e.task.options().priorityOrDefault();

@@ -165,6 +165,31 @@ class AdaptiveWindowTest {
         .containsExactlyInAnyOrderElementsOf(rest);
   }
 
+  @Test
+  void urgentTasksDoNotPassWhileLanesWaitForTheirTurns() {
+    for (int i = 0; i < 1_300; i++) {
+      d.send(keyed("busy"));
+    }
+    trickleTask = () -> prioritised(9); // without a key: they take one turn among the lanes
+    mostOutAndResults(true);
+    assertThat(d.metrics.get("priority.passed")).isZero();
+  }
+
+  @Test
+  void urgentTasksOfARateLimitDoNotPass() {
+    for (int i = 0; i < 1_300; i++) {
+      d.send(prioritised(0));
+    }
+    // they would wait for their slots uncounted by the window: they queue instead
+    trickleTask =
+        () ->
+            Driver.task(T0 - 1_000).toBuilder()
+                .options(TaskOptions.builder().priority(9).rateLimit("partner").build())
+                .build();
+    mostOutAndResults(true);
+    assertThat(d.metrics.get("priority.passed")).isZero();
+  }
+
   private TaskEnvelope prioritised(int priority) {
     return Driver.task(T0 - 1_000).toBuilder()
         .options(TaskOptions.builder().priority(priority).build())
