@@ -95,10 +95,10 @@ class ConsoleBrowserTest {
     browser.signIn(pipeline.operator);
     browser.go("#/tasks");
     browser.ready("tasks");
-    browser.find("#task-filter select[name=state] option[value=DEAD]").click();
+    browser.click("#task-filter select[name=state] option[value=DEAD]");
     WebElement handler = browser.find("#task-filter input[name=handler]");
     handler.sendKeys(ScenarioHandlers.REPAIRABLE);
-    browser.find("#search").click();
+    browser.click("#search");
     browser.waiting(Duration.ofSeconds(20)).until(ExpectedConditions.urlContains("state=DEAD"));
     assertThat(browser.driver.getCurrentUrl()).contains("handler=" + ScenarioHandlers.REPAIRABLE);
     browser
@@ -125,7 +125,7 @@ class ConsoleBrowserTest {
     Awaitility.await("the invoice handler's fix is deployed")
         .atMost(Duration.ofSeconds(60))
         .until(() -> System.currentTimeMillis() > repairedAt);
-    browser.find("#task-actions [data-action=retry-dead]").click();
+    browser.click("#task-actions [data-action=retry-dead]");
     browser
         .waiting(Duration.ofSeconds(30))
         .until(ExpectedConditions.textToBe(By.id("task-state"), "SUCCEEDED"));
@@ -153,7 +153,7 @@ class ConsoleBrowserTest {
     browser.ready("dead");
     assertThat(browser.find("#dead-count").getText()).isEqualTo("100 dead");
     browser.screenshot(SHOTS.resolve("dead-letters.png"));
-    browser.find("#retry-all").click();
+    browser.click("#retry-all");
     WebElement dialog = browser.find("dialog[open]");
     assertThat(dialog.getText()).contains("Retry 100 DEAD tasks matching handler=invoice.render");
     dialog.findElement(By.cssSelector("[data-action=confirm]")).click();
@@ -203,9 +203,9 @@ class ConsoleBrowserTest {
     browser.ready("overview");
     browser.find("#throughput-chart .uplot");
     browser.screenshot(SHOTS.resolve("overview.png"));
-    browser.find("#theme-toggle").click();
+    browser.click("#theme-toggle");
     browser.screenshot(SHOTS.resolve("overview-dark.png"));
-    browser.find("#theme-toggle").click();
+    browser.click("#theme-toggle");
     browser.assertNoConsoleErrors("overview", null);
     browser.signOut();
   }

@@ -105,7 +105,7 @@ class ConsoleSchedulesBrowserTest {
     browser.signIn(pipeline.admin);
     browser.go("#/schedules");
     browser.ready("schedules");
-    browser.find("#schedule-new").click();
+    browser.click("#schedule-new");
     browser.ready("schedule-form");
     browser.find("#schedule-form input[name=name]").sendKeys(NAME);
     browser.find("#schedule-form input[name=handler]").sendKeys(ScheduleHandlers.SWEEP);
@@ -138,7 +138,7 @@ class ConsoleSchedulesBrowserTest {
     }
     browser.screenshot(SHOTS.resolve("schedule-form.png"));
 
-    browser.find("#schedule-save").click();
+    browser.click("#schedule-save");
     browser.ready("schedule");
     assertThat(browser.find("#schedule-state").getAttribute("data-state")).isEqualTo("ACTIVE");
     assertThat(instants("#next-fires time")).isEqualTo(previewed);
@@ -171,17 +171,17 @@ class ConsoleSchedulesBrowserTest {
   void anAdminPausesResumesAndTriggersTheScheduleAndSeesTheFireInTheHistory() throws Exception {
     browser.go("#/schedules/" + NAME);
     browser.ready("schedule");
-    browser.find("#schedule-actions [data-action=pause]").click();
+    browser.click("#schedule-actions [data-action=pause]");
     awaitState("PAUSED");
     assertThat(browser.find("#next-fires").getText()).contains("Paused");
     assertThat(api("/api/schedules/" + NAME).path("paused").asBoolean()).isTrue();
-    browser.find("#schedule-actions [data-action=resume]").click();
+    browser.click("#schedule-actions [data-action=resume]");
     awaitState("ACTIVE");
     browser
         .waiting(Duration.ofSeconds(20))
         .until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#next-fires li"), 5));
 
-    browser.find("#schedule-actions [data-action=trigger]").click();
+    browser.click("#schedule-actions [data-action=trigger]");
     WebElement done =
         browser
             .waiting(Duration.ofSeconds(60))
@@ -261,7 +261,7 @@ class ConsoleSchedulesBrowserTest {
 
     browser.go("#/workers");
     browser.ready("workers");
-    browser.find("#handlers a[data-handler='" + handler + "']").click();
+    browser.click("#handlers a[data-handler='" + handler + "']");
     browser.ready("handler");
     assertThat(browser.driver.getCurrentUrl()).endsWith("#/handlers/" + handler);
     assertThat(browser.find("#handler-max-per-key").getText()).isEqualTo("unlimited");
@@ -291,7 +291,7 @@ class ConsoleSchedulesBrowserTest {
         .isEqualTo("PENDING");
     browser.driver.navigate().back();
     browser.ready("handler");
-    browser.find("#handler-lanes [data-holder='" + holder + "'] a").click();
+    browser.click("#handler-lanes [data-holder='" + holder + "'] a");
     browser.ready("task");
     assertThat(browser.find("#task-state [data-state]").getAttribute("data-state"))
         .isEqualTo("DEAD");
@@ -300,7 +300,7 @@ class ConsoleSchedulesBrowserTest {
     browser.ready("handler");
     browser.type("#handler-lanes-form input[name=maxPerKey]", "4");
     new Select(browser.find("#handler-lanes-form select[name=onDead]")).selectByValue("SKIP");
-    browser.find("#handler-lanes-form [data-action=set-lanes]").click();
+    browser.click("#handler-lanes-form [data-action=set-lanes]");
     browser
         .waiting(Duration.ofSeconds(20))
         .until(
@@ -313,13 +313,13 @@ class ConsoleSchedulesBrowserTest {
     assertThat(view.path("onDead").asText()).isEqualTo("SKIP");
 
     browser.type("#handler-lanes-form input[name=maxPerKey]", "0");
-    browser.find("#handler-lanes-form [data-action=set-lanes]").click();
+    browser.click("#handler-lanes-form [data-action=set-lanes]");
     assertThat(browser.find("#handler-lanes-answer .error-box").getText())
         .contains("maxPerKey: '0' must be an integer from 1 to 100000");
     assertThat(api("/api/handlers/" + handler).path("maxPerKey").asInt()).isEqualTo(4);
     browser.type("#handler-lanes-form input[name=maxPerKey]", "none");
     new Select(browser.find("#handler-lanes-form select[name=onDead]")).selectByValue("BLOCK");
-    browser.find("#handler-lanes-form [data-action=set-lanes]").click();
+    browser.click("#handler-lanes-form [data-action=set-lanes]");
     browser
         .waiting(Duration.ofSeconds(20))
         .until(
@@ -339,13 +339,13 @@ class ConsoleSchedulesBrowserTest {
 
     browser.type("#limit-form input[name=name]", LIMIT);
     browser.type("#limit-form input[name=rate]", "fast");
-    browser.find("#limit-form [data-action=set-limit]").click();
+    browser.click("#limit-form [data-action=set-limit]");
     assertThat(browser.find("#limits-answer .error-box").getText())
         .contains("rate: 'fast' must read <starts>/s");
 
     browser.type("#limit-form input[name=rate]", "50/s");
     browser.type("#limit-form input[name=burst]", "10");
-    browser.find("#limit-form [data-action=set-limit]").click();
+    browser.click("#limit-form [data-action=set-limit]");
     browser
         .waiting(Duration.ofSeconds(20))
         .until(
@@ -363,8 +363,8 @@ class ConsoleSchedulesBrowserTest {
     browser.type("#limit-form input[name=name]", handler);
     browser.type("#limit-form input[name=rate]", "600/min");
     browser.type("#limit-form input[name=burst]", "2");
-    browser.find("#limit-form input[name=handler]").click();
-    browser.find("#limit-form [data-action=set-limit]").click();
+    browser.click("#limit-form input[name=handler]");
+    browser.click("#limit-form [data-action=set-limit]");
     WebElement own =
         browser.find(
             "#limits a[data-limit='handler/" + handler + "'][href='#/handlers/" + handler + "']");
@@ -373,7 +373,7 @@ class ConsoleSchedulesBrowserTest {
     browser.screenshot(SHOTS.resolve("limits.png"));
 
     // removing a run-time limit asks first; a name that is not configured is then gone
-    browser.find("#limits [data-action=remove-limit][data-for='" + LIMIT + "']").click();
+    browser.click("#limits [data-action=remove-limit][data-for='" + LIMIT + "']");
     WebElement dialog = browser.find("dialog[open]");
     assertThat(dialog.getText()).contains("The limit is then undefined");
     dialog.findElement(By.cssSelector("[data-action=confirm]")).click();
@@ -410,7 +410,7 @@ class ConsoleSchedulesBrowserTest {
     browser.go("#/batches");
     browser.ready("batches");
     browser.type("#batch-form input[name=batch]", batch);
-    browser.find("#batch-form button[type=submit]").click();
+    browser.click("#batch-form button[type=submit]");
     browser.waiting(Duration.ofSeconds(20)).until(ExpectedConditions.urlContains(batch));
     browser.ready("batches");
     browser
