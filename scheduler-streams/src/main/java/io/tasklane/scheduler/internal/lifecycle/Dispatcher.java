@@ -100,9 +100,7 @@ public final class Dispatcher {
         exists
             && (paused
                 || (turn == 0
-                    && store
-                        .queues()
-                        .mustQueue(e, now, fromQueue, rates.limitOf(e.task) != null, engine)));
+                    && store.queues().mustQueue(e, now, fromQueue, rates.limited(e.task), engine)));
     Lane lane = Lane.of(e.task);
     // A lane's place is taken before the topic is looked at: a task that waits for its handler
     // topic keeps its place in an ordered lane, so no later task of its key overtakes it.

@@ -55,6 +55,11 @@ final class RateGate {
         : null;
   }
 
+  /** Whether a limit counts {@code task}'s starts ({@link #limitOf} without making its key). */
+  boolean limited(TaskEnvelope task) {
+    return task.options().rateLimit() != null || engine.controls().handlerLimited(task.handler());
+  }
+
   /**
    * Whether {@code task}, due and free to go otherwise, must first get a slot of its rate limit:
    * then the ask is sent, and the time returned is the task's {@link TimerKind#RATE} timer (the
