@@ -65,6 +65,11 @@ public final class BenchRun implements AutoCloseable {
     this.scope = new RunScope("bench", out, Duration.ofSeconds(15));
   }
 
+  /** This run's directory ({@code target/bench/run-<t0>}): its stack, logs and per-task files. */
+  Path runDir() {
+    return runDir;
+  }
+
   /** Runs the scenarios; returns the results (also written by {@link Report}). */
   public Results execute() throws Exception {
     Path runDir = options.home().resolve("target/bench/run-" + t0);
