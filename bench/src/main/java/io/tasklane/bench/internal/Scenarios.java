@@ -1,17 +1,13 @@
 package io.tasklane.bench.internal;
 
-import io.tasklane.bench.NoopHandler;
 import io.tasklane.core.Topics;
 import io.tasklane.harness.Database;
 import io.tasklane.harness.DatabaseKind;
 import io.tasklane.outbox.OutboxSchema;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,9 +17,6 @@ import org.HdrHistogram.Histogram;
  * The Tasklane scenarios of one {@link BenchRun}; db-scheduler's side is in {@link PeerScenarios}.
  */
 final class Scenarios {
-  /** Seconds of the latency scenario's load that go before the measured ones. */
-  static final int LEAD_IN_S = 30;
-
   /** Tasks per outbox row in the batched-rows relay measure. */
   static final int BATCH_ROWS = 100;
 
@@ -47,7 +40,7 @@ final class Scenarios {
     switch (scenario) {
       case "throughput" -> throughput();
       case "peer" -> peer.throughput();
-      case "latency" -> latency();
+      case "latency" -> new LatencyScenario(run, topics, enqueuer).run();
       case "scale" -> scale();
       case "delay" -> {
         delay();
@@ -201,136 +194,6 @@ final class Scenarios {
     run.out.printf("  CPU per task: %s µs%n", perTask);
   }
 
-  private void latency() throws Exception {
-    int rate = o.latencyRate();
-    int secs = o.latencySeconds();
-    leadIn(rate);
-    enqueuer.clear();
-    try (DispatchTap relayed = new DispatchTap(run.stack.bootstrapServers(), topics.tasks());
-        DispatchTap dispatched =
-            new DispatchTap(run.stack.bootstrapServers(), topics.handler(NoopHandler.NAME))) {
-      latency(rate, secs, relayed, dispatched);
-    }
-  }
-
-  /**
-   * The latency scenario's load for {@value #LEAD_IN_S} s first, not measured: the warm-up commits
-   * 100 tasks per transaction, so one task per transaction is a path that the JITs of the relay,
-   * the scheduler, the worker and this driver have not compiled yet; measured without it, the first
-   * half minute of the scenario ran at twice the CPU of the rest in every process.
-   */
-  private void leadIn(int rate) throws Exception {
-    enqueuer.clear();
-    Thread load = background(() -> enqueuer.paced(rate, LEAD_IN_S, 4, null));
-    run.progress(
-        String.format("lead-in, not measured: %d tasks/s for %d s", rate, LEAD_IN_S),
-        () -> enqueuer.enqueued() + " committed",
-        () -> !load.isAlive(),
-        Duration.ofSeconds(LEAD_IN_S * 3L + 30));
-    Map<String, Long> commits = Map.copyOf(enqueuer.commits());
-    run.progress(
-        "lead-in: waiting for its tasks",
-        () -> count(commits) + "/" + commits.size() + " started",
-        () -> count(commits) >= commits.size(),
-        Duration.ofSeconds(60));
-  }
-
-  /**
-   * The latency scenario's load and figures; the taps split each task's way into the relay's hop
-   * (commit → its record on {@code <ns>.tasks}), the scheduler's (→ its dispatch) and the worker's
-   * (→ handler start), so that a tail can be put on the hop that makes it.
-   */
-  private void latency(int rate, int secs, DispatchTap relayed, DispatchTap dispatched)
-      throws Exception {
-    long start = System.currentTimeMillis();
-    Thread load = background(() -> enqueuer.paced(rate, secs, 4, null));
-    run.progress(
-        String.format("offering %d tasks/s for %d s", rate, secs),
-        () -> enqueuer.enqueued() + " committed",
-        () -> !load.isAlive(),
-        Duration.ofSeconds(secs * 3L + 30));
-    double offered =
-        enqueuer.commits().size() * 1000.0 / Math.max(1, System.currentTimeMillis() - start);
-    Map<String, Long> commits = Map.copyOf(enqueuer.commits());
-    run.progress(
-        "waiting for the handlers",
-        () -> count(commits) + "/" + commits.size() + " started",
-        () -> count(commits) >= commits.size(),
-        Duration.ofSeconds(60));
-    Path csv = run.runDir().resolve("latency-hops.csv");
-    List<String> lines = new ArrayList<>(List.of("commit_ms,relayed_ms,dispatched_ms,started_ms"));
-    commits.forEach(
-        (id, c) ->
-            lines.add(
-                c
-                    + ","
-                    + relayed.sentAt(id)
-                    + ","
-                    + dispatched.sentAt(id)
-                    + ","
-                    + run.tap.startOf(id)));
-    Files.write(csv, lines);
-    Histogram h = Results.histogram();
-    Histogram relay = Results.histogram();
-    Histogram scheduler = Results.histogram();
-    Histogram worker = Results.histogram();
-    commits.forEach(
-        (id, c) -> {
-          Long s = run.tap.startOf(id);
-          Long t = relayed.sentAt(id);
-          Long d = dispatched.sentAt(id);
-          if (s != null) {
-            h.recordValue(Math.max(0, s - c));
-          }
-          if (t != null && d != null && s != null) {
-            relay.recordValue(Math.max(0, t - c));
-            scheduler.recordValue(Math.max(0, d - t));
-            worker.recordValue(Math.max(0, s - d));
-          }
-        });
-    r.put("latency_offered_tasks_per_s", offered);
-    r.put("latency_p50_ms", h.getValueAtPercentile(50));
-    r.put("latency_p90_ms", h.getValueAtPercentile(90));
-    r.put("latency_p99_ms", h.getValueAtPercentile(99));
-    r.put("latency_max_ms", h.getMaxValue());
-    r.put("latency_missing", commits.size() - h.getTotalCount());
-    Map<String, Histogram> hops = Map.of("relay", relay, "scheduler", scheduler, "worker", worker);
-    hops.forEach(
-        (hop, x) -> {
-          r.put("latency_hop_" + hop + "_p50_ms", x.getValueAtPercentile(50));
-          r.put("latency_hop_" + hop + "_p99_ms", x.getValueAtPercentile(99));
-        });
-    r.latencies.put("Tasklane commit → handler start", h);
-    run.out.printf(
-        "  commit → handler start at %.0f/s: p50 %d ms, p90 %d ms, p99 %d ms, max %d ms%n",
-        offered,
-        h.getValueAtPercentile(50),
-        h.getValueAtPercentile(90),
-        h.getValueAtPercentile(99),
-        h.getMaxValue());
-    run.out.printf(
-        "  hops p50 / p99 (%d tasks seen on both topics; each task's instants in %s): relay %d / %d ms (commit → <ns>.tasks),"
-            + " scheduler %d / %d ms (→ dispatch), worker %d / %d ms (→ handler start)%n",
-        relay.getTotalCount(),
-        csv,
-        relay.getValueAtPercentile(50),
-        relay.getValueAtPercentile(99),
-        scheduler.getValueAtPercentile(50),
-        scheduler.getValueAtPercentile(99),
-        worker.getValueAtPercentile(50),
-        worker.getValueAtPercentile(99));
-  }
-
-  private long count(Map<String, Long> ids) {
-    long n = 0;
-    for (String id : ids.keySet()) {
-      if (run.tap.startOf(id) != null) {
-        n++;
-      }
-    }
-    return n;
-  }
-
   private void scale() throws Exception {
     long pendingBefore = Probes.settledPending(run.schedulerPort, Duration.ofMinutes(5));
     long n = o.scalePending();
@@ -411,8 +274,8 @@ final class Scenarios {
     r.put("delay_pending_tasks", pending);
     run.progress(
         String.format("%d tasks due over %d s, %d pending", m, o.delayWindowSeconds(), pending),
-        () -> count(dues) + "/" + m + " started",
-        () -> count(dues) >= m,
+        () -> StartLatency.started(run, dues) + "/" + m + " started",
+        () -> StartLatency.started(run, dues) >= m,
         Duration.ofMillis(first - System.currentTimeMillis() + windowMs + 60_000));
     Histogram h = Results.histogram();
     long early = 0;

@@ -4,6 +4,7 @@ import io.tasklane.outbox.TaskRequest;
 import io.tasklane.testkit.JavaProcess;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import org.HdrHistogram.Histogram;
 
@@ -85,23 +86,25 @@ final class StartLatency {
       throws Exception {
     Enqueuer e = new Enqueuer(run.url, run.db.user(), run.db.password());
     double[] attemptsBefore = Probes.attemptTotals(run.schedulerPort);
-    Thread load = Scenarios.background(() -> e.pacedRequests(rate, seconds, THREADS, task));
-    run.progress(
-        label,
-        () -> e.enqueued() + " committed, " + started(run, e.commits()) + " started",
-        () -> !load.isAlive() || HandlerAdmin.dead(worker),
-        Duration.ofSeconds(seconds * 3L + 30));
-    long startedWhenOffered = started(run, e.commits());
+    Map<String, Long> commits =
+        offer(
+            run,
+            label,
+            e,
+            seconds,
+            () -> e.pacedRequests(rate, seconds, THREADS, task),
+            () -> HandlerAdmin.dead(worker));
+    long startedWhenOffered = started(run, commits);
     long succeededWhenOffered = run.tap.succeeded();
     long offeredAt = System.currentTimeMillis();
     long[] means = Probes.attemptMeansMs(attemptsBefore, Probes.attemptTotals(run.schedulerPort));
     run.out.printf(
         "  %s: attempts out %d ms on average, %d ms of it on the way%n", label, means[0], means[1]);
-    Map<String, Long> commits = Map.copyOf(e.commits());
-    run.progress(
+    awaitStarts(
+        run,
         label + ": waiting for its tasks",
-        () -> started(run, commits) + "/" + commits.size() + " started",
-        () -> started(run, commits) >= commits.size() || HandlerAdmin.dead(worker),
+        commits,
+        () -> HandlerAdmin.dead(worker),
         waitForStarts);
     Histogram h = Results.histogram();
     Histogram toDispatch = Results.histogram();
@@ -139,6 +142,41 @@ final class StartLatency {
         dispatchToStart,
         toRelayed,
         relayedToDispatch);
+  }
+
+  /**
+   * Runs {@code load} (a paced load through {@code e}, run for {@code seconds}) on its own thread
+   * and shows its progress until it has offered everything or {@code stop} says so; the commit
+   * times of its tasks.
+   */
+  static Map<String, Long> offer(
+      BenchRun run,
+      String label,
+      Enqueuer e,
+      int seconds,
+      Scenarios.Body load,
+      BooleanSupplier stop)
+      throws InterruptedException {
+    Thread t = Scenarios.background(load);
+    run.progress(
+        label,
+        () -> e.enqueued() + " committed, " + started(run, e.commits()) + " started",
+        () -> !t.isAlive() || stop.getAsBoolean(),
+        Duration.ofSeconds(seconds * 3L + 30));
+    return Map.copyOf(e.commits());
+  }
+
+  /**
+   * Waits up to {@code wait} until every task of {@code commits} started or {@code stop} says so.
+   */
+  static void awaitStarts(
+      BenchRun run, String label, Map<String, Long> commits, BooleanSupplier stop, Duration wait)
+      throws InterruptedException {
+    run.progress(
+        label,
+        () -> started(run, commits) + "/" + commits.size() + " started",
+        () -> started(run, commits) >= commits.size() || stop.getAsBoolean(),
+        wait);
   }
 
   /** Of the tasks {@code ids}, those started. */

@@ -25,9 +25,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * dispatch), and the handler's start (the effect row). For the e-mails the first hop starts at the
  * order's commit; for the 1-second sweep at its fire instant, and its first hop is the fire's task
  * written to {@code <ns>.tasks} by the scheduler's punctuator and read back by its admission. A
- * fire's task is made ahead of its instant ({@code schedule-lead}): that hop is then 0, and the
- * scheduler's hop starts at the instant, not when the task was made. First attempts only. Used on
- * the demo's thread, after the run.
+ * fire's task, and often its dispatch too, are sent ahead of its instant ({@code schedule-lead};
+ * the worker holds such a dispatch until then). No hop starts before the instant: the hops that
+ * ended before it are 0, and the worker's is then the instant → handler start. The task of a
+ * one-task fire (the sweep) is admitted in the partition that makes it and has no record on {@code
+ * <ns>.tasks}: its first hop is 0 too. First attempts only. Used on the demo's thread, after the
+ * run.
  */
 final class HopTimes {
   private final Database db;
@@ -85,7 +88,7 @@ final class HopTimes {
                 rs.getString(1),
                 sweep,
                 rs.getLong(2),
-                tasksAt.get(rs.getString(1)),
+                tasksAt.getOrDefault(rs.getString(1), rs.getLong(2)),
                 sweeps.get(rs.getString(1)),
                 rs.getLong(3)));
     line(out, "commit → handler start (e-mails)", "relay", mail);
@@ -127,7 +130,7 @@ final class HopTimes {
     csv.append(tasks).append(',').append(dispatch).append(',').append(started).append('\n');
     h[0].recordValue(Math.max(0, tasks - start));
     h[1].recordValue(Math.max(0, dispatch - Math.max(tasks, start)));
-    h[2].recordValue(Math.max(0, started - dispatch));
+    h[2].recordValue(Math.max(0, started - Math.max(dispatch, start)));
   }
 
   private static void line(PrintStream out, String what, String first, Histogram[] h) {
