@@ -11,14 +11,12 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /** The {@link TaskContext} of one attempt. */
 final class AttemptContext implements TaskContext {
   private final Dispatch dispatch;
   private final String handler;
   private final Instant deadline;
-  private final Supplier<TaskLog> logs;
   private final WorkerServices services;
   private final BooleanSupplier cancelled;
   private volatile boolean committed;
@@ -29,13 +27,11 @@ final class AttemptContext implements TaskContext {
       Dispatch dispatch,
       String handler,
       Instant deadline,
-      Supplier<TaskLog> logs,
       WorkerServices services,
       BooleanSupplier cancelled) {
     this.dispatch = dispatch;
     this.handler = handler;
     this.deadline = deadline;
-    this.logs = logs;
     this.services = services;
     this.cancelled = cancelled;
   }
@@ -88,7 +84,15 @@ final class AttemptContext implements TaskContext {
       synchronized (this) {
         l = log;
         if (l == null) {
-          l = logs.get();
+          l =
+              new BoundedTaskLog(
+                  handler,
+                  dispatch.id(),
+                  dispatch.attempt(),
+                  services.config().workerName(),
+                  services.config().logBytesPerAttempt(),
+                  services.publisher(),
+                  services.clock());
           log = l;
         }
       }

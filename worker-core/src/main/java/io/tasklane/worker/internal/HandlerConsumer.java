@@ -8,12 +8,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.PriorityBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -50,16 +45,13 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
   private final WorkerServices services;
   private final Consumer<byte[], byte[]> consumer;
   private final String topic;
-  private final ThreadPoolExecutor pool;
+  private final HandlerPool pool;
   private final WorkerMetrics.HandlerMetrics metrics;
   private final Commits commits;
   private final ArrayDeque<ConsumerRecord<byte[], byte[]>> buffer = new ArrayDeque<>();
   private final AtomicBoolean waiting = new AtomicBoolean();
   private final Runnable releasedCallback = this::released;
   private final BooleanSupplier abandonedFlag = () -> this.abandoned;
-
-  /** Handed to the pool, handler not yet returned. */
-  private final AtomicInteger inPool = new AtomicInteger();
 
   private volatile boolean running = true;
   private boolean assigned; // consumer thread: an assignment came (possibly empty)
@@ -81,21 +73,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
     this.consumer = consumer;
     this.topic = services.config().topics().handler(handler.name());
     this.commits = new Commits(handler.name(), consumer);
-    AtomicInteger n = new AtomicInteger();
-    this.pool =
-        new ThreadPoolExecutor(
-            config.concurrency(),
-            config.concurrency(),
-            0,
-            TimeUnit.MILLISECONDS,
-            // highest priority first, aged (PoolOrder); bounded by hasRoom(): max-in-flight
-            new PriorityBlockingQueue<>(
-                Math.min(config.maxInFlight(), 1_024), PoolOrder.COMPARATOR),
-            r -> {
-              Thread t = new Thread(r, "tasklane-" + handler.name() + "-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+    this.pool = new HandlerPool(handler.name(), config.concurrency(), config.maxInFlight());
     this.metrics = metrics.forHandler(handler.name(), this);
   }
 
@@ -147,7 +125,6 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
       ConsumerRecord<byte[], byte[]> r = buffer.poll();
       TopicPartition tp = new TopicPartition(r.topic(), r.partition());
       commits.started(tp, r.offset());
-      inPool.incrementAndGet();
       TaskExecution exec =
           new TaskExecution(
               r,
@@ -158,10 +135,8 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
               () -> completed(tp, r.offset()),
               releasedCallback,
               abandonedFlag,
-              pool);
-      try {
-        pool.execute(exec);
-      } catch (RejectedExecutionException e) {
+              pool.executor());
+      if (!pool.submit(exec)) {
         exec.rejected();
         released();
       }
@@ -169,13 +144,13 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
   }
 
   private boolean hasRoom() {
-    return inPool.get() < config.maxInFlight()
+    return pool.inPool() < config.maxInFlight()
         && commits.unacked() < Math.max(MAX_AWAITING_ACK, config.maxInFlight());
   }
 
   /** Pool thread: the handler returned (its result may still be on its way to the broker). */
   private void released() {
-    inPool.decrementAndGet();
+    pool.released();
     if (waiting.getAndSet(false)) {
       consumer.wakeup();
     }
@@ -259,12 +234,12 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
 
   @Override
   public int busyThreads() {
-    return pool.getActiveCount();
+    return pool.busyThreads();
   }
 
   @Override
   public int concurrency() {
-    return pool.getMaximumPoolSize();
+    return pool.concurrency();
   }
 
   /**
@@ -274,15 +249,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
    */
   void resize(Integer threads) {
     int n = threads == null ? config.concurrency() : threads;
-    synchronized (pool) {
-      if (n >= pool.getMaximumPoolSize()) {
-        pool.setMaximumPoolSize(n);
-        pool.setCorePoolSize(n);
-      } else {
-        pool.setCorePoolSize(n);
-        pool.setMaximumPoolSize(n);
-      }
-    }
+    pool.resize(n);
     LOG.info("{}: concurrency {} (max in flight {})", handler.name(), n, config.maxInFlight());
   }
 
@@ -293,7 +260,7 @@ final class HandlerConsumer implements Runnable, WorkerMetrics.Gauges, Heartbeat
 
   @Override
   public int inPool() {
-    return inPool.get();
+    return pool.inPool();
   }
 
   @Override

@@ -1,7 +1,9 @@
 package io.tasklane.worker.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tasklane.core.Dispatch;
 import io.tasklane.core.PayloadCodec;
+import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
 import io.tasklane.worker.TaskContext;
 import java.lang.reflect.Type;
@@ -33,6 +35,22 @@ record HandlerDefinition(String name, String source, Binder binder, Invoker invo
       String name, String source, Type payloadType, Supplier<PayloadCodec> codec, Invoker invoker) {
     return new HandlerDefinition(
         name, source, json -> convert(codec.get(), json, payloadType), invoker);
+  }
+
+  /**
+   * Decodes a record of this handler's topic; a {@link WireFormatException} when it is not a
+   * dispatch, lacks its task, task id or routing key, or is one for another handler.
+   */
+  Dispatch decode(byte[] value) {
+    Dispatch d = WireCodec.decodeDispatch(value);
+    if (d.task() == null || d.task().id() == null || d.routingKey() == null) {
+      throw new WireFormatException("dispatch lacks its task, task id or routing key");
+    }
+    if (!name.equals(d.task().handler())) {
+      throw new WireFormatException(
+          "dispatch for handler '" + d.task().handler() + "' on the topic of " + name);
+    }
+    return d;
   }
 
   /** Binds a JSON payload to the handler's type. */

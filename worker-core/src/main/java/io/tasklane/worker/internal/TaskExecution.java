@@ -7,7 +7,6 @@ import io.tasklane.core.Outcome;
 import io.tasklane.core.TaskEnvelope;
 import io.tasklane.core.TaskInterrupt;
 import io.tasklane.core.TaskResult;
-import io.tasklane.core.WireCodec;
 import io.tasklane.core.WireFormatException;
 import io.tasklane.worker.AlreadyProcessedException;
 import io.tasklane.worker.HandlerConfig;
@@ -17,7 +16,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -32,15 +30,11 @@ import org.slf4j.LoggerFactory;
  * thread: it interrupts the handler and publishes FAILED(timeout) at once, even if the handler
  * ignores the interrupt (its pool thread then stays busy until it returns). An interrupt for this
  * attempt ({@link RunningAttempts}, on the interrupt listener's thread) works the same way: it
- * interrupts the handler and publishes CANCELLED at once.
+ * interrupts the handler and publishes CANCELLED at once. Which of the three ends the attempt:
+ * {@link AttemptState}.
  */
 final class TaskExecution implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(TaskExecution.class);
-  private static final int NEW = 0;
-  private static final int RUNNING = 1;
-  private static final int DONE = 2;
-  private static final int TIMED_OUT = 3;
-  private static final int CANCELLED = 4;
 
   private final ConsumerRecord<byte[], byte[]> record;
   private final HandlerDefinition handler;
@@ -50,9 +44,8 @@ final class TaskExecution implements Runnable {
   private final Runnable done;
   private final Runnable released;
   private final BooleanSupplier abandoned;
-  private final AtomicInteger state = new AtomicInteger(NEW);
+  private final AttemptState state = new AttemptState();
   private final Executor pool;
-  private Thread thread;
   private volatile Dispatch dispatch;
   private Results results;
   private final long receivedAt;
@@ -103,7 +96,7 @@ final class TaskExecution implements Runnable {
       held = execute();
     } catch (Throwable t) {
       LOG.error("unexpected error running a task of {}: {}", handler.name(), t.toString(), t);
-      if (dispatch != null && state.compareAndSet(RUNNING, DONE)) {
+      if (dispatch != null && state.finish()) {
         report(results.thrown(t));
       }
     } finally {
@@ -120,7 +113,7 @@ final class TaskExecution implements Runnable {
   private boolean execute() {
     if (dispatch == null) {
       try {
-        dispatch = decode();
+        dispatch = handler.decode(record.value());
       } catch (RuntimeException e) {
         deadLetter(e, null);
         return false;
@@ -140,10 +133,10 @@ final class TaskExecution implements Runnable {
     startedAt = services.clock().millis();
     startNanos = System.nanoTime();
     results = new Results(dispatch, startedAt, services.clock(), services.config().workerName());
-    state.set(RUNNING);
+    state.start();
     metrics.started();
     services.attempts().register(this);
-    if (state.get() != RUNNING) {
+    if (!state.running()) {
       return false; // interrupted before it started
     }
     try {
@@ -165,7 +158,7 @@ final class TaskExecution implements Runnable {
     try {
       payload = handler.bind(dispatch.task().payload());
     } catch (RuntimeException e) {
-      if (!state.compareAndSet(RUNNING, DONE)) {
+      if (!state.finish()) {
         return false; // interrupted meanwhile: CANCELLED is on its way
       }
       deadLetter(e, results.failure(Outcome.PERMANENT_FAILURE, ErrorInfo.of(e), null));
@@ -211,31 +204,18 @@ final class TaskExecution implements Runnable {
   }
 
   private void runHandler(Object payload) {
-    Dispatch d = dispatch;
     AttemptContext ctx =
         new AttemptContext(
-            d,
+            dispatch,
             handler.name(),
             Instant.ofEpochMilli(deadlineMs),
-            () ->
-                new BoundedTaskLog(
-                    handler.name(),
-                    d.id(),
-                    d.attempt(),
-                    services.config().workerName(),
-                    services.config().logBytesPerAttempt(),
-                    services.publisher(),
-                    services.clock()),
             services,
             () ->
-                state.get() != RUNNING
+                !state.running()
                     || abandoned.getAsBoolean()
                     || Thread.currentThread().isInterrupted());
-    synchronized (this) {
-      if (state.get() != RUNNING) {
-        return; // interrupted before the handler started
-      }
-      thread = Thread.currentThread();
+    if (!state.bind()) {
+      return; // interrupted before the handler started
     }
     ScheduledFuture<?> timer =
         services.timers().schedule(this::timeout, deadlineMs - startedAt, TimeUnit.MILLISECONDS);
@@ -264,18 +244,6 @@ final class TaskExecution implements Runnable {
     finish(result);
   }
 
-  private Dispatch decode() {
-    Dispatch d = WireCodec.decodeDispatch(record.value());
-    if (d.task() == null || d.task().id() == null || d.routingKey() == null) {
-      throw new WireFormatException("dispatch lacks its task, task id or routing key");
-    }
-    if (!handler.name().equals(d.task().handler())) {
-      throw new WireFormatException(
-          "dispatch for handler '" + d.task().handler() + "' on the topic of " + handler.name());
-    }
-    return d;
-  }
-
   private void markProcessed() {
     try {
       services.store().markProcessed(dispatch.id(), handler.name());
@@ -286,11 +254,8 @@ final class TaskExecution implements Runnable {
 
   /** Timer thread: the attempt ran out of time. */
   private void timeout() {
-    synchronized (this) {
-      if (!state.compareAndSet(RUNNING, TIMED_OUT)) {
-        return;
-      }
-      thread.interrupt();
+    if (!state.timeOut()) {
+      return;
     }
     metrics.timedOut();
     LOG.warn(
@@ -322,13 +287,8 @@ final class TaskExecution implements Runnable {
     if (d == null || interrupt.attempt() != d.attempt() || !d.id().equals(interrupt.id())) {
       return false;
     }
-    synchronized (this) {
-      if (!state.compareAndSet(RUNNING, CANCELLED)) {
-        return false;
-      }
-      if (thread != null) {
-        thread.interrupt();
-      }
+    if (!state.cancel()) {
+      return false;
     }
     LOG.info(
         "task {} of {} attempt {} cancelled ({}); handler thread interrupted",
@@ -342,10 +302,7 @@ final class TaskExecution implements Runnable {
 
   /** Pool thread: publish unless the timer already did; clear a late interrupt. */
   private void finish(TaskResult result) {
-    boolean mine;
-    synchronized (this) {
-      mine = state.compareAndSet(RUNNING, DONE);
-    }
+    boolean mine = state.finish();
     Thread.interrupted();
     if (mine && abandoned.getAsBoolean()) {
       LOG.warn(
